@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const ROLES = ['patient', 'doctor'] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.infer<typeof Role>;
+
+/** Every 4xx/5xx answer of the api has this shape. */
+export const ErrorResponse = z.object({ error: z.string() });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+export const EntityId = z.uuid({ error: 'Invalid id' });
+
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ error: 'Invalid e-mail address' }));
+
+/** A short line of free text a person typed (a name, a city, …). */
+export const Text = (max = 200) => z.string().trim().max(max);
+export const RequiredText = (max = 200) => Text(max).min(1, { error: 'Required' });
+
+export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
+export const Gender = z.enum(GENDERS);
+export type Gender = z.infer<typeof Gender>;
+
+export const MARITAL_STATUSES = ['Unmarried', 'Married'] as const;
+export const MaritalStatus = z.enum(MARITAL_STATUSES);
+export type MaritalStatus = z.infer<typeof MaritalStatus>;
+
+export const MODES_OF_ADMISSION = ['Emergency', 'Outpatient'] as const;
+export const ModeOfAdmission = z.enum(MODES_OF_ADMISSION);
+
+/** A calendar date as the browser's date input gives it: YYYY-MM-DD, a real day. */
+export const CalendarDate = z.iso.date({ error: 'Invalid date (YYYY-MM-DD)' });

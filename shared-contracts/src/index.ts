@@ -1,0 +1,5 @@
+export * from './common';
+export * from './password';
+export * from './profiles';
+export * from './auth';
+export * from './constants';
