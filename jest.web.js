@@ -3,8 +3,7 @@ const path = require('path');
 module.exports = (dir) => ({
   displayName: path.basename(dir),
   rootDir: dir,
-  testEnvironment: 'jsdom',
-  setupFiles: [path.join(__dirname, 'jest.web.setup.js')],
+  testEnvironment: path.join(__dirname, 'jest.web.env.js'),
   setupFilesAfterEnv: ['@testing-library/jest-dom'],
   transform: {
     '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json') }],

@@ -1,0 +1,53 @@
+import { useDoctorProfile } from 'shared-auth';
+import { DashboardCard, Grid, Heading, Page, ProfileSummary, joinList } from 'shared-ui';
+
+export default function Dashboard() {
+  const { data } = useDoctorProfile();
+  const doctor = data?.doctor;
+  return (
+    <Page>
+      <Heading>Doctor dashboard</Heading>
+      <Grid>
+        {doctor && (
+          <ProfileSummary
+            name={doctor.name}
+            editTo="/doctor/edit"
+            facts={[
+              ['Email', doctor.email],
+              ['Years of experience', String(doctor.yearsOfExperience)],
+              ['Specialization', joinList(doctor.specialization)],
+              ['Qualifications', joinList(doctor.qualifications)],
+              ['Gender', doctor.gender],
+            ]}
+          />
+        )}
+        <DashboardCard title="Files" text="Medical files your patients have shared." actions={[{ text: 'View', to: '/doctor/dashboard/medical-files' }]} />
+        <DashboardCard title="Prescription" text="Prescribe for one of your patients." actions={[{ text: 'Create', to: '/create-prescription' }]} />
+        <DashboardCard
+          title="Medical Records"
+          text="Your patients' records, and new structured records."
+          actions={[
+            { text: 'View', to: '/doctor/all-medical-records' },
+            { text: 'Create new', to: '/medical-record/create' },
+          ]}
+        />
+        <DashboardCard
+          title="Connect to Patients"
+          text="Ask a patient to join your care, and answer patients' requests."
+          actions={[
+            { text: 'Connect', to: '/doctor/assign-patients' },
+            { text: 'Incoming', to: '/doctor/view-incoming-requests' },
+            { text: 'Outgoing', to: '/doctor/view-outgoing-requests' },
+          ]}
+        />
+        <DashboardCard
+          title="Two-Factor Authentication"
+          text="Protect your account with a code from an authenticator app."
+          actions={[{ text: 'Set up', to: '/doctor/enable2fa' }]}
+        />
+        {/* The original used the relative path "reminder"; absolute, so it also works when the dashboard shows at /. */}
+        <DashboardCard title="Send Reminder" text="Schedule reminder e-mails to a patient." actions={[{ text: 'Schedule', to: '/doctor/dashboard/reminder' }]} />
+      </Grid>
+    </Page>
+  );
+}

@@ -1,0 +1,59 @@
+import { usePatientProfile } from 'shared-auth';
+import { DashboardCard, Grid, Heading, Page, ProfileSummary } from 'shared-ui';
+
+export default function Dashboard() {
+  const { data } = usePatientProfile();
+  const patient = data?.patient;
+  const address = patient && [patient.address.street, patient.address.city, patient.address.state, patient.address.pinCode]
+    .filter(Boolean)
+    .join(', ');
+  return (
+    <Page>
+      <Heading>Patient dashboard</Heading>
+      <Grid>
+        {patient && (
+          <ProfileSummary
+            name={patient.name}
+            editTo="/patient/edit"
+            facts={[
+              ['Email', patient.email],
+              ['Date of birth', patient.DOB],
+              ['Gender', patient.gender],
+              ['Marital status', patient.maritalStatus],
+              ['Occupation', patient.occupation],
+              ['Address', address],
+            ]}
+          />
+        )}
+        <DashboardCard
+          title="Files"
+          text="Your medical PDF files: reports, scans, letters."
+          actions={[
+            { text: 'View', to: '/patient/dashboard/medical-files' },
+            { text: 'Upload', to: '/patient/dashboard/medical-files/upload' },
+          ]}
+        />
+        <DashboardCard title="Prescription" text="Medicines your doctors have prescribed." actions={[{ text: 'View', to: '/prescription' }]} />
+        <DashboardCard
+          title="Medical Records"
+          text="Your records and the summaries your doctors generated."
+          actions={[{ text: 'View history', to: '/patient/all-medical-records' }]}
+        />
+        <DashboardCard
+          title="Connect to Doctors"
+          text="Ask a doctor to follow your care, and answer doctors' requests."
+          actions={[
+            { text: 'Connect', to: '/patient/assign-doctors' },
+            { text: 'Incoming', to: '/patient/view-incoming-requests' },
+            { text: 'Outgoing', to: '/patient/view-outgoing-requests' },
+          ]}
+        />
+        <DashboardCard
+          title="Two-Factor Authentication"
+          text="Protect your account with a code from an authenticator app."
+          actions={[{ text: 'Set up', to: '/patient/enable2fa' }]}
+        />
+      </Grid>
+    </Page>
+  );
+}

@@ -1,0 +1,16 @@
+import { createConfig } from '../webpack.common';
+
+export default (_env: unknown, argv: { mode?: 'development' | 'production' }) =>
+  createConfig(
+    {
+      dir: __dirname,
+      name: 'remote_patient',
+      title: 'CareLoop — patient area',
+      exposes: {
+        './Signup': './src/views/Signup.tsx',
+        './Dashboard': './src/views/Dashboard.tsx',
+        './EditProfile': './src/views/EditProfile.tsx',
+      },
+    },
+    argv,
+  );

@@ -1,0 +1,64 @@
+import { startFakeApi } from '../../test-support/fake-api';
+import { login } from './auth';
+import { api, configureApi, serverError } from './client';
+import { createQueryClient } from './query';
+import { useSession } from './session';
+
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'GET /patient/me': { status: 200, body: { patient: { name: 'Ada' }, profileUrl: null } },
+    'PATCH /patient/me': { status: 200, body: { patient: { name: 'Ada' }, profileUrl: null, token: 'fresh' } },
+    'GET /doctor/me': { status: 401, body: { error: 'Unauthorized' } },
+    'POST /patient/login': { status: 401, body: { error: 'Invalid e-mail or password' } },
+  });
+  configureApi(`${fake.url}/`);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  localStorage.clear();
+  fake.requests.length = 0;
+  useSession.getState().logout();
+});
+
+test('calls go to the configured api with the bearer token', async () => {
+  useSession.getState().login('tok-1', 'patient');
+  await api().get('patient/me').json();
+  expect(fake.requests[0]).toMatchObject({ method: 'GET', path: '/patient/me' });
+  expect(fake.requests[0].headers.authorization).toBe('Bearer tok-1');
+});
+
+test('no Authorization header without a session', async () => {
+  await api().get('patient/me').json();
+  expect(fake.requests[0].headers.authorization).toBeUndefined();
+});
+
+test('a token in an answer replaces the stored one', async () => {
+  useSession.getState().login('old', 'patient');
+  await api().patch('patient/me', { json: { name: 'Ada' } }).json();
+  expect(useSession.getState().token).toBe('fresh');
+  expect(localStorage.getItem('token')).toBe('fresh');
+});
+
+test('a 401 to the current session ends it locally', async () => {
+  useSession.getState().login('revoked', 'doctor');
+  await expect(api().get('doctor/me').json()).rejects.toThrow();
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(localStorage.getItem('token')).toBeNull();
+});
+
+test("serverError reads the api's error field", async () => {
+  const err = await login('patient', { email: 'a@b.co', password: 'x' }).catch((e: unknown) => e);
+  expect(await serverError(err)).toBe('Invalid e-mail or password');
+  expect(await serverError(new Error('plain'))).toBeUndefined();
+});
+
+test('query defaults follow SPEC §9: 3 retries, doubling delay capped at 30 s, 5 minutes of cache', () => {
+  const { queries } = createQueryClient().getDefaultOptions();
+  const retry = queries!.retry as (n: number, e: unknown) => boolean;
+  expect([0, 1, 2, 3].map((n) => retry(n, new Error('network')))).toEqual([true, true, true, false]);
+  const delay = queries!.retryDelay as (n: number) => number;
+  expect([0, 1, 2, 5, 10].map((n) => delay(n))).toEqual([1000, 2000, 4000, 30000, 30000]);
+  expect(queries!.gcTime).toBe(300000);
+});

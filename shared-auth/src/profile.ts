@@ -1,0 +1,34 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  DoctorMeResponse, DoctorProfileUpdate, PatientMeResponse, PatientProfileUpdate,
+} from 'shared-contracts';
+import { api } from './client';
+
+export const profileKey = (role: 'patient' | 'doctor') => ['me', role] as const;
+
+export const usePatientProfile = () =>
+  useQuery({
+    queryKey: profileKey('patient'),
+    queryFn: () => api().get('patient/me').json<PatientMeResponse>(),
+  });
+
+export const useDoctorProfile = () =>
+  useQuery({
+    queryKey: profileKey('doctor'),
+    queryFn: () => api().get('doctor/me').json<DoctorMeResponse>(),
+  });
+
+/** PATCH /{role}/me; a token in the answer replaces the stored one (see client.ts). */
+export function useUpdateProfile(role: 'patient'): ReturnType<typeof useProfileMutation<PatientProfileUpdate>>;
+export function useUpdateProfile(role: 'doctor'): ReturnType<typeof useProfileMutation<DoctorProfileUpdate>>;
+export function useUpdateProfile(role: 'patient' | 'doctor') {
+  return useProfileMutation(role);
+}
+
+function useProfileMutation<Body extends object>(role: 'patient' | 'doctor') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Body) => api().patch(`${role}/me`, { json: body }).json<unknown>(),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKey(role) }),
+  });
+}

@@ -1,0 +1,5 @@
+import type { Role } from 'shared-contracts';
+
+export const dashboardPath = (role: Role) => `/${role}/dashboard`;
+export const otherRole = (role: Role): Role => (role === 'patient' ? 'doctor' : 'patient');
+export const roleTitle = (role: Role) => (role === 'patient' ? 'Patient' : 'Doctor');

@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import styled from 'styled-components';
+import { ButtonLink, Card, Row } from './components';
+import { theme } from './theme';
+
+const Title = styled.h2`
+  font-size: 1.15rem;
+  margin: 0 0 0.4rem;
+`;
+const Text = styled.p`
+  color: ${theme.color.muted};
+  margin: 0 0 1rem;
+`;
+
+export interface CardAction {
+  text: string;
+  to: string;
+}
+
+/** A dashboard card: what it is, and where its buttons go. */
+export function DashboardCard({
+  title, text, actions, children,
+}: { title: string; text: string; actions: CardAction[]; children?: ReactNode }) {
+  return (
+    <Card aria-labelledby={`card-${title}`}>
+      <Title id={`card-${title}`}>{title}</Title>
+      <Text>{text}</Text>
+      {children}
+      <Row>
+        {actions.map((a, i) => (
+          <ButtonLink key={a.to} to={a.to} $variant={i === 0 ? 'primary' : 'secondary'}>
+            {a.text}
+          </ButtonLink>
+        ))}
+      </Row>
+    </Card>
+  );
+}
+
+const Facts = styled.dl`
+  display: grid;
+  grid-template-columns: max-content 1fr;
+  gap: 0.35rem 1rem;
+  margin: 0 0 1rem;
+  dt { color: ${theme.color.muted}; }
+  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+`;
+
+/** The profile summary at the top of both dashboards, with Edit. */
+export function ProfileSummary({
+  name, facts, editTo,
+}: { name: string; facts: [label: string, value: string | undefined | null][]; editTo: string }) {
+  return (
+    <Card aria-label="Profile summary">
+      <Title as="h2">{name}</Title>
+      <Facts>
+        {facts.map(([label, value]) => (
+          <div key={label} style={{ display: 'contents' }}>
+            <dt>{label}</dt>
+            <dd>{value || '—'}</dd>
+          </div>
+        ))}
+      </Facts>
+      <ButtonLink to={editTo} $variant="secondary">
+        Edit
+      </ButtonLink>
+    </Card>
+  );
+}

@@ -1,0 +1,90 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import styled, { css } from 'styled-components';
+import { theme } from './theme';
+
+const buttonLook = css<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
+  display: inline-flex;
+  align-items: center;
+  justify-content: center;
+  gap: 0.4rem;
+  padding: 0.6rem 1.2rem;
+  border-radius: ${theme.radius};
+  font: inherit;
+  font-weight: 600;
+  text-decoration: none;
+  cursor: pointer;
+  border: 2px solid ${theme.color.primary};
+  background: ${({ $variant }) => ($variant === 'secondary' ? theme.color.surface : theme.color.primary)};
+  color: ${({ $variant }) => ($variant === 'secondary' ? theme.color.primary : '#fff')};
+  ${({ $variant }) => $variant === 'danger' && css`background: ${theme.color.danger}; border-color: ${theme.color.danger};`}
+  &:hover { filter: brightness(0.93); }
+  &:disabled { opacity: 0.6; cursor: not-allowed; }
+`;
+
+export const Button = styled.button<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
+  ${buttonLook}
+`;
+export const ButtonLink = styled(Link)<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
+  ${buttonLook}
+`;
+
+export const Page = styled.main`
+  max-width: 1100px;
+  margin: 0 auto;
+  padding: 1.5rem 1rem 3rem;
+`;
+
+export const Card = styled.section`
+  background: ${theme.color.surface};
+  border: 1px solid ${theme.color.border};
+  border-radius: ${theme.radius};
+  box-shadow: ${theme.shadow};
+  padding: 1.25rem;
+`;
+
+export const Narrow = styled(Card)`
+  max-width: 520px;
+  margin: 2rem auto;
+`;
+
+export const Row = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.75rem;
+  align-items: center;
+`;
+
+export const Grid = styled.div`
+  display: grid;
+  gap: 1rem;
+  grid-template-columns: repeat(auto-fill, minmax(260px, 1fr));
+`;
+
+const BannerBox = styled.p<{ $tone: 'error' | 'success' | 'info' }>`
+  margin: 0.75rem 0;
+  font-weight: 600;
+  color: ${({ $tone }) =>
+    $tone === 'error' ? theme.color.danger : $tone === 'success' ? theme.color.success : theme.color.muted};
+`;
+
+/** A one-line message: red for errors, green for successes (SPEC §8). */
+export function Banner({ tone, children }: { tone: 'error' | 'success' | 'info'; children: ReactNode }) {
+  return (
+    <BannerBox $tone={tone} role={tone === 'error' ? 'alert' : 'status'}>
+      {children}
+    </BannerBox>
+  );
+}
+
+const EmptyBox = styled.p`
+  color: ${theme.color.muted};
+  text-align: center;
+  padding: 1.5rem 0;
+`;
+export const EmptyState = ({ children }: { children: ReactNode }) => <EmptyBox>{children}</EmptyBox>;
+
+export const Heading = styled.h1`
+  font-size: 1.6rem;
+  margin: 0 0 1rem;
+`;

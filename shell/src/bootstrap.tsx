@@ -1,0 +1,36 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createBrowserRouter } from 'react-router-dom';
+import { ThemeProvider } from 'styled-components';
+import { configureApi, createQueryClient, loadRuntimeConfig, useSession } from 'shared-auth';
+import { theme } from 'shared-ui';
+import { registerRemoteLocations } from './remotes';
+import { routes } from './routes';
+
+async function start() {
+  const root = createRoot(document.getElementById('root')!);
+  try {
+    const config = await loadRuntimeConfig();
+    configureApi(config.apiUrl);
+    registerRemoteLocations(config);
+  } catch (err) {
+    console.error(err);
+    root.render(<p role="alert">CareLoop could not start: its configuration did not load. Please reload the page.</p>);
+    return;
+  }
+  useSession.getState().start();
+  const queryClient = createQueryClient();
+  const router = createBrowserRouter(routes);
+  root.render(
+    <StrictMode>
+      <ThemeProvider theme={theme}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ThemeProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

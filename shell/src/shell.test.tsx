@@ -1,0 +1,128 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { createQueryClient, useSession } from 'shared-auth';
+import { routes, ROUTE_TABLE } from './routes';
+import { sidebarEntries } from './Sidebar';
+
+// The federation runtime is the network edge: a double that "downloads" a remote view or fails.
+const down = new Set<string>();
+jest.mock('@module-federation/enhanced/runtime', () => ({
+  registerRemotes: jest.fn(),
+  loadRemote: jest.fn(async (id: string) => {
+    const remote = id.split('/')[0];
+    if (down.has(remote)) throw new Error(`${remote} unreachable`);
+    return { default: () => <p>view {id}</p> };
+  }),
+}));
+
+function renderAt(path: string) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+beforeEach(() => {
+  down.clear();
+  localStorage.clear();
+  useSession.getState().logout();
+  useSession.getState().start();
+});
+
+test('/ shows the landing page logged out and the stored role dashboard logged in', async () => {
+  renderAt('/');
+  expect(await screen.findByText('view remote_public/Landing')).toBeInTheDocument();
+  act(() => useSession.getState().login('t', 'doctor'));
+  expect(await screen.findByText('view remote_doctor/Dashboard')).toBeInTheDocument();
+});
+
+test('every route of the table is owned by the remote named in it', async () => {
+  useSession.getState().login('t', 'patient');
+  renderAt('/patient/edit');
+  expect(await screen.findByText('view remote_patient/EditProfile')).toBeInTheDocument();
+  expect(new Set(ROUTE_TABLE.map((r) => r.path)).size).toBe(ROUTE_TABLE.length);
+});
+
+test('a protected route sends a logged-out visitor to /', async () => {
+  const router = renderAt('/doctor/dashboard');
+  expect(await screen.findByText('view remote_public/Landing')).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/');
+});
+
+test("a patient cannot open the doctor's pages", async () => {
+  useSession.getState().login('t', 'patient');
+  const router = renderAt('/doctor/edit');
+  expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/');
+});
+
+test('an unknown URL shows the not-found screen', async () => {
+  renderAt('/no/such/page');
+  expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+});
+
+test('a remote that fails is contained: the nav stays, Retry loads it once it is back', async () => {
+  down.add('remote_doctor');
+  renderAt('/doctor/signup');
+  expect(await screen.findByTestId('remote-error')).toHaveTextContent('The doctor area could not be loaded.');
+  expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
+  down.clear();
+  fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText('view remote_doctor/Signup')).toBeInTheDocument();
+});
+
+test('Sign In and Create an account dropdowns open, list both roles, and close on a press outside', async () => {
+  renderAt('/about');
+  fireEvent.click(screen.getByRole('button', { name: /Sign In/ }));
+  const menu = screen.getByRole('list', { name: 'Sign In' });
+  expect(within(menu).getByRole('link', { name: 'As Patient' })).toHaveAttribute('href', '/login/patient');
+  expect(within(menu).getByRole('link', { name: 'As Doctor' })).toHaveAttribute('href', '/login/doctor');
+  fireEvent.mouseDown(document.body);
+  expect(screen.queryByRole('list', { name: 'Sign In' })).not.toBeInTheDocument();
+
+  fireEvent.click(screen.getByRole('button', { name: /Create an account/ }));
+  const create = screen.getByRole('list', { name: 'Create an account' });
+  expect(within(create).getByRole('link', { name: 'As Patient' })).toHaveAttribute('href', '/patient/signup');
+  expect(within(create).getByRole('link', { name: 'As Doctor' })).toHaveAttribute('href', '/doctor/signup');
+});
+
+test('the active link is marked; Home only in the mobile menu; My Account and Log Out when logged in', async () => {
+  useSession.getState().login('t', 'patient');
+  renderAt('/team');
+  const nav = screen.getByRole('navigation', { name: 'Main' });
+  expect(within(nav).getByRole('link', { name: 'Team' })).toHaveClass('active');
+  expect(within(nav).queryByRole('link', { name: 'Home' })).not.toBeInTheDocument();
+  expect(within(nav).getByRole('button', { name: 'Log Out' })).toBeInTheDocument();
+  fireEvent.click(screen.getByLabelText('Menu'));
+  const mobile = screen.getByTestId('mobile-menu');
+  expect(within(mobile).getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+  expect(within(mobile).getByRole('link', { name: 'My Account' })).toBeInTheDocument();
+});
+
+test('Log Out clears the session and goes to /', async () => {
+  useSession.getState().login('t', 'patient');
+  const router = renderAt('/patient/edit');
+  fireEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' }));
+  expect(router.state.location.pathname).toBe('/');
+  expect(localStorage.getItem('token')).toBeNull();
+  expect(await screen.findByText('view remote_public/Landing')).toBeInTheDocument();
+});
+
+test('the sidebar shows the role entries of SPEC §2, only when logged in', async () => {
+  expect(sidebarEntries('doctor').map((e) => e.text)).toEqual([
+    'Personal Information', 'Files', 'Prescription', 'Medical Records', 'Connect to Patients',
+    'Two-Factor Authentication', 'Send Reminder',
+  ]);
+  expect(sidebarEntries('patient').map((e) => e.text)).toEqual([
+    'Personal Information', 'Files', 'Prescription', 'Medical Records', 'Assigned Doctors',
+    'Two-Factor Authentication',
+  ]);
+  renderAt('/about');
+  expect(screen.queryByRole('complementary', { name: 'Account' })).not.toBeInTheDocument();
+  act(() => useSession.getState().login('t', 'doctor'));
+  expect(await screen.findByRole('complementary', { name: 'Account' })).toHaveTextContent('Send Reminder');
+});
