@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+import { PORTS, runtimeConfig, serveApp, startApi, tempDir, writeRuntimeConfig } from './stack';
+
+export default async function globalSetup() {
+  const dataDir = tempDir('e2e');
+  const api = await startApi(dataDir);
+  const configFile = join(dataDir, 'runtime-config.json');
+  writeRuntimeConfig(configFile, runtimeConfig(PORTS));
+  const servers = await Promise.all([
+    serveApp('shell', PORTS.shell, configFile),
+    serveApp('remote-public', PORTS.public, configFile),
+    serveApp('remote-patient', PORTS.patient, configFile),
+    serveApp('remote-doctor', PORTS.doctor, configFile),
+  ]);
+  return async () => {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    api.kill('SIGTERM');
+    await new Promise((r) => api.once('exit', r));
+  };
+}

@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+import { SHELL_URL } from './stack';
+
+export default defineConfig({
+  testDir: './tests',
+  globalSetup: './global-setup.ts',
+  // Two cores: one browser at a time keeps timings sane.
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: SHELL_URL,
+    trace: 'retain-on-failure',
+    // Debian's Chromium; Playwright's own browser download is not reachable here.
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
+      ],
+    },
+  },
+});

@@ -1,0 +1,67 @@
+// The real thing under test: the built api (embedded PGlite in a temp dir) and the four built web apps.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment
+// @ts-ignore -- plain ESM script, no types
+import { startWebServer } from '../scripts/web-server.mjs';
+
+export const ROOT = resolve(__dirname, '..');
+export const PORTS = { api: 4100, shell: 8180, public: 8181, patient: 8182, doctor: 8183 } as const;
+/** Extra shells that tests start with their own runtime-config.json. */
+export const EXTRA_SHELL_PORTS = [8190, 8191];
+export const origin = (port: number) => `http://localhost:${port}`;
+export const API_URL = origin(PORTS.api);
+export const SHELL_URL = origin(PORTS.shell);
+
+export interface RuntimeConfig {
+  apiUrl: string;
+  remotes: { public: string; patient: string; doctor: string };
+}
+export const runtimeConfig = (remotePorts: { public: number; patient: number; doctor: number }): RuntimeConfig => ({
+  apiUrl: API_URL,
+  remotes: {
+    public: `${origin(remotePorts.public)}/remoteEntry.js`,
+    patient: `${origin(remotePorts.patient)}/remoteEntry.js`,
+    doctor: `${origin(remotePorts.doctor)}/remoteEntry.js`,
+  },
+});
+
+export function serveApp(app: 'shell' | 'remote-public' | 'remote-patient' | 'remote-doctor', port: number, runtimeConfigFile: string): Promise<Server> {
+  return startWebServer({ dir: join(ROOT, app, 'dist'), port, host: '127.0.0.1', runtimeConfigFile });
+}
+
+export function writeRuntimeConfig(file: string, config: RuntimeConfig) {
+  writeFileSync(file, JSON.stringify(config));
+}
+
+export function tempDir(prefix: string) {
+  return mkdtempSync(join(tmpdir(), `careloop-${prefix}-`));
+}
+
+export async function startApi(dataDir: string): Promise<ChildProcess> {
+  const web = [PORTS.shell, PORTS.public, PORTS.patient, PORTS.doctor, ...EXTRA_SHELL_PORTS].map(origin);
+  const api = spawn(process.execPath, [join(ROOT, 'api/dist/server.js')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(PORTS.api),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      WEB_ORIGINS: web.join(','),
+      WEB_ORIGIN: SHELL_URL,
+      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  for (let i = 0; i < 150; i++) {
+    if (api.exitCode !== null) throw new Error(`api exited with ${api.exitCode}`);
+    const ok = await fetch(`${API_URL}/health`).then((r) => r.ok, () => false);
+    if (ok) return api;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  api.kill();
+  throw new Error('api did not become healthy');
+}

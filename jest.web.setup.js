@@ -1,3 +1,0 @@
-// React Router 7 needs TextEncoder, which jsdom lacks.
-const { TextEncoder, TextDecoder } = require('node:util');
-Object.assign(globalThis, { TextEncoder, TextDecoder });

@@ -1,0 +1,147 @@
+import type { ComponentType, SVGProps } from 'react';
+import { Link } from 'react-router-dom';
+import styled from 'styled-components';
+import { theme } from 'shared-ui';
+import { FacebookIcon, InstagramIcon, LinkedInIcon, XIcon } from './icons';
+
+export const FOOTER_LINKS: { label: string; to: string }[] = [
+  { label: 'For Clinicians', to: '/doctor/signup' },
+  { label: 'Clinical Guidelines', to: '/features' },
+  { label: 'Insights', to: '/features' },
+  { label: 'Resources', to: '/team' },
+  { label: 'About', to: '/about' },
+  { label: 'Support', to: '/contact' },
+];
+
+export const SOCIAL_LINKS: { label: string; href: string; Icon: ComponentType<SVGProps<SVGSVGElement>> }[] = [
+  { label: 'CareLoop on Facebook', href: '#', Icon: FacebookIcon },
+  { label: 'CareLoop on X (Twitter)', href: '#', Icon: XIcon },
+  { label: 'CareLoop on LinkedIn', href: '#', Icon: LinkedInIcon },
+  { label: 'CareLoop on Instagram', href: '#', Icon: InstagramIcon },
+];
+
+export const COPYRIGHT = '© 2024 CareLoop. All rights reserved.';
+
+const Bar = styled.footer`
+  background: ${theme.color.primaryDark};
+  color: #e6f2f1;
+  margin-top: 3rem;
+`;
+
+const Inner = styled.div`
+  max-width: 1100px;
+  margin: 0 auto;
+  padding: 2rem 1rem 1.25rem;
+  display: grid;
+  gap: 1.5rem;
+  grid-template-columns: 1fr;
+
+  @media (min-width: 720px) {
+    grid-template-columns: minmax(0, 1fr) auto;
+    align-items: start;
+  }
+`;
+
+const Brand = styled.p`
+  margin: 0 0 0.35rem;
+  font-weight: 800;
+  font-size: 1.25rem;
+  color: #ffffff;
+`;
+
+const Tagline = styled.p`
+  margin: 0;
+  max-width: 28rem;
+  font-size: 0.95rem;
+`;
+
+const LinkList = styled.ul`
+  list-style: none;
+  margin: 1rem 0 0;
+  padding: 0;
+  display: flex;
+  flex-wrap: wrap;
+  gap: 0.25rem 1.25rem;
+
+  a {
+    display: inline-block;
+    padding: 0.3rem 0;
+    color: #ffffff;
+    text-decoration: none;
+    font-weight: 600;
+  }
+  a:hover {
+    text-decoration: underline;
+    text-underline-offset: 4px;
+  }
+`;
+
+const SocialList = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  display: flex;
+  gap: 0.6rem;
+
+  a {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: 44px;
+    height: 44px;
+    border-radius: 50%;
+    color: #ffffff;
+    border: 1px solid rgba(255, 255, 255, 0.45);
+    transition: background-color 0.2s;
+  }
+  a:hover {
+    background: rgba(255, 255, 255, 0.14);
+  }
+  a:focus-visible {
+    outline-color: #ffffff;
+  }
+`;
+
+const Legal = styled.p`
+  max-width: 1100px;
+  margin: 0 auto;
+  padding: 1rem;
+  border-top: 1px solid rgba(255, 255, 255, 0.2);
+  font-size: 0.9rem;
+  text-align: center;
+`;
+
+/** The public pages' footer (SPEC §1): six links, four social icons, the copyright line. */
+export function Footer() {
+  return (
+    <Bar>
+      <Inner>
+        <div>
+          <Brand>CareLoop</Brand>
+          <Tagline>Clinical decision support and care coordination for doctors and patients.</Tagline>
+          <nav aria-label="Footer">
+            <LinkList>
+              {FOOTER_LINKS.map(({ label, to }) => (
+                <li key={label}>
+                  <Link to={to}>{label}</Link>
+                </li>
+              ))}
+            </LinkList>
+          </nav>
+        </div>
+        <SocialList aria-label="CareLoop on social media">
+          {SOCIAL_LINKS.map(({ label, href, Icon }) => (
+            <li key={label}>
+              <a href={href} aria-label={label} title={label} rel="noopener noreferrer">
+                <Icon />
+              </a>
+            </li>
+          ))}
+        </SocialList>
+      </Inner>
+      <Legal>{COPYRIGHT}</Legal>
+    </Bar>
+  );
+}
+
+export default Footer;
