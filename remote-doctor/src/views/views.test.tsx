@@ -1,0 +1,94 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../../test-support/fake-api';
+import Dashboard from './Dashboard';
+import EditProfile from './EditProfile';
+import Signup from './Signup';
+
+const doctor = {
+  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee', email: 'lee@example.com', yearsOfExperience: 12,
+  specialization: ['Cardiology'], qualifications: ['MBBS', 'MD'], gender: 'Male', assignedPatients: [],
+};
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'POST /doctor/signup': { status: 201, body: { token: 'doc-token', role: 'doctor' } },
+    'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
+    'PATCH /doctor/me': { status: 200, body: { doctor, profileUrl: null, token: 'rotated' } },
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  localStorage.clear();
+  useSession.getState().logout();
+});
+
+function renderRoute(path: string, element: React.ReactNode) {
+  const router = createMemoryRouter([{ path, element }, { path: '*', element: <p>elsewhere</p> }], { initialEntries: [path] });
+  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  return router;
+}
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const click = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
+
+test('signup: experience defaults to 1 (min 1), lists split from comma-separated text', async () => {
+  const router = renderRoute('/doctor/signup', <Signup />);
+  type('Name', 'Dr. Lee');
+  type('Email', 'lee@example.com');
+  type('Password', 'a long passphrase');
+  click('Next');
+  const years = screen.getByLabelText('Years of experience');
+  expect(years).toHaveValue(1);
+  expect(years).toHaveAttribute('min', '1');
+  type('Years of experience', '12');
+  type('Specialization (comma-separated)', ' Cardiology,  Internal medicine ,');
+  type('Qualifications (comma-separated)', 'MBBS, MD');
+  click('Next');
+  expect(screen.getByLabelText('Gender')).toHaveValue('Prefer not to say');
+  click('Finish');
+  await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
+  expect(fake.requests[0].body).toEqual({
+    name: 'Dr. Lee', email: 'lee@example.com', password: 'a long passphrase', gender: 'Prefer not to say',
+    yearsOfExperience: 12, specialization: ['Cardiology', 'Internal medicine'], qualifications: ['MBBS', 'MD'],
+  });
+  expect(useSession.getState()).toMatchObject({ token: 'doc-token', role: 'doctor' });
+});
+
+test('dashboard: profile summary and the doctor cards, Send Reminder included', async () => {
+  useSession.getState().login('t', 'doctor');
+  renderRoute('/doctor/dashboard', <Dashboard />);
+  expect(await screen.findByText('Cardiology')).toBeInTheDocument();
+  const links = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+  expect(links).toEqual(expect.arrayContaining([
+    ['Edit', '/doctor/edit'], ['View', '/doctor/dashboard/medical-files'], ['Create', '/create-prescription'],
+    ['View', '/doctor/all-medical-records'], ['Create new', '/medical-record/create'],
+    ['Connect', '/doctor/assign-patients'], ['Incoming', '/doctor/view-incoming-requests'],
+    ['Outgoing', '/doctor/view-outgoing-requests'], ['Set up', '/doctor/enable2fa'],
+    ['Schedule', '/doctor/dashboard/reminder'],
+  ]));
+  expect(screen.getByRole('heading', { name: 'Send Reminder' })).toBeInTheDocument();
+});
+
+test('edit: sends the filled-in fields as lists; a returned token replaces the stored one', async () => {
+  useSession.getState().login('t', 'doctor');
+  const router = renderRoute('/doctor/edit', <EditProfile />);
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Dr. Lee'));
+  type('New password', 'another passphrase');
+  click('Next');
+  type('Specialization (comma-separated)', 'Cardiology, Sports medicine');
+  type('Qualifications (comma-separated)', '');
+  click('Next');
+  click('Finish');
+  await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
+  const patch = fake.requests.find((r) => r.method === 'PATCH')!;
+  expect(patch.body).toEqual({
+    name: 'Dr. Lee', email: 'lee@example.com', password: 'another passphrase', gender: 'Male',
+    yearsOfExperience: 12, specialization: ['Cardiology', 'Sports medicine'],
+  });
+  expect(useSession.getState().token).toBe('rotated');
+});

@@ -1,0 +1,126 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../../test-support/fake-api';
+import Dashboard from './Dashboard';
+import EditProfile from './EditProfile';
+import Signup from './Signup';
+
+const patient = {
+  _id: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11', name: 'Asha Rao', email: 'asha@example.com', DOB: '1990-04-02',
+  gender: 'Female', maritalStatus: 'Married', occupation: 'Teacher',
+  address: { street: '12 Lake Rd', city: 'Pune', state: 'MH', pinCode: '411001' },
+};
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+let signupStatus = 201;
+
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'POST /patient/signup': () =>
+      signupStatus === 201
+        ? { status: 201, body: { token: 'new-token', role: 'patient' } }
+        : { status: signupStatus, body: { error: 'An account with this e-mail already exists' } },
+    'GET /patient/me': { status: 200, body: { patient, profileUrl: null } },
+    'PATCH /patient/me': { status: 200, body: { patient, profileUrl: null } },
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  signupStatus = 201;
+  localStorage.clear();
+  useSession.getState().logout();
+});
+
+function renderRoute(path: string, element: React.ReactNode) {
+  const router = createMemoryRouter(
+    [{ path, element }, { path: '*', element: <p>elsewhere</p> }],
+    { initialEntries: [path] },
+  );
+  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  return router;
+}
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const click = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
+
+test('signup: three steps, defaults of SPEC §5, one submission on Finish, then the dashboard', async () => {
+  const router = renderRoute('/patient/signup', <Signup />);
+  type('Name', 'Asha Rao');
+  type('Email', 'asha@example.com');
+  type('Password', 'a long passphrase');
+  click('Next');
+  expect(screen.getByLabelText('Gender')).toHaveValue('Prefer not to say');
+  expect(screen.getByLabelText('Marital status')).toHaveValue('Unmarried');
+  expect(screen.getByLabelText('Date of birth')).toHaveAttribute('type', 'date');
+  type('Occupation', 'Teacher');
+  click('Next');
+  expect(fake.requests).toHaveLength(0);
+  expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
+  type('City', 'Pune');
+  click('Finish');
+  await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+  expect(fake.requests).toHaveLength(1);
+  expect(fake.requests[0].body).toEqual({
+    name: 'Asha Rao', email: 'asha@example.com', password: 'a long passphrase', gender: 'Prefer not to say',
+    maritalStatus: 'Unmarried', occupation: 'Teacher', address: { street: '', city: 'Pune', state: '', pinCode: '' },
+  });
+  expect(useSession.getState()).toMatchObject({ token: 'new-token', role: 'patient' });
+});
+
+test('signup failure shows "Could not register. Try again?" and stays', async () => {
+  signupStatus = 409;
+  const router = renderRoute('/patient/signup', <Signup />);
+  click('Next');
+  click('Next');
+  click('Finish');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not register. Try again?');
+  expect(router.state.location.pathname).toBe('/patient/signup');
+  expect(useSession.getState().isAuthenticated).toBe(false);
+});
+
+test('Back keeps what was typed', () => {
+  renderRoute('/patient/signup', <Signup />);
+  type('Name', 'Asha');
+  click('Next');
+  click('Back');
+  expect(screen.getByLabelText('Name')).toHaveValue('Asha');
+});
+
+test('dashboard: the profile summary and every card of SPEC §2 with its links', async () => {
+  useSession.getState().login('t', 'patient');
+  renderRoute('/patient/dashboard', <Dashboard />);
+  expect(await screen.findByText('Asha Rao')).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/patient/edit');
+  const links = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+  expect(links).toEqual(expect.arrayContaining([
+    ['View', '/patient/dashboard/medical-files'], ['Upload', '/patient/dashboard/medical-files/upload'],
+    ['View', '/prescription'], ['View history', '/patient/all-medical-records'],
+    ['Connect', '/patient/assign-doctors'], ['Incoming', '/patient/view-incoming-requests'],
+    ['Outgoing', '/patient/view-outgoing-requests'], ['Set up', '/patient/enable2fa'],
+  ]));
+  for (const title of ['Files', 'Prescription', 'Medical Records', 'Connect to Doctors', 'Two-Factor Authentication']) {
+    expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
+  }
+});
+
+test('edit: no date of birth, only filled-in fields sent, empty nested values stripped', async () => {
+  useSession.getState().login('t', 'patient');
+  const router = renderRoute('/patient/edit', <EditProfile />);
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Asha Rao'));
+  expect(screen.queryByLabelText(/date of birth/i)).not.toBeInTheDocument();
+  type('Name', 'Asha R.');
+  click('Next');
+  type('Occupation', '');
+  click('Next');
+  type('Street', '');
+  type('State', '');
+  click('Finish');
+  await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+  const patch = fake.requests.find((r) => r.method === 'PATCH')!;
+  expect(patch.body).toEqual({
+    name: 'Asha R.', email: 'asha@example.com', gender: 'Female', maritalStatus: 'Married',
+    address: { city: 'Pune', pinCode: '411001' },
+  });
+});
