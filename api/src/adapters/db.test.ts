@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { BACKENDS, countRows, createTestDb } from '../test/helpers';
+import { openDatabase, selectRows } from './db';
+
+describe.each(BACKENDS)('database adapter on %s', (backend) => {
+  it('runs migrations idempotently, also from two replicas at once', async () => {
+    const tdb = await createTestDb(backend);
+    try {
+      await tdb.adapter.db.execute(
+        sql`insert into patients (name, email, password_hash) values ('Keep Me', 'keep@example.com', 'x')`,
+      );
+      await tdb.adapter.migrate(); // second run: nothing to do, data kept
+      if (backend === 'postgres') {
+        // Two replicas starting together: the advisory lock serialises them.
+        const other = await tdb.reopen();
+        await Promise.all([tdb.adapter.migrate(), other.migrate()]);
+      }
+      expect(await countRows(tdb.adapter, 'patients')).toBe(1);
+      const [applied] = await selectRows<{ n: number }>(
+        tdb.adapter.db,
+        sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+      );
+      const journal = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../drizzle/meta/_journal.json'), 'utf8'));
+      expect(Number(applied.n)).toBe(journal.entries.length);
+    } finally {
+      await tdb.cleanup();
+    }
+  });
+});
+
+describe('embedded PGlite data directory', () => {
+  it('creates missing parent directories', async () => {
+    const tdb = await createTestDb('pglite', { migrate: false });
+    const nested = path.join(tdb.dataDir!, 'deeper', 'still');
+    await tdb.cleanup();
+    const a = await openDatabase({ dataDir: nested });
+    try {
+      expect(fs.existsSync(path.join(nested, 'db'))).toBe(true);
+    } finally {
+      await a.close();
+      fs.rmSync(tdb.dataDir!, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a second instance on the same directory, and allows one after close', async () => {
+    const tdb = await createTestDb('pglite', { migrate: false });
+    try {
+      await expect(openDatabase({ dataDir: tdb.dataDir! })).rejects.toThrow(/already in use by process \d+/);
+      await tdb.adapter.close();
+      const again = await openDatabase({ dataDir: tdb.dataDir! });
+      await again.close();
+    } finally {
+      await tdb.cleanup();
+    }
+  });
+
+  it('takes over a lock file left by a process that is gone', async () => {
+    const tdb = await createTestDb('pglite', { migrate: false });
+    try {
+      await tdb.adapter.close();
+      fs.writeFileSync(path.join(tdb.dataDir!, 'db.lock'), '999999999'); // no such pid
+      const again = await openDatabase({ dataDir: tdb.dataDir! });
+      expect(fs.readFileSync(path.join(tdb.dataDir!, 'db.lock'), 'utf8')).toBe(String(process.pid));
+      await again.close();
+      expect(fs.existsSync(path.join(tdb.dataDir!, 'db.lock'))).toBe(false);
+    } finally {
+      await tdb.cleanup();
+    }
+  });
+});

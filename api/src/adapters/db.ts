@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { Pool } from 'pg';
+import { MIGRATIONS_DIR } from '../config';
+import * as schema from '../db/schema';
+import { LockFile } from './lockfile';
+
+/** The query interface the modules use; the same for PGlite and PostgreSQL. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle; accepted wherever a Db is (a transaction can do what a Db can). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Queryable = Db | Tx;
+
+/** Rows of a raw SQL query; both drivers answer `{ rows }`, which the shared type leaves unknown. */
+export async function selectRows<T>(db: Queryable, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export interface DbAdapter {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  /** Applies pending migrations; safe to call from several replicas at once and more than once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// Any fixed number: every replica must use the same one so their migrations run one at a time.
+const MIGRATION_LOCK_KEY = 4_711_202_501;
+
+export interface OpenDbOptions {
+  databaseUrl?: string;
+  /** Used when databaseUrl is unset: the embedded database lives in `<dataDir>/db`. */
+  dataDir: string;
+  migrationsFolder?: string;
+}
+
+export async function openDatabase(opts: OpenDbOptions): Promise<DbAdapter> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts) : openPglite(opts.dataDir, opts);
+}
+
+async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapter> {
+  const dbDir = path.join(dataDir, 'db');
+  // PGlite creates only the last directory level itself.
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lock = LockFile.acquire(path.join(dataDir, 'db.lock'));
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dbDir);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  // Drizzle's own PGlite driver (not pglite's node-postgres shim, which misbehaves after errors).
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  let closed = false;
+  return {
+    kind: 'pglite',
+    db,
+    async migrate() {
+      const migrationsFolder = opts.migrationsFolder ?? MIGRATIONS_DIR;
+      // One connection only, so the advisory lock is held by the session the migrator uses.
+      await client.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+      try {
+        await migratePglite(db as never, { migrationsFolder });
+      } finally {
+        await client.query(`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await client.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+async function openPostgres(url: string, opts: OpenDbOptions): Promise<DbAdapter> {
+  const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  try {
+    await db.execute(sql`select 1`); // fail fast on a bad URL
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  let closed = false;
+  return {
+    kind: 'postgres',
+    db,
+    async migrate() {
+      const migrationsFolder = opts.migrationsFolder ?? MIGRATIONS_DIR;
+      // Session-level advisory lock: it must be taken and released on the very connection
+      // the migrator runs on, so pin one pooled client for the whole migration.
+      const conn = await pool.connect();
+      try {
+        await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+          await migrateNodePg(drizzleNodePg({ client: conn, schema }), { migrationsFolder });
+        } finally {
+          await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+      } finally {
+        conn.release();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

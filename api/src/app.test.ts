@@ -1,0 +1,155 @@
+import type { FastifyInstance } from 'fastify';
+import { BACKENDS, createTestApp, createTestDb, signup, type TestApp, type TestDb } from './test/helpers';
+
+describe.each(BACKENDS)('app on %s', (backend) => {
+  let tdb: TestDb;
+  let t: TestApp;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    tdb = await createTestDb(backend);
+    t = await createTestApp(tdb.adapter, { WEB_ORIGINS: 'http://localhost:8080, http://app.example' });
+    app = t.app;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await tdb?.cleanup();
+  });
+
+  it('GET /health checks the database', async () => {
+    const res = await app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers unknown routes with 404 { error }', async () => {
+    const res = await app.inject({ method: 'GET', url: '/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'Not found' });
+    expect((await app.inject({ method: 'DELETE', url: '/patient/me' })).statusCode).toBe(404);
+  });
+
+  it('answers malformed JSON with 400 and writes nothing', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/patient/signup',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": "x", ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: expect.stringMatching(/JSON/) });
+  });
+
+  it('answers bodies over 1 MB with 413', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/patient/signup',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ error: expect.any(String) });
+  });
+
+  it('answers an unsupported content type with 415, and a text body with 400', async () => {
+    const xml = await app.inject({
+      method: 'POST',
+      url: '/patient/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<email>a</email>',
+    });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json()).toEqual({ error: expect.any(String) });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/patient/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'email=a',
+    });
+    expect(text.statusCode).toBe(400);
+    expect(text.json()).toEqual({ error: expect.stringMatching(/^body: /) });
+  });
+
+  it('serves an OpenAPI document listing the routes', async () => {
+    const res = await app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const role of ['patient', 'doctor']) {
+      expect(doc.paths[`/${role}/signup`].post).toBeDefined();
+      expect(doc.paths[`/${role}/login`].post).toBeDefined();
+      expect(doc.paths[`/${role}/logout`].post).toBeDefined();
+      expect(doc.paths[`/${role}/me`].get).toBeDefined();
+      expect(doc.paths[`/${role}/me`].patch).toBeDefined();
+    }
+    expect(doc.paths['/health'].get).toBeDefined();
+    // request schemas come from the shared contract
+    const signupBody = doc.paths['/doctor/signup'].post.requestBody.content['application/json'].schema;
+    expect(signupBody.required).toEqual(expect.arrayContaining(['name', 'email', 'password']));
+    expect(signupBody.properties.yearsOfExperience).toBeDefined();
+  });
+
+  it('serves interactive docs at /docs with their own CSP, and a strict CSP elsewhere', async () => {
+    const docs = await app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toMatch(/html/);
+    expect(docs.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    const api = await app.inject({ method: 'GET', url: '/health' });
+    expect(api.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(api.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('allows CORS from a configured origin, with Authorization and PATCH', async () => {
+    const res = await app.inject({
+      method: 'OPTIONS',
+      url: '/patient/me',
+      headers: {
+        origin: 'http://app.example',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe('http://app.example');
+    expect(String(res.headers['access-control-allow-methods'])).toMatch(/PATCH/);
+    expect(String(res.headers['access-control-allow-headers'])).toMatch(/Authorization/i);
+  });
+
+  it('gives no CORS grant to another origin', async () => {
+    const res = await app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { origin: 'http://evil.example' },
+    });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('hides unexpected errors behind 500 { error }', async () => {
+    const t2 = await createTestApp(tdb.adapter, {}, (a) => {
+      a.get('/boom', async () => {
+        throw new Error('secret internals');
+      });
+    });
+    try {
+      const res = await t2.app.inject({ method: 'GET', url: '/boom' });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ error: 'Internal server error' });
+      expect(res.body).not.toContain('secret');
+    } finally {
+      await t2.app.close();
+    }
+  });
+
+  it('never logs the Authorization header', async () => {
+    const lines: string[] = [];
+    const t3 = await createTestApp(tdb.adapter, { LOG_LEVEL: 'info' }, undefined, (line) => lines.push(line));
+    try {
+      const { token } = await signup(t3.app, 'patient');
+      await t3.app.inject({ method: 'GET', url: '/patient/me', headers: { authorization: `Bearer ${token}` } });
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.join('\n')).not.toContain(token);
+    } finally {
+      await t3.app.close();
+    }
+  });
+});

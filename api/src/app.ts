@@ -1,0 +1,127 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Clock } from './adapters/clock';
+import type { DbAdapter } from './adapters/db';
+import type { Config } from './config';
+import { HttpError } from './lib/errors';
+import { authRoutes } from './modules/auth/routes';
+import { healthRoutes } from './modules/health/routes';
+import { profileRoutes } from './modules/profiles/routes';
+
+export interface AppDeps {
+  db: DbAdapter;
+  clock: Clock;
+  config: Config;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildOptions {
+  /** Where log lines go (default stdout); tests capture them. */
+  logStream?: { write(line: string): void };
+}
+
+/** Builds the app without listening: server.ts listens, tests use app.inject. */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Belt and braces: the default serializers log no headers or bodies, but never let a
+      // credential slip in through a custom log line.
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token', 'password', 'token'],
+        censor: '[redacted]',
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found' }));
+
+  // The api serves only JSON: a CSP that allows nothing. /docs replaces it with its own below.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
+    },
+  });
+  await app.register(cors, {
+    origin: config.webOrigins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Content-Type', 'Authorization'],
+    maxAge: 600,
+  });
+  // Only routes that opt in (the logins) are limited. Counts live in memory, per replica.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => ({ statusCode: 429, error: 'Too many requests. Try again later.' }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'CareLoop API', version: '1.0.0' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Swagger UI needs inline script/style: its own CSP, served over plain http locally.
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes(deps));
+  await app.register(authRoutes(deps));
+  await app.register(profileRoutes(deps));
+
+  return app;
+}
+
+/** Every error leaves as `{ error }`; a 5xx never shows its details to the client. */
+function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof HttpError) return reply.code(err.statusCode).send({ error: err.message });
+
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const where = err.validationContext ?? 'body';
+    const message = err.validation
+      .map((issue) => {
+        const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+        return `${field || where}: ${issue.message}`;
+      })
+      .join('; ');
+    return reply.code(400).send({ error: message });
+  }
+
+  const status = err.statusCode ?? 500;
+  if (status === 413) return reply.code(413).send({ error: 'Request body is too large (limit 1 MB)' });
+  if (status === 429) return reply.code(429).send({ error: 'Too many requests. Try again later.' });
+  if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && err instanceof SyntaxError)) {
+    return reply.code(400).send({ error: 'body: Malformed JSON' });
+  }
+  if (status >= 400 && status < 500) {
+    // Fastify's own client errors (empty JSON body, unsupported media type, …): their text is safe.
+    return reply.code(status).send({ error: err.message });
+  }
+  request.log.error({ err }, 'unhandled error');
+  return reply.code(500).send({ error: 'Internal server error' });
+}

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Resolves the same from src/ (tests, ts-jest) and dist/ (node): both sit one level below api/.
+export const REPO_ROOT = path.resolve(__dirname, '../..');
+export const MIGRATIONS_DIR = path.resolve(__dirname, '../drizzle');
+
+const DEFAULT_WEB_ORIGINS = 'http://localhost:8080,http://localhost:8081,http://localhost:8082,http://localhost:8083';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const Env = z.object({
+  PORT: int(0, 65535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).optional(),
+  DATABASE_URL: z.string().min(1).optional(),
+  WEB_ORIGINS: z.string().default(DEFAULT_WEB_ORIGINS),
+  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PASSWORD_HASH_COST: int(10, 20).default(17),
+  LOGIN_RATE_LIMIT_PER_MINUTE: int(1, 100000).default(20),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Root of local state (the embedded database lives in `<dataDir>/db`). */
+  dataDir: string;
+  /** When set, PostgreSQL is used instead of the embedded PGlite. */
+  databaseUrl?: string;
+  webOrigins: string[];
+  sessionTtlHours: number;
+  logLevel: string;
+  /** log2 of scrypt's N for new hashes; existing hashes keep the cost they were made with. */
+  passwordHashCost: number;
+  loginRateLimitPerMinute: number;
+  /** Behind a reverse proxy, take the client IP (for the per-IP login limit) from X-Forwarded-For. */
+  trustProxy: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings (e.g. `DATABASE_URL=`) mean "unset", as in most shells' .env conventions.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.safeParse(cleaned);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid environment configuration: ${details}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR ?? path.join(REPO_ROOT, 'data')),
+    databaseUrl: e.DATABASE_URL,
+    webOrigins: e.WEB_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    logLevel: e.LOG_LEVEL,
+    passwordHashCost: e.PASSWORD_HASH_COST,
+    loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY === 'true',
+  };
+}

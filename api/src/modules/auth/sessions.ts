@@ -1,0 +1,56 @@
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import type { Role } from 'shared-contracts';
+import type { Queryable } from '../../adapters/db';
+import { sessions } from '../../db/schema';
+import { hashToken, newToken } from '../../lib/tokens';
+
+export interface Session {
+  id: string;
+  role: Role;
+  accountId: string;
+}
+
+/** Stores a new session (its token's hash only) and returns the token for the client. */
+export async function createSession(
+  db: Queryable,
+  role: Role,
+  accountId: string,
+  now: Date,
+  ttlHours: number,
+): Promise<string> {
+  const token = newToken();
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    role,
+    accountId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + ttlHours * 3_600_000),
+  });
+  return token;
+}
+
+export async function findActiveSession(db: Queryable, token: string, now: Date): Promise<Session | undefined> {
+  const [row] = await db
+    .select({ id: sessions.id, role: sessions.role, accountId: sessions.accountId })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row ? { ...row, role: row.role as Role } : undefined;
+}
+
+export async function revokeSession(db: Queryable, sessionId: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** After a password change every device must sign in again. */
+export async function revokeAllSessions(db: Queryable, role: Role, accountId: string, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.role, role), eq(sessions.accountId, accountId), isNull(sessions.revokedAt)));
+}
+
+/** Expired rows are useless (lookups already ignore them); drop them so the table stays small. */
+export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}

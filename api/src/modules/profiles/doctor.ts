@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import {
+  DoctorMeResponse,
+  DoctorProfileUpdate,
+  DoctorSignup,
+  DoctorUpdateResponse,
+  type Doctor,
+  type Gender,
+} from 'shared-contracts';
+import type { z } from 'zod';
+import { doctors } from '../../db/schema';
+import type { ProfileSpec } from './spec';
+
+type Row = typeof doctors.$inferSelect;
+type Update = z.output<typeof DoctorProfileUpdate>;
+
+function toDoctor(r: Row): Doctor {
+  return {
+    _id: r.id,
+    name: r.name,
+    email: r.email,
+    yearsOfExperience: r.yearsOfExperience,
+    specialization: r.specialization,
+    qualifications: r.qualifications,
+    gender: r.gender as Gender,
+    // Filled once doctor–patient connections exist.
+    assignedPatients: [],
+  };
+}
+
+export const doctorProfile: ProfileSpec<
+  'doctor',
+  typeof DoctorSignup,
+  typeof DoctorProfileUpdate,
+  typeof DoctorMeResponse,
+  typeof DoctorUpdateResponse
+> = {
+  role: 'doctor',
+  signupBody: DoctorSignup,
+  updateBody: DoctorProfileUpdate,
+  meResponse: DoctorMeResponse,
+  updateResponse: DoctorUpdateResponse,
+
+  async create(db, input, passwordHash) {
+    const [row] = await db
+      .insert(doctors)
+      .values({
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        yearsOfExperience: input.yearsOfExperience,
+        specialization: input.specialization,
+        qualifications: input.qualifications,
+        gender: input.gender,
+      })
+      .returning({ id: doctors.id });
+    return row.id;
+  },
+
+  async load(db, id) {
+    const [row] = await db.select().from(doctors).where(eq(doctors.id, id)).limit(1);
+    return row ? { doctor: toDoctor(row), profileUrl: null } : undefined;
+  },
+
+  async update(db, id, input: Omit<Update, 'password'>, passwordHash, now) {
+    const set: Partial<typeof doctors.$inferInsert> = {
+      name: input.name,
+      email: input.email,
+      yearsOfExperience: input.yearsOfExperience,
+      specialization: input.specialization,
+      qualifications: input.qualifications,
+      gender: input.gender,
+      passwordHash,
+      updatedAt: now,
+    };
+    await db.update(doctors).set(set).where(eq(doctors.id, id));
+  },
+};

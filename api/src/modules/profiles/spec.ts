@@ -1,0 +1,29 @@
+import type { Role } from 'shared-contracts';
+import type { z } from 'zod';
+import type { Queryable } from '../../adapters/db';
+
+/**
+ * What differs between the patient and the doctor account: schemas from the shared contract and
+ * the table mapping. Routes are written once against this and registered for each role.
+ */
+export interface ProfileSpec<
+  R extends Role,
+  Signup extends z.ZodType<{ password: string }>,
+  Update extends z.ZodType<{ password?: string }>,
+  Me extends z.ZodType,
+  UpdateRes extends z.ZodType,
+> {
+  role: R;
+  signupBody: Signup;
+  updateBody: Update;
+  meResponse: Me;
+  updateResponse: UpdateRes;
+  /** Inserts the account; returns its id. A duplicate e-mail surfaces as a unique violation. */
+  create(db: Queryable, input: z.output<Signup>, passwordHash: string): Promise<string>;
+  load(db: Queryable, id: string): Promise<z.output<Me> | undefined>;
+  /** Sets only the fields present (undefined ones are skipped); passwordHash when it changes. */
+  update(db: Queryable, id: string, input: Omit<z.output<Update>, 'password'>, passwordHash: string | undefined, now: Date): Promise<void>;
+}
+
+/** Either role's spec; handlers stay role-agnostic and the contract schemas still validate. */
+export type AnyProfileSpec = ProfileSpec<Role, any, any, any, any>;
