@@ -51,7 +51,6 @@ export async function startApi(dataDir: string): Promise<ChildProcess> {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       WEB_ORIGINS: web.join(','),
-      WEB_ORIGIN: SHELL_URL,
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
       LOG_LEVEL: 'warn',
     },

@@ -45,7 +45,6 @@ const api = spawn(process.execPath, [join(root, 'api/dist/server.js')], {
     PORT: String(ports.api),
     DATA_DIR: dataDir,
     WEB_ORIGINS: env.WEB_ORIGINS ?? Object.values(ports).slice(1).map(origin).join(','),
-    WEB_ORIGIN: env.WEB_ORIGIN ?? origin(ports.shell),
   },
 });
 
