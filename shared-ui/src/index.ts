@@ -5,3 +5,4 @@ export * from './MultiStepForm';
 export * from './StandaloneHost';
 export * from './forms';
 export * from './DashboardCards';
+export * from './account';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { GENDERS, type Gender } from 'shared-contracts';
 import { useDoctorProfile, useUpdateProfile } from 'shared-auth';
-import { Heading, MultiStepForm, Narrow, Page, SelectField, TextField, joinList, splitList, withoutEmpty } from 'shared-ui';
+import { AccountFields, Heading, MultiStepForm, Narrow, Page, SelectField, TextField, joinList, splitList, withoutEmpty } from 'shared-ui';
 
 const EMPTY = {
   name: '', email: '', password: '', yearsOfExperience: '', specialization: '', qualifications: '',
@@ -25,7 +25,7 @@ export default function EditProfile() {
       qualifications: joinList(d.qualifications),
     });
   }, [data]);
-  const set = (field: Exclude<keyof typeof EMPTY, 'gender'>) => (value: string) =>
+  const set = (field: 'yearsOfExperience' | 'specialization' | 'qualifications') => (value: string) =>
     setForm((f) => ({ ...f, [field]: value }));
 
   const submit = () => {
@@ -51,13 +51,7 @@ export default function EditProfile() {
           steps={[
             {
               title: 'Account',
-              content: (
-                <>
-                  <TextField label="Name" value={form.name} onChange={set('name')} />
-                  <TextField label="Email" type="email" value={form.email} onChange={set('email')} />
-                  <TextField label="New password" type="password" value={form.password} onChange={set('password')} autoComplete="new-password" placeholder="Leave empty to keep your password" />
-                </>
-              ),
+              content: <AccountFields value={form} onChange={(account) => setForm((f) => ({ ...f, ...account }))} mode="edit" />,
             },
             {
               title: 'Practice',

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { GENDERS, MARITAL_STATUSES, type Gender, type MaritalStatus } from 'shared-contracts';
 import { usePatientProfile, useUpdateProfile } from 'shared-auth';
-import { Heading, MultiStepForm, Narrow, Page, SelectField, TextField, withoutEmpty } from 'shared-ui';
+import { AccountFields, Heading, MultiStepForm, Narrow, Page, SelectField, TextField, withoutEmpty } from 'shared-ui';
 
 const EMPTY = {
   name: '', email: '', password: '', occupation: '',
@@ -21,7 +21,7 @@ export default function EditProfile() {
     const { name, email, occupation, gender, maritalStatus, address } = data.patient;
     setForm({ ...EMPTY, name, email, occupation, gender, maritalStatus, address: { ...address } });
   }, [data]);
-  const set = (field: 'name' | 'email' | 'password' | 'occupation') => (value: string) =>
+  const set = (field: 'occupation') => (value: string) =>
     setForm((f) => ({ ...f, [field]: value }));
   const setAddress = (field: keyof typeof EMPTY.address) => (value: string) =>
     setForm((f) => ({ ...f, address: { ...f.address, [field]: value } }));
@@ -42,13 +42,7 @@ export default function EditProfile() {
           steps={[
             {
               title: 'Account',
-              content: (
-                <>
-                  <TextField label="Name" value={form.name} onChange={set('name')} />
-                  <TextField label="Email" type="email" value={form.email} onChange={set('email')} />
-                  <TextField label="New password" type="password" value={form.password} onChange={set('password')} autoComplete="new-password" placeholder="Leave empty to keep your password" />
-                </>
-              ),
+              content: <AccountFields value={form} onChange={(account) => setForm((f) => ({ ...f, ...account }))} mode="edit" />,
             },
             {
               title: 'About you',
