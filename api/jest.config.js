@@ -10,8 +10,11 @@ module.exports = {
     '^.+\\.[jt]sx?$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.jest.json' }],
   },
   // Transformed: PGlite (see jest.pglite-transform.js) and the ESM-only content-disposition
-  // (@fastify/static, under swagger-ui) and cookie (light-my-request, behind app.inject).
-  transformIgnorePatterns: ['[\\\\/]node_modules[\\\\/](?!(@electric-sql[\\\\/]pglite|content-disposition|cookie)[\\\\/])'],
+  // (@fastify/static, under swagger-ui), cookie (light-my-request, behind app.inject), and
+  // openid-client with its dependencies oauth4webapi and jose (Google sign-in).
+  transformIgnorePatterns: [
+    '[\\\\/]node_modules[\\\\/](?!(@electric-sql[\\\\/]pglite|content-disposition|cookie|openid-client|oauth4webapi|jose)[\\\\/])',
+  ],
   moduleNameMapper: { '^shared-contracts$': '<rootDir>/../shared-contracts/src' },
   // PGlite boots in a few seconds per database; scrypt runs at a low cost in tests (test/helpers.ts).
   testTimeout: 30000,

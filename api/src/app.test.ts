@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { redactUrl } from './app';
 import { BACKENDS, createTestApp, createTestDb, signup, type TestApp, type TestDb } from './test/helpers';
 
 describe.each(BACKENDS)('app on %s', (backend) => {
@@ -81,7 +82,16 @@ describe.each(BACKENDS)('app on %s', (backend) => {
       expect(doc.paths[`/${role}/logout`].post).toBeDefined();
       expect(doc.paths[`/${role}/me`].get).toBeDefined();
       expect(doc.paths[`/${role}/me`].patch).toBeDefined();
+      expect(doc.paths[`/${role}/qrCode`].get).toBeDefined();
+      expect(doc.paths[`/${role}/verifyqrCode`].post).toBeDefined();
+      expect(doc.paths[`/${role}/remove2FA`].post).toBeDefined();
+      expect(doc.paths[`/${role}/verify2FA`].post).toBeDefined();
+      expect(doc.paths[`/${role}/forgot-password`].post).toBeDefined();
+      expect(doc.paths[`/${role}/reset-password/{id}/{token}`].post).toBeDefined();
+      expect(doc.paths[`/${role}/complete-profile`].post).toBeDefined();
     }
+    expect(doc.paths['/patient/auth/google'].get).toBeDefined();
+    expect(doc.paths['/patient/auth/google/callback'].get).toBeDefined();
     expect(doc.paths['/health'].get).toBeDefined();
     // request schemas come from the shared contract
     const signupBody = doc.paths['/doctor/signup'].post.requestBody.content['application/json'].schema;
@@ -122,6 +132,14 @@ describe.each(BACKENDS)('app on %s', (backend) => {
       headers: { origin: 'http://evil.example' },
     });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('redacts credentials from request URLs before they are logged', () => {
+    expect(redactUrl('/patient/reset-password/abc/SECRET')).toBe('/patient/reset-password/abc/[redacted]');
+    expect(redactUrl('/patient/auth/google/callback?code=C&state=S&iss=x')).toBe(
+      '/patient/auth/google/callback?code=[redacted]&state=[redacted]&iss=x',
+    );
+    expect(redactUrl('/medicalhistories?page=1&limit=10')).toBe('/medicalhistories?page=1&limit=10');
   });
 
   it('hides unexpected errors behind 500 { error }', async () => {

@@ -13,16 +13,34 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Clock } from './adapters/clock';
 import type { DbAdapter } from './adapters/db';
+import type { Mailer } from './adapters/mail';
 import type { Config } from './config';
+import { BackgroundTasks } from './lib/background';
 import { HttpError } from './lib/errors';
+import type { SecretBox } from './lib/secret-box';
 import { authRoutes } from './modules/auth/routes';
 import { healthRoutes } from './modules/health/routes';
+import { googleRoutes } from './modules/google/routes';
+import { passwordResetRoutes } from './modules/password-reset/routes';
+import { completeProfileRoutes } from './modules/profiles/complete';
 import { profileRoutes } from './modules/profiles/routes';
+import { twoFactorRoutes } from './modules/two-factor/routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Work finishing after its response (e.g. reset e-mails); closing the app waits for it. */
+    backgroundTasks: BackgroundTasks;
+  }
+}
 
 export interface AppDeps {
   db: DbAdapter;
   clock: Clock;
   config: Config;
+  /** Outgoing e-mail (adapters/mail.ts); tests read the outbox it writes. */
+  mailer: Mailer;
+  /** Seals secrets stored in the database (two-factor secrets); see lib/secret-box.ts. */
+  secretBox: SecretBox;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -40,6 +58,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       level: config.logLevel,
       // Belt and braces: the default serializers log no headers or bodies, but never let a
       // credential slip in through a custom log line.
+      // Request URLs can carry credentials: reset links, and the OAuth callback's code and state.
+      serializers: {
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+        }),
+      },
       redact: {
         paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token', 'password', 'token'],
         censor: '[redacted]',
@@ -49,6 +76,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
+
+  const background = new BackgroundTasks((err, label) => app.log.error({ err, task: label }, 'background task failed'));
+  app.decorate('backgroundTasks', background);
+  app.addHook('onClose', async () => background.idle());
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -93,8 +124,21 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(healthRoutes(deps));
   await app.register(authRoutes(deps));
   await app.register(profileRoutes(deps));
+  await app.register(twoFactorRoutes(deps));
+  await app.register(passwordResetRoutes(deps));
+  await app.register(completeProfileRoutes(deps));
+  await app.register(googleRoutes(deps));
 
   return app;
+}
+
+/** Hides secrets in a request URL: the token of a reset link, and credential-like query values. */
+export function redactUrl(url: string): string {
+  const [pathPart, query] = url.split('?', 2);
+  const safePath = pathPart.replace(/(\/reset-password\/[^/]*\/)[^/?]+/, '$1[redacted]');
+  if (query === undefined) return safePath;
+  const safeQuery = query.replace(/(^|&)(code|state|token|id_token|access_token)=[^&]*/gi, '$1$2=[redacted]');
+  return `${safePath}?${safeQuery}`;
 }
 
 /** Every error leaves as `{ error }`; a 5xx never shows its details to the client. */

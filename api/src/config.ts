@@ -20,6 +20,14 @@ const Env = z.object({
   PASSWORD_HASH_COST: int(10, 20).default(17),
   LOGIN_RATE_LIMIT_PER_MINUTE: int(1, 100000).default(20),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  ENCRYPTION_KEY: z.string().min(1).optional(),
+  WEB_ORIGIN: z.url().default('http://localhost:8080'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' }).optional(),
+  MAIL_FROM: z.string().min(3).default('CareLoop <no-reply@careloop.example>'),
+  GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  API_PUBLIC_URL: z.url().optional(),
 });
 
 export interface Config {
@@ -37,6 +45,24 @@ export interface Config {
   loginRateLimitPerMinute: number;
   /** Behind a reverse proxy, take the client IP (for the per-IP login limit) from X-Forwarded-For. */
   trustProxy: boolean;
+  /**
+   * base64 of 32 bytes: the AES-256-GCM key for secrets at rest (two-factor secrets). Unset: a key
+   * file `<dataDir>/encryption.key` is made on first start. Replicas must all be given the same key.
+   */
+  encryptionKey?: string;
+  /** Where the web app lives: reset links and the Google sign-in redirects point there. */
+  webOrigin: string;
+  /** SMTP server for outgoing mail; unset, mail is written as .eml files to `<dataDir>/outbox/`. */
+  smtpUrl?: string;
+  mailFrom: string;
+  google: {
+    issuerUrl: string;
+    /** Google sign-in is offered only when this is set. */
+    clientId?: string;
+    clientSecret?: string;
+  };
+  /** The api's own public URL (the OAuth redirect_uri is built on it). */
+  apiPublicUrl: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,5 +85,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordHashCost: e.PASSWORD_HASH_COST,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY === 'true',
+    encryptionKey: e.ENCRYPTION_KEY,
+    webOrigin: e.WEB_ORIGIN.replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    google: { issuerUrl: e.GOOGLE_ISSUER_URL, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET },
+    apiPublicUrl: (e.API_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
   };
 }

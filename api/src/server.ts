@@ -1,7 +1,9 @@
 import { buildApp } from './app';
 import { systemClock } from './adapters/clock';
 import { openDatabase, type DbAdapter } from './adapters/db';
+import { createMailer } from './adapters/mail';
 import { loadConfig } from './config';
+import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
 
 // Run as `node dist/server.js` directly (not through `sh -c`) so SIGTERM/SIGINT reach this process.
 async function main(): Promise<void> {
@@ -18,7 +20,33 @@ async function main(): Promise<void> {
   }
   const database = db;
 
-  const app = await buildApp({ db: database, clock: systemClock, config });
+  let encryption: ReturnType<typeof loadEncryptionKey>;
+  try {
+    encryption = loadEncryptionKey(config);
+  } catch (err) {
+    await database.close();
+    console.error(`CareLoop api could not load its encryption key: ${(err as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
+  if (encryption.source !== 'env' && config.databaseUrl) {
+    console.warn(
+      `ENCRYPTION_KEY is unset: using the key file in ${config.dataDir}. Several api replicas on one database ` +
+        'must share one ENCRYPTION_KEY, or two-factor secrets saved by one will not open on another.',
+    );
+  }
+
+  let logTo: { info(obj: object, msg: string): void } | undefined;
+  const mailer = createMailer(config, { info: (obj, msg) => logTo?.info(obj, msg) });
+  const app = await buildApp({
+    db: database,
+    clock: systemClock,
+    config,
+    mailer,
+    secretBox: createSecretBox(encryption.key),
+  });
+  logTo = app.log;
+  if (encryption.source === 'new-file') app.log.info(`created a new encryption key file in ${config.dataDir}`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -26,8 +54,9 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await app.close(); // stops accepting, lets in-flight requests finish
+      await app.close(); // stops accepting, lets in-flight requests (and background mail) finish
     } finally {
+      mailer.close();
       await database.close(); // PGlite must be closed cleanly or its files may need recovery
     }
   };

@@ -3,3 +3,4 @@ export * from './password';
 export * from './profiles';
 export * from './auth';
 export * from './constants';
+export * from './security';

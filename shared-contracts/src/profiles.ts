@@ -24,6 +24,9 @@ export const Patient = z.object({
   maritalStatus: MaritalStatus,
   occupation: z.string(),
   address: z.object({ street: z.string(), city: z.string(), state: z.string(), pinCode: z.string() }),
+  /** false for an account made through Google sign-in until /patient/complete-profile is done */
+  profileComplete: z.boolean(),
+  twoFactorEnabled: z.boolean(),
 });
 export type Patient = z.infer<typeof Patient>;
 
@@ -36,6 +39,7 @@ export const Doctor = z.object({
   qualifications: z.array(z.string()),
   gender: Gender,
   assignedPatients: z.array(AssignedPatient),
+  twoFactorEnabled: z.boolean(),
 });
 export type Doctor = z.infer<typeof Doctor>;
 

@@ -1,8 +1,29 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 // Patients and doctors are separate tables: an e-mail is unique per role, not across roles.
 // E-mails are stored lower-cased (the contract lower-cases them), so a plain unique index is enough.
+
+/**
+ * Two-factor state, the same on both account tables. Secrets are AES-256-GCM ciphertexts
+ * (lib/secret-box.ts), never plain. The failure count, the pending-login window and the last
+ * accepted time step live here (not in memory) so every replica enforces them alike.
+ */
+const twoFactor = {
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+  /** The secret codes are checked against while two-factor is on. */
+  twoFactorSecret: text('two_factor_secret'),
+  /** A secret shown by GET /{role}/qrCode and not yet confirmed by a code. */
+  twoFactorPendingSecret: text('two_factor_pending_secret'),
+  /** RFC 6238 time step of the last accepted code: that code and older ones are refused (replay). */
+  twoFactorLastStep: bigint('two_factor_last_step', { mode: 'number' }),
+  /** Failed codes in the current 15-minute window, and when that window started. */
+  twoFactorFailures: integer('two_factor_failures').notNull().default(0),
+  twoFactorFailuresSince: timestamp('two_factor_failures_since', { withTimezone: true }),
+  twoFactorLockedUntil: timestamp('two_factor_locked_until', { withTimezone: true }),
+  /** After a right password, POST /{role}/verify2FA is accepted until then. */
+  twoFactorLoginUntil: timestamp('two_factor_login_until', { withTimezone: true }),
+};
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -23,7 +44,9 @@ export const patients = pgTable('patients', {
   addressCity: text('address_city').notNull().default(''),
   addressState: text('address_state').notNull().default(''),
   addressPinCode: text('address_pin_code').notNull().default(''),
-  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+  /** false for an account made by Google sign-in until /patient/complete-profile is done. */
+  profileComplete: boolean('profile_complete').notNull().default(true),
+  ...twoFactor,
   ...timestamps,
 });
 
@@ -36,7 +59,7 @@ export const doctors = pgTable('doctors', {
   specialization: text('specialization').array().notNull().default(sql`'{}'::text[]`),
   qualifications: text('qualifications').array().notNull().default(sql`'{}'::text[]`),
   gender: text('gender').notNull().default('Prefer not to say'),
-  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+  ...twoFactor,
   ...timestamps,
 });
 
@@ -71,4 +94,37 @@ export const loginFailures = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.role, t.email] }), index('login_failures_updated_idx').on(t.updatedAt)],
+);
+
+/**
+ * Password-reset tokens: only the SHA-256 of the token is stored. Single use (used_at), 30 minutes.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull().unique('password_resets_token_hash_unique'),
+    role: text('role').notNull(),
+    accountId: uuid('account_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('password_resets_account_idx').on(t.role, t.accountId), index('password_resets_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * OpenID Connect logins in flight (state, nonce, PKCE verifier), in the database so any replica
+ * can finish a flow another one started. Keyed by the SHA-256 of the state; 10 minutes; single use.
+ */
+export const oidcLogins = pgTable(
+  'oidc_logins',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oidc_logins_expires_idx').on(t.expiresAt)],
 );

@@ -6,7 +6,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Client } from 'pg';
 import { buildApp } from '../app';
+import * as OTPAuth from 'otpauth';
 import { ManualClock } from '../adapters/clock';
+import { createMailer, outboxDir, type Mailer } from '../adapters/mail';
+import { createSecretBox, loadEncryptionKey } from '../lib/secret-box';
 import { openDatabase, selectRows, type DbAdapter } from '../adapters/db';
 import { loadConfig, type Config } from '../config';
 
@@ -87,6 +90,10 @@ export interface TestApp {
   app: FastifyInstance;
   clock: ManualClock;
   db: DbAdapter;
+  config: Config;
+  /** This app's own temporary DATA_DIR (outbox, encryption key file); removed on close. */
+  dataDir: string;
+  mailer: Mailer;
 }
 
 export async function createTestApp(
@@ -95,15 +102,67 @@ export async function createTestApp(
   /** Adds routes before the app is sealed (e.g. one that throws). */
   extend?: (app: FastifyInstance) => void,
   onLogLine?: (line: string) => void,
+  overrides: { mailer?: Mailer } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(new Date());
+  const ownDir = env.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-api-data-'));
+  const config = testConfig({ ...(ownDir ? { DATA_DIR: ownDir } : {}), ...env });
+  // The real adapters: .eml files in <dataDir>/outbox, a key file made on first use.
+  const mailer = overrides.mailer ?? createMailer(config);
+  const secretBox = createSecretBox(loadEncryptionKey(config).key);
   const app = await buildApp(
-    { db, clock, config: testConfig(env) },
+    { db, clock, config, mailer, secretBox },
     onLogLine ? { logStream: { write: onLogLine } } : {},
   );
+  if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true }));
   extend?.(app);
   await app.ready();
-  return { app, clock, db };
+  return { app, clock, db, config, dataDir: config.dataDir, mailer };
+}
+
+export interface OutboxMessage {
+  file: string;
+  headers: Record<string, string>;
+  /** The body, transfer-decoded (quoted-printable or base64). */
+  text: string;
+}
+
+/** The messages in the app's outbox, oldest first. */
+export async function readOutbox(t: TestApp): Promise<OutboxMessage[]> {
+  await t.app.backgroundTasks.idle(); // mail goes out after the answer
+  const dir = outboxDir(t.dataDir);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .map((file) => ({ file, ...parseEml(fs.readFileSync(path.join(dir, file), 'utf8')) }));
+}
+
+/** Enough RFC 822 / MIME for a single-part text message as nodemailer writes it. */
+export function parseEml(raw: string): { headers: Record<string, string>; text: string } {
+  const split = raw.indexOf('\n\n');
+  const headers: Record<string, string> = {};
+  for (const line of raw.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const i = line.indexOf(':');
+    headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
+  }
+  let body = raw.slice(split + 2);
+  const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
+  if (encoding === 'quoted-printable') {
+    body = Buffer.from(
+      body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
+  } else if (encoding === 'base64') {
+    body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  }
+  return { headers, text: body };
+}
+
+/** The code an authenticator app would show for this base32 secret at this time. */
+export function totpCode(secret: string, at: Date): string {
+  return OTPAuth.TOTP.generate({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at.getTime() });
 }
 
 let seq = 0;
@@ -119,7 +178,10 @@ export function json<T = any>(res: LightMyRequestResponse): T {
   return res.json() as T;
 }
 
-export async function countRows(db: DbAdapter, table: 'patients' | 'doctors' | 'sessions' | 'login_failures'): Promise<number> {
+export async function countRows(
+  db: DbAdapter,
+  table: 'patients' | 'doctors' | 'sessions' | 'login_failures' | 'password_resets' | 'oidc_logins',
+): Promise<number> {
   const [row] = await selectRows<{ n: number | string }>(db.db, sql.raw(`select count(*)::int as n from ${table}`));
   return Number(row.n);
 }

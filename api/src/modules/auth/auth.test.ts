@@ -56,6 +56,8 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
           maritalStatus: 'Unmarried',
           occupation: '',
           address: { street: '', city: '', state: '', pinCode: '' },
+          profileComplete: true,
+          twoFactorEnabled: false,
         },
         profileUrl: null,
       });
@@ -72,6 +74,7 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
         qualifications: [],
         gender: 'Prefer not to say',
         assignedPatients: [],
+        twoFactorEnabled: false,
       });
       expect(me.body).not.toMatch(/password|scrypt/i);
     });

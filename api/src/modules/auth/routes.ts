@@ -10,6 +10,7 @@ import { requireRole, sessionOf } from './guard';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from './messages';
 import { createSession, deleteExpiredSessions, revokeSession } from './sessions';
 import { clearFailures, lockedUntil, recordFailure } from './throttle';
+import { openLoginWindow } from '../two-factor/store';
 
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
@@ -97,7 +98,13 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       }
       await clearFailures(db.db, role, email);
       await deleteExpiredSessions(db.db, now);
-      // Two-factor arrives later: then an account with it on gets { twoFactorRequired: true, <role>Id }.
+      if (account.twoFactorEnabled) {
+        // No token yet: POST /{role}/verify2FA with a code finishes the login within 5 minutes.
+        await openLoginWindow(db.db, role, account.id, now);
+        return role === 'patient'
+          ? { twoFactorRequired: true, patientId: account.id }
+          : { twoFactorRequired: true, doctorId: account.id };
+      }
       const token = await createSession(db.db, role, account.id, now, config.sessionTtlHours);
       return { twoFactorRequired: false, token, role };
     }

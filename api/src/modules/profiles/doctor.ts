@@ -25,6 +25,7 @@ function toDoctor(r: Row): Doctor {
     gender: r.gender as Gender,
     // Filled once doctor–patient connections exist.
     assignedPatients: [],
+    twoFactorEnabled: r.twoFactorEnabled,
   };
 }
 

@@ -25,6 +25,8 @@ function toPatient(r: Row): Patient {
     maritalStatus: r.maritalStatus as MaritalStatus,
     occupation: r.occupation,
     address: { street: r.addressStreet, city: r.addressCity, state: r.addressState, pinCode: r.addressPinCode },
+    profileComplete: r.profileComplete,
+    twoFactorEnabled: r.twoFactorEnabled,
   };
 }
 

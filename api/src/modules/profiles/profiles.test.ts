@@ -49,6 +49,8 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
         maritalStatus: 'Married',
         occupation: 'Teacher',
         address: { street: '1 Main St', city: 'Pune', state: 'MH', pinCode: '411001' },
+        profileComplete: true,
+        twoFactorEnabled: false,
       },
       profileUrl: null,
     });

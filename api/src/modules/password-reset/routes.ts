@@ -1,0 +1,140 @@
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ErrorResponse,
+  ForgotPasswordBody,
+  MessageResponse,
+  ROLES,
+  ResetPasswordBody,
+  ResetPasswordParams,
+  type Role,
+} from 'shared-contracts';
+import type { AppDeps } from '../../app';
+import { passwordResets } from '../../db/schema';
+import { HttpError } from '../../lib/errors';
+import { hashPassword } from '../../lib/password';
+import { hashToken, newToken } from '../../lib/tokens';
+import { revokeAllSessions } from '../auth/sessions';
+import { clearFailures } from '../auth/throttle';
+import { accountTables, findCredentials } from '../profiles/accounts';
+
+export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this e-mail, a reset link has been sent.';
+export const RESET_DONE_MESSAGE = 'Your password has been reset. You can now log in.';
+export const RESET_INVALID = 'This reset link is invalid or has expired';
+export const RESET_MAIL_SUBJECT = 'Reset your CareLoop password';
+export const RESET_TTL_MS = 30 * 60_000;
+
+export function resetMailText(link: string): string {
+  return [
+    'Hello,',
+    '',
+    'Someone (hopefully you) asked to reset the password of your CareLoop account.',
+    'Open this link to choose a new password:',
+    '',
+    link,
+    '',
+    'The link works once and expires in 30 minutes.',
+    'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+    '',
+    'CareLoop',
+  ].join('\n');
+}
+
+export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  const { db, clock, config, mailer } = deps;
+  // Each request can hash a password or send mail: the per-IP limit of the logins.
+  const perIp = { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } };
+
+  /** Runs after the answer has gone: the answer and its timing are the same for every e-mail. */
+  async function issueAndSend(role: Role, accountId: string, email: string, now: Date) {
+    const token = newToken();
+    await db.db.insert(passwordResets).values({
+      tokenHash: hashToken(token),
+      role,
+      accountId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+    });
+    // Keep the table small: links dead for a day are of no use to anyone.
+    await db.db.delete(passwordResets).where(lt(passwordResets.expiresAt, new Date(now.getTime() - 86_400_000)));
+    const link = `${config.webOrigin}/${role}/reset-password/${accountId}/${token}`;
+    await mailer.send({ to: email, subject: RESET_MAIL_SUBJECT, text: resetMailText(link) });
+  }
+
+  return async (app) => {
+    for (const role of ROLES) {
+      const tags = [role, 'password'];
+
+      app.post(
+        `/${role}/forgot-password`,
+        {
+          config: perIp,
+          schema: {
+            tags,
+            summary: 'E-mail a password-reset link (the answer is the same whether or not the account exists)',
+            body: ForgotPasswordBody,
+            response: { 200: MessageResponse, 400: ErrorResponse, 429: ErrorResponse },
+          },
+        },
+        async (request) => {
+          const { email } = request.body;
+          const account = await findCredentials(db.db, role, email);
+          if (account) app.backgroundTasks.run('password reset mail', () => issueAndSend(role, account.id, email, clock.now()));
+          return { message: FORGOT_PASSWORD_MESSAGE };
+        },
+      );
+
+      app.post(
+        `/${role}/reset-password/:id/:token`,
+        {
+          config: perIp,
+          schema: {
+            tags,
+            summary: 'Set a new password with the link from the e-mail (once; every session is signed out)',
+            params: ResetPasswordParams,
+            body: ResetPasswordBody,
+            response: { 200: MessageResponse, 400: ErrorResponse, 429: ErrorResponse },
+          },
+        },
+        async (request) => {
+          const { id, token } = request.params;
+          const now = clock.now();
+          const live = and(
+            eq(passwordResets.tokenHash, hashToken(token)),
+            eq(passwordResets.role, role),
+            eq(passwordResets.accountId, id),
+            isNull(passwordResets.usedAt),
+            gt(passwordResets.expiresAt, now),
+          );
+          // Checked before the (costly) hash, and again atomically below: a link works once.
+          const [found] = await db.db.select({ id: passwordResets.id }).from(passwordResets).where(live).limit(1);
+          if (!found) throw new HttpError(400, RESET_INVALID);
+          const passwordHash = await hashPassword(request.body.password, config.passwordHashCost);
+
+          const done = await db.db.transaction(async (tx) => {
+            const [claimed] = await tx.update(passwordResets).set({ usedAt: now }).where(live).returning({ id: passwordResets.id });
+            if (!claimed) return false;
+            const t = accountTables[role];
+            const [account] = await tx
+              .update(t)
+              .set({ passwordHash, updatedAt: now })
+              .where(eq(t.id, id))
+              .returning({ email: t.email });
+            if (!account) return false;
+            // Every other link of the account dies; every session ends; the login lockout lifts.
+            // Two-factor stays as it is: a mailbox alone must not be enough to turn it off.
+            await tx
+              .update(passwordResets)
+              .set({ usedAt: now })
+              .where(and(eq(passwordResets.role, role), eq(passwordResets.accountId, id), isNull(passwordResets.usedAt)));
+            await revokeAllSessions(tx, role, id, now);
+            await clearFailures(tx, role, account.email);
+            return true;
+          });
+          if (!done) throw new HttpError(400, RESET_INVALID);
+          return { message: RESET_DONE_MESSAGE };
+        },
+      );
+    }
+  };
+}

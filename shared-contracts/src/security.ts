@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { CalendarDate, Email, EntityId, Gender, MaritalStatus, RequiredText, Role } from './common';
+import { Password } from './password';
+import { YearsOfExperience } from './profiles';
+
+/** A 6-digit code from an authenticator app (RFC 6238). */
+export const TotpCode = z.string().trim().regex(/^\d{6}$/, { error: 'The code is 6 digits' });
+
+/** GET /{role}/qrCode: a new secret to scan; two-factor is on only after a code verifies it. */
+export const TwoFactorSetupResponse = z.object({
+  /** PNG data URL of the otpauth URI */
+  qrCode: z.string(),
+  /** base32 secret, for typing into the app by hand */
+  secret: z.string(),
+  otpauthUrl: z.string(),
+});
+export type TwoFactorSetupResponse = z.infer<typeof TwoFactorSetupResponse>;
+
+export const VerifyCodeBody = z.strictObject({ code: TotpCode });
+export const VerifyCodeResponse = z.object({ verify: z.boolean() });
+export type VerifyCodeResponse = z.infer<typeof VerifyCodeResponse>;
+
+/** POST /{role}/verify2FA: the second step of a login (the first was the password). */
+export const VerifyLoginCodeBody = z.strictObject({
+  patientId: EntityId.optional(),
+  doctorId: EntityId.optional(),
+  code: TotpCode,
+});
+
+export const MessageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
+
+export const ForgotPasswordBody = z.strictObject({ email: Email });
+export const ResetPasswordParams = z.strictObject({
+  role: Role.optional(),
+  id: EntityId,
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, { error: 'Invalid reset link' }),
+});
+export const ResetPasswordBody = z.strictObject({ password: Password });
+
+/** Every field required (SPEC §5), for accounts created through Google sign-in. */
+export const PatientCompleteProfile = z.strictObject({
+  DOB: CalendarDate,
+  gender: Gender,
+  maritalStatus: MaritalStatus,
+  occupation: RequiredText(),
+  address: z.strictObject({
+    street: RequiredText(),
+    city: RequiredText(),
+    state: RequiredText(),
+    pinCode: RequiredText(20),
+  }),
+});
+export type PatientCompleteProfile = z.infer<typeof PatientCompleteProfile>;
+
+export const DoctorCompleteProfile = z.strictObject({
+  gender: Gender,
+  specialization: z.array(RequiredText(100)).min(1).max(30),
+  yearsOfExperience: YearsOfExperience,
+  qualifications: z.array(RequiredText(100)).min(1).max(30),
+});
+export type DoctorCompleteProfile = z.infer<typeof DoctorCompleteProfile>;
+
+/** Google sign-in could not finish; the web app's login page explains which. */
+export const GOOGLE_SIGN_IN_ERRORS = {
+  google_unavailable: 'Google sign-in is not available right now. Please sign in with your e-mail and password.',
+  google_failed: 'Google sign-in did not complete. Please try again.',
+  google_unverified: 'Your Google e-mail address is not verified. Please verify it with Google, or sign up with e-mail.',
+} as const;
+export type GoogleSignInError = keyof typeof GOOGLE_SIGN_IN_ERRORS;
