@@ -10,6 +10,8 @@ export default (_env: unknown, argv: { mode?: 'development' | 'production' }) =>
         './Signup': './src/views/Signup.tsx',
         './Dashboard': './src/views/Dashboard.tsx',
         './EditProfile': './src/views/EditProfile.tsx',
+        './CompleteProfile': './src/views/CompleteProfile.tsx',
+        './EnableTwoFactor': './src/views/EnableTwoFactor.tsx',
       },
     },
     argv,

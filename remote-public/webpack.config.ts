@@ -13,6 +13,8 @@ export default (_env: unknown, argv: { mode?: 'development' | 'production' }) =>
         './Features': './src/views/Features.tsx',
         './Contact': './src/views/Contact.tsx',
         './Login': './src/views/Login.tsx',
+        './ForgotPassword': './src/views/ForgotPassword.tsx',
+        './ResetPassword': './src/views/ResetPassword.tsx',
       },
     },
     argv,

@@ -7,3 +7,5 @@ export * from './query';
 export * from './guards';
 export * from './hooks';
 export * from './roles';
+export * from './security';
+export * from './handoff';

@@ -32,3 +32,11 @@ function useProfileMutation<Body extends object>(role: 'patient' | 'doctor') {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKey(role) }),
   });
 }
+
+/** The signed-in account of either role, for views both roles share. */
+export const useAccount = (role: 'patient' | 'doctor') =>
+  useQuery({
+    queryKey: profileKey(role),
+    queryFn: () => api().get(`${role}/me`).json<PatientMeResponse | DoctorMeResponse>(),
+    select: (data) => ('patient' in data ? data.patient : data.doctor),
+  });

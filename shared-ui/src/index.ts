@@ -6,3 +6,5 @@ export * from './StandaloneHost';
 export * from './forms';
 export * from './DashboardCards';
 export * from './account';
+export * from './TwoFactorSettings';
+export * from './CompleteProfileForm';

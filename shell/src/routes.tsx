@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router-dom';
 import type { Role } from 'shared-contracts';
-import { RequireSession, useSession } from 'shared-auth';
+import type { ReactNode } from 'react';
+import { RequireSession, useSession, useSessionFromQuery } from 'shared-auth';
 import { Layout } from './Layout';
 import { NotFound } from './NotFound';
 import { RouterError } from './RouterError';
@@ -14,6 +15,8 @@ interface RemoteRoute {
   view: string;
   /** who may see it; anyone else is sent to / */
   access?: Role;
+  /** also signs in from ?token=…&role=… (SPEC §2: the patient dashboard) */
+  sessionFromQuery?: boolean;
   props?: Record<string, unknown>;
 }
 
@@ -25,14 +28,22 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/contact', owner: 'public', view: 'Contact' },
   { path: '/login/patient', owner: 'public', view: 'Login', props: { role: 'patient' } },
   { path: '/login/doctor', owner: 'public', view: 'Login', props: { role: 'doctor' } },
+  { path: '/patient/forgot-password', owner: 'public', view: 'ForgotPassword', props: { role: 'patient' } },
+  { path: '/doctor/forgot-password', owner: 'public', view: 'ForgotPassword', props: { role: 'doctor' } },
+  { path: '/patient/reset-password/:id/:token', owner: 'public', view: 'ResetPassword', props: { role: 'patient' } },
+  { path: '/doctor/reset-password/:id/:token', owner: 'public', view: 'ResetPassword', props: { role: 'doctor' } },
 
   { path: '/patient/signup', owner: 'patient', view: 'Signup' },
-  { path: '/patient/dashboard', owner: 'patient', view: 'Dashboard', access: 'patient' },
+  { path: '/patient/dashboard', owner: 'patient', view: 'Dashboard', access: 'patient', sessionFromQuery: true },
   { path: '/patient/edit', owner: 'patient', view: 'EditProfile', access: 'patient' },
+  { path: '/patient/complete-profile', owner: 'patient', view: 'CompleteProfile', access: 'patient' },
+  { path: '/patient/enable2fa', owner: 'patient', view: 'EnableTwoFactor', access: 'patient' },
 
   { path: '/doctor/signup', owner: 'doctor', view: 'Signup' },
   { path: '/doctor/dashboard', owner: 'doctor', view: 'Dashboard', access: 'doctor' },
   { path: '/doctor/edit', owner: 'doctor', view: 'EditProfile', access: 'doctor' },
+  { path: '/doctor/complete-profile', owner: 'doctor', view: 'CompleteProfile', access: 'doctor' },
+  { path: '/doctor/enable2fa', owner: 'doctor', view: 'EnableTwoFactor', access: 'doctor' },
 ];
 
 /** /, /dashboard: the shell hands over to the stored role's remote. */
@@ -44,9 +55,15 @@ function RoleDashboard({ fallback }: { fallback?: 'landing' }) {
   return <RequireSession>{null}</RequireSession>;
 }
 
-function element({ owner, view, access, props }: RemoteRoute) {
+function SessionFromQuery({ role, children }: { role: Role; children: ReactNode }) {
+  return useSessionFromQuery(role) ? <>{children}</> : null;
+}
+
+function element({ owner, view, access, sessionFromQuery, props }: RemoteRoute) {
   const remote = <RemoteView owner={owner} view={view} props={props} />;
-  return access ? <RequireSession role={access}>{remote}</RequireSession> : remote;
+  if (!access) return remote;
+  const guarded = <RequireSession role={access}>{remote}</RequireSession>;
+  return sessionFromQuery ? <SessionFromQuery role={access}>{guarded}</SessionFromQuery> : guarded;
 }
 
 export const routes: RouteObject[] = [

@@ -10,6 +10,7 @@ import Signup from './Signup';
 const doctor = {
   _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee', email: 'lee@example.com', yearsOfExperience: 12,
   specialization: ['Cardiology'], qualifications: ['MBBS', 'MD'], gender: 'Male', assignedPatients: [],
+  twoFactorEnabled: false,
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 

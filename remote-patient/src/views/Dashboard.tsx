@@ -1,9 +1,12 @@
+import { Navigate } from 'react-router-dom';
 import { usePatientProfile } from 'shared-auth';
 import { DashboardCard, Grid, Heading, Page, ProfileSummary } from 'shared-ui';
 
 export default function Dashboard() {
   const { data } = usePatientProfile();
   const patient = data?.patient;
+  // An account made through Google sign-in completes its profile first.
+  if (patient && !patient.profileComplete) return <Navigate to="/patient/complete-profile" replace />;
   const address = patient && [patient.address.street, patient.address.city, patient.address.state, patient.address.pinCode]
     .filter(Boolean)
     .join(', ');

@@ -11,6 +11,7 @@ const patient = {
   _id: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11', name: 'Asha Rao', email: 'asha@example.com', DOB: '1990-04-02',
   gender: 'Female', maritalStatus: 'Married', occupation: 'Teacher',
   address: { street: '12 Lake Rd', city: 'Pune', state: 'MH', pinCode: '411001' },
+  profileComplete: true, twoFactorEnabled: false,
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let signupStatus = 201;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import type { Role } from 'shared-contracts';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { GOOGLE_SIGN_IN_ERRORS, type GoogleSignInError, type Role } from 'shared-contracts';
 import {
-  apiBaseUrl, dashboardPath, login, roleTitle, serverError, useSession, verifyLoginCode,
+  apiBaseUrl, dashboardPath, login, roleTitle, serverError, useSession, useSessionFromQuery, verifyLoginCode,
 } from 'shared-auth';
 import { Banner, Button, Heading, Narrow, Page, Row, TextField } from 'shared-ui';
 
@@ -15,11 +15,19 @@ export default function Login({ role }: { role: Role }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [accountId, setAccountId] = useState<string | null>(null);
+  const [params] = useSearchParams();
+  // Google sign-in for an account with two-factor on comes back asking for the code step.
+  const [accountId, setAccountId] = useState<string | null>(() =>
+    params.get('twoFactorRequired') === 'true' ? params.get(role === 'patient' ? 'patientId' : 'doctorId') : null,
+  );
   const [failed, setFailed] = useState(false);
   // SPEC §8: the server's message is kept, not shown.
   const [, setServerMessage] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // Google sign-in returns here with ?token&role, or with ?error.
+  const handedOver = useSessionFromQuery(role);
+  const googleError = GOOGLE_SIGN_IN_ERRORS[params.get('error') as GoogleSignInError] as string | undefined;
+  const { isAuthenticated, role: signedInAs } = useSession();
 
   const finish = (token: string) => {
     startSession(token, role);
@@ -53,10 +61,14 @@ export default function Login({ role }: { role: Role }) {
       finish((await verifyLoginCode(role, accountId!, code.trim())).token);
     });
 
+  if (!handedOver) return null;
+  if (isAuthenticated && signedInAs === role) return <Navigate to={dashboardPath(role)} replace />;
+
   return (
     <Page>
       <Narrow>
         <Heading>{roleTitle(role)} Sign In</Heading>
+        {googleError && <Banner tone="error">{googleError}</Banner>}
         <form
           onSubmit={(e) => {
             e.preventDefault();

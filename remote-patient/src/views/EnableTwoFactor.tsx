@@ -1,0 +1,9 @@
+import { Page, TwoFactorSettings } from 'shared-ui';
+
+export default function EnableTwoFactor() {
+  return (
+    <Page>
+      <TwoFactorSettings role="patient" />
+    </Page>
+  );
+}

@@ -1,0 +1,124 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../../test-support/fake-api';
+import ForgotPassword from './ForgotPassword';
+import Login from './Login';
+import ResetPassword from './ResetPassword';
+
+const DOCTOR_ID = '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22';
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+let resetStatus = 200;
+
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'POST /doctor/login': { status: 200, body: { twoFactorRequired: true, doctorId: DOCTOR_ID } },
+    'POST /doctor/verify2FA': (r) =>
+      (r.body as { code: string }).code === '123456'
+        ? { status: 200, body: { token: 'after-2fa', role: 'doctor' } }
+        : { status: 401, body: { error: 'Invalid or expired code' } },
+    'POST /patient/forgot-password': { status: 200, body: { message: 'If an account exists for this e-mail, a reset link has been sent.' } },
+    [`POST /doctor/reset-password/${DOCTOR_ID}/tok_abcdefghijklmnopqrstuvwxyz`]: () =>
+      resetStatus === 200
+        ? { status: 200, body: { message: 'Your password has been reset. You can now log in.' } }
+        : { status: 400, body: { error: 'This reset link is invalid or has expired' } },
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  localStorage.clear();
+  useSession.getState().logout();
+});
+
+function renderRoutes(initial: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/login/patient', element: <Login role="patient" /> },
+      { path: '/login/doctor', element: <Login role="doctor" /> },
+      { path: '/patient/forgot-password', element: <ForgotPassword role="patient" /> },
+      { path: '/doctor/reset-password/:id/:token', element: <ResetPassword role="doctor" /> },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: [initial] },
+  );
+  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  return router;
+}
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+
+test('two-factor login: the code field and Verify replace the credentials; a wrong code fails, the right one signs in', async () => {
+  const router = renderRoutes('/login/doctor');
+  type('Email', 'lee@example.com');
+  type('Password', 'a long passphrase');
+  fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+  const code = await screen.findByLabelText('2FA Code');
+  expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+  fireEvent.change(code, { target: { value: '000000' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not authenticate');
+  fireEvent.change(code, { target: { value: '123456' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
+  expect(fake.requests.filter((r) => r.path === '/doctor/verify2FA').map((r) => r.body)).toEqual([
+    { doctorId: DOCTOR_ID, code: '000000' }, { doctorId: DOCTOR_ID, code: '123456' },
+  ]);
+  expect(useSession.getState()).toMatchObject({ token: 'after-2fa', role: 'doctor' });
+});
+
+test('Google sign-in hands over ?token&role: the session is adopted and the token leaves the URL', async () => {
+  const router = renderRoutes('/login/patient?token=from-google&role=patient');
+  await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+  expect(useSession.getState()).toMatchObject({ token: 'from-google', role: 'patient' });
+  expect(router.state.location.search).toBe('');
+});
+
+test('a token for the other role is not adopted', async () => {
+  const router = renderRoutes('/login/patient?token=x&role=doctor');
+  expect(await screen.findByRole('heading', { name: 'Patient Sign In' })).toBeInTheDocument();
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(router.state.location.search).toBe('');
+});
+
+test('Google sign-in of an account with two-factor on opens the code step', async () => {
+  renderRoutes(`/login/doctor?twoFactorRequired=true&doctorId=${DOCTOR_ID}&role=doctor`);
+  expect(await screen.findByLabelText('2FA Code')).toBeInTheDocument();
+  expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
+});
+
+test('Google sign-in not configured: a clear message on the login page', async () => {
+  renderRoutes('/login/patient?error=google_unavailable');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Google sign-in is not available right now.');
+});
+
+test('forgot password shows the answer in green', async () => {
+  renderRoutes('/patient/forgot-password');
+  type('Email', 'asha@example.com');
+  fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+  expect(await screen.findByRole('status')).toHaveTextContent('If an account exists for this e-mail, a reset link has been sent.');
+  expect(fake.requests[0].body).toEqual({ email: 'asha@example.com' });
+});
+
+test('reset password: success links to sign in; a dead link says "Could not authenticate"', async () => {
+  resetStatus = 400;
+  renderRoutes(`/doctor/reset-password/${DOCTOR_ID}/tok_abcdefghijklmnopqrstuvwxyz`);
+  type('New password', 'a fresh passphrase');
+  type('Repeat the new password', 'a fresh passphrase');
+  fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not authenticate');
+  resetStatus = 200;
+  fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+  expect(await screen.findByText('Your password has been reset. You can now log in.')).toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login/doctor');
+  expect(fake.requests.at(-1)!.body).toEqual({ password: 'a fresh passphrase' });
+});
+
+test('reset password: two different passwords are not sent', () => {
+  renderRoutes(`/doctor/reset-password/${DOCTOR_ID}/tok_abcdefghijklmnopqrstuvwxyz`);
+  type('New password', 'a fresh passphrase');
+  type('Repeat the new password', 'another one');
+  expect(screen.getByText('The two passwords differ.')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Set new password' })).toBeDisabled();
+});

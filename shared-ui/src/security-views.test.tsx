@@ -1,0 +1,123 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../test-support/fake-api';
+import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm } from './CompleteProfileForm';
+import { SelectField } from './fields';
+import { TwoFactorSettings } from './TwoFactorSettings';
+
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+let verifyReply: { status: number; body?: unknown } = { status: 200, body: { verify: true } };
+let completeReply: { status: number; body?: unknown } = { status: 200, body: { token: 'done', role: 'doctor' } };
+
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'GET /patient/me': { status: 200, body: { patient: { name: 'A', twoFactorEnabled: false }, profileUrl: null } },
+    'GET /patient/qrCode': { status: 200, body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' } },
+    'POST /patient/verifyqrCode': () => verifyReply,
+    'POST /patient/remove2FA': { status: 200, body: { message: 'Two-factor authentication disabled' } },
+    'POST /doctor/complete-profile': () => completeReply,
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  localStorage.clear();
+  useSession.getState().login('t', 'patient');
+});
+
+function renderAt(path: string, element: React.ReactNode) {
+  const router = createMemoryRouter([{ path, element }, { path: '*', element: <p>elsewhere</p> }], { initialEntries: [path] });
+  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  return router;
+}
+const calls = (method: string, path: string) => fake.requests.filter((r) => r.method === method && r.path === path);
+
+describe('two-factor settings', () => {
+  test('the switch starts off; on shows the QR code and the secret', async () => {
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    const toggle = screen.getByRole('switch', { name: 'Enable two-factor authentication' });
+    expect(toggle).not.toBeChecked();
+    expect(screen.queryByRole('img')).not.toBeInTheDocument();
+    fireEvent.click(toggle);
+    expect(await screen.findByTestId('totp-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP');
+    expect(screen.getByRole('img')).toHaveAttribute('src', 'data:image/png;base64,iVBORw0KGgo=');
+    expect(await screen.findByText(/currently off/)).toBeInTheDocument();
+  });
+
+  test('a code verifies itself 800 ms after typing stops, not before', async () => {
+    verifyReply = { status: 200, body: { verify: true } };
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    fireEvent.click(screen.getByRole('switch'));
+    const field = await screen.findByLabelText('Verification code');
+    fireEvent.change(field, { target: { value: '12345' } });
+    fireEvent.change(field, { target: { value: '123456' } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(calls('POST', '/patient/verifyqrCode')).toHaveLength(0);
+    expect(await screen.findByText('Verification Successful!', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(calls('POST', '/patient/verifyqrCode').map((r) => r.body)).toEqual([{ code: '123456' }]);
+  });
+
+  test('a wrong code says "Verification Failed."; a failed call "Error verifying code."', async () => {
+    verifyReply = { status: 200, body: { verify: false } };
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    fireEvent.click(screen.getByRole('switch'));
+    const field = await screen.findByLabelText('Verification code');
+    fireEvent.change(field, { target: { value: '000000' } });
+    expect(await screen.findByText('Verification Failed.', {}, { timeout: 3000 })).toBeInTheDocument();
+    verifyReply = { status: 500, body: { error: 'Internal server error' } };
+    fireEvent.change(field, { target: { value: '111111' } });
+    expect(await screen.findByText('Error verifying code.', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  test('switching off removes two-factor and hides the QR code', async () => {
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    fireEvent.click(screen.getByRole('switch'));
+    await screen.findByTestId('totp-secret');
+    fireEvent.click(screen.getByRole('switch'));
+    await waitFor(() => expect(calls('POST', '/patient/remove2FA')).toHaveLength(1));
+    expect(screen.queryByTestId('totp-secret')).not.toBeInTheDocument();
+    expect(screen.getByRole('switch')).not.toBeChecked();
+  });
+});
+
+describe('complete profile', () => {
+  const form = (
+    <CompleteProfileForm role="doctor" body={() => ({ gender: 'Female', specialization: ['GP'], yearsOfExperience: 3, qualifications: ['MBBS'] })}>
+      <SelectField label="Gender" value="" options={COMPLETE_PROFILE_GENDERS} onChange={() => undefined} />
+    </CompleteProfileForm>
+  );
+
+  test('"Prefer not to say" is not offered', () => {
+    renderAt('/doctor/complete-profile', form);
+    const options = Array.from(screen.getByLabelText('Gender').querySelectorAll('option')).map((o) => o.textContent);
+    expect(options).toEqual(['Select…', 'Male', 'Female', 'Other']);
+  });
+
+  test('success says so, stores the token, then goes to login', async () => {
+    completeReply = { status: 200, body: { token: 'done', role: 'doctor' } };
+    const router = renderAt('/doctor/complete-profile', form);
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Profile completed successfully!')).toBeInTheDocument();
+    expect(useSession.getState()).toMatchObject({ token: 'done', role: 'doctor' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login/doctor'), { timeout: 3000 });
+    expect(calls('POST', '/doctor/complete-profile')[0].body).toEqual({
+      gender: 'Female', specialization: ['GP'], yearsOfExperience: 3, qualifications: ['MBBS'],
+    });
+  });
+
+  test('no token: "No token received"; an error: the server text, or a generic one', async () => {
+    completeReply = { status: 200, body: {} };
+    renderAt('/doctor/complete-profile', form);
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('No token received')).toBeInTheDocument();
+    completeReply = { status: 400, body: { error: 'gender: Invalid option' } };
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('gender: Invalid option')).toBeInTheDocument();
+    completeReply = { status: 502 };
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('An unexpected error occurred')).toBeInTheDocument();
+  });
+});
