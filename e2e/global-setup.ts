@@ -3,6 +3,8 @@ import { PORTS, runtimeConfig, serveApp, startApi, tempDir, writeRuntimeConfig }
 
 export default async function globalSetup() {
   const dataDir = tempDir('e2e');
+  // Tests read the api's outbox (reset e-mails) from here.
+  process.env.CARELOOP_E2E_DATA_DIR = dataDir;
   const api = await startApi(dataDir);
   const configFile = join(dataDir, 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig(PORTS));

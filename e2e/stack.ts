@@ -10,6 +10,10 @@ import { startWebServer } from '../scripts/web-server.mjs';
 
 export const ROOT = resolve(__dirname, '..');
 export const PORTS = { api: 4100, shell: 8180, public: 8181, patient: 8182, doctor: 8183 } as const;
+/** The mock OpenID Connect issuer standing in for Google (started by the test that needs it). */
+export const OIDC_PORT = 4101;
+export const OIDC_ISSUER = `http://localhost:${OIDC_PORT}`;
+export const OIDC_CLIENT = { id: 'careloop-e2e', secret: 'e2e-client-secret' };
 /** Extra shells that tests start with their own runtime-config.json. */
 export const EXTRA_SHELL_PORTS = [8190, 8191];
 export const origin = (port: number) => `http://localhost:${port}`;
@@ -52,6 +56,11 @@ export async function startApi(dataDir: string): Promise<ChildProcess> {
       DATABASE_URL: '',
       WEB_ORIGINS: web.join(','),
       LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+      WEB_ORIGIN: SHELL_URL,
+      API_PUBLIC_URL: API_URL,
+      GOOGLE_ISSUER_URL: OIDC_ISSUER,
+      GOOGLE_CLIENT_ID: OIDC_CLIENT.id,
+      GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
       LOG_LEVEL: 'warn',
     },
   });

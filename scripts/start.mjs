@@ -45,6 +45,9 @@ const api = spawn(process.execPath, [join(root, 'api/dist/server.js')], {
     PORT: String(ports.api),
     DATA_DIR: dataDir,
     WEB_ORIGINS: env.WEB_ORIGINS ?? Object.values(ports).slice(1).map(origin).join(','),
+    // Reset links and Google sign-in come back to the shell; Google calls the api back.
+    WEB_ORIGIN: env.WEB_ORIGIN ?? origin(ports.shell),
+    API_PUBLIC_URL: env.API_PUBLIC_URL ?? apiUrl,
   },
 });
 
