@@ -18,4 +18,5 @@ module.exports = {
   moduleNameMapper: { '^shared-contracts$': '<rootDir>/../shared-contracts/src' },
   // PGlite boots in a few seconds per database; scrypt runs at a low cost in tests (test/helpers.ts).
   testTimeout: 30000,
+  setupFilesAfterEnv: ['<rootDir>/jest.setup.js'],
 };

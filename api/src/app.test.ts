@@ -89,8 +89,13 @@ describe.each(BACKENDS)('app on %s', (backend) => {
       expect(doc.paths[`/${role}/forgot-password`].post).toBeDefined();
       expect(doc.paths[`/${role}/reset-password/{id}/{token}`].post).toBeDefined();
       expect(doc.paths[`/${role}/complete-profile`].post).toBeDefined();
+      expect(doc.paths[`/${role}/receivedRequests`].get).toBeDefined();
+      expect(doc.paths[`/${role}/sentRequests`].get).toBeDefined();
+      expect(doc.paths[`/${role}/responseRequest/{requestId}`].patch).toBeDefined();
     }
     expect(doc.paths['/patient/auth/google'].get).toBeDefined();
+    expect(doc.paths['/doctor/requestPatient'].post).toBeDefined();
+    expect(doc.paths['/patient/requestDoctor'].post).toBeDefined();
     expect(doc.paths['/patient/auth/google/callback'].get).toBeDefined();
     expect(doc.paths['/health'].get).toBeDefined();
     // request schemas come from the shared contract

@@ -19,6 +19,7 @@ import { BackgroundTasks } from './lib/background';
 import { HttpError } from './lib/errors';
 import type { SecretBox } from './lib/secret-box';
 import { authRoutes } from './modules/auth/routes';
+import { connectionRoutes } from './modules/connections/routes';
 import { healthRoutes } from './modules/health/routes';
 import { googleRoutes } from './modules/google/routes';
 import { passwordResetRoutes } from './modules/password-reset/routes';
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(passwordResetRoutes(deps));
   await app.register(completeProfileRoutes(deps));
   await app.register(googleRoutes(deps));
+  await app.register(connectionRoutes(deps));
 
   return app;
 }

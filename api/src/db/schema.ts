@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 // Patients and doctors are separate tables: an e-mail is unique per role, not across roles.
 // E-mails are stored lower-cased (the contract lower-cases them), so a plain unique index is enough.
@@ -127,4 +140,54 @@ export const oidcLogins = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('oidc_logins_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Requests to connect a doctor and a patient, sent by either side. Answered requests are kept
+ * (status accepted or rejected, responded_at set) but only pending ones are ever listed.
+ */
+export const connectionRequests = pgTable(
+  'connection_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    doctorId: uuid('doctor_id')
+      .notNull()
+      .references(() => doctors.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    /** The role of the sender: 'doctor' or 'patient'; the other party is the addressee. */
+    initiatedBy: text('initiated_by').notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    respondedAt: timestamp('responded_at', { withTimezone: true }),
+  },
+  (t) => [
+    // At most one pending request per pair, whichever side sent it. This index, not a prior
+    // SELECT, is what refuses a duplicate: two simultaneous requests cannot both get in.
+    uniqueIndex('connection_requests_one_pending_idx').on(t.doctorId, t.patientId).where(sql`status = 'pending'`),
+    index('connection_requests_doctor_idx').on(t.doctorId, t.status),
+    index('connection_requests_patient_idx').on(t.patientId, t.status),
+    check('connection_requests_initiated_by_check', sql`${t.initiatedBy} in ('doctor', 'patient')`),
+    check('connection_requests_status_check', sql`${t.status} in ('pending', 'accepted', 'rejected')`),
+  ],
+);
+
+/**
+ * Who is connected to whom: a row per (doctor, patient) pair, made when a request is accepted.
+ * Every permission check between a doctor and a patient reads this table, through
+ * modules/connections/assignments.ts (isAssigned) and nothing else.
+ */
+export const assignments = pgTable(
+  'assignments',
+  {
+    doctorId: uuid('doctor_id')
+      .notNull()
+      .references(() => doctors.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.doctorId, t.patientId] }), index('assignments_patient_idx').on(t.patientId)],
 );

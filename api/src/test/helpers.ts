@@ -180,7 +180,15 @@ export function json<T = any>(res: LightMyRequestResponse): T {
 
 export async function countRows(
   db: DbAdapter,
-  table: 'patients' | 'doctors' | 'sessions' | 'login_failures' | 'password_resets' | 'oidc_logins',
+  table:
+    | 'patients'
+    | 'doctors'
+    | 'sessions'
+    | 'login_failures'
+    | 'password_resets'
+    | 'oidc_logins'
+    | 'connection_requests'
+    | 'assignments',
 ): Promise<number> {
   const [row] = await selectRows<{ n: number | string }>(db.db, sql.raw(`select count(*)::int as n from ${table}`));
   return Number(row.n);

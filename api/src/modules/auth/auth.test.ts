@@ -58,6 +58,7 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
           address: { street: '', city: '', state: '', pinCode: '' },
           profileComplete: true,
           twoFactorEnabled: false,
+          assignedDoctors: [],
         },
         profileUrl: null,
       });

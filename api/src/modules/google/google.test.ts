@@ -97,7 +97,7 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     expect(token).toMatch(/^[\w-]{43}$/);
 
     const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token) })).json().patient;
-    expect(me).toMatchObject({ name: 'Gina Google', email, profileComplete: false, twoFactorEnabled: false, DOB: null });
+    expect(me).toMatchObject({ name: 'Gina Google', email, profileComplete: false, twoFactorEnabled: false, DOB: null, assignedDoctors: [] });
     // No usable password: the random one is hashed like any other.
     const [row] = await t.db.db.select().from(patients).where(eq(patients.email, email));
     expect(row.passwordHash).toMatch(/^scrypt\$/);

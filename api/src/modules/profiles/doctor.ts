@@ -9,12 +9,13 @@ import {
 } from 'shared-contracts';
 import type { z } from 'zod';
 import { doctors } from '../../db/schema';
+import { assignedPatientsOf } from '../connections/assignments';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof doctors.$inferSelect;
 type Update = z.output<typeof DoctorProfileUpdate>;
 
-function toDoctor(r: Row): Doctor {
+function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients']): Doctor {
   return {
     _id: r.id,
     name: r.name,
@@ -23,8 +24,7 @@ function toDoctor(r: Row): Doctor {
     specialization: r.specialization,
     qualifications: r.qualifications,
     gender: r.gender as Gender,
-    // Filled once doctor–patient connections exist.
-    assignedPatients: [],
+    assignedPatients,
     twoFactorEnabled: r.twoFactorEnabled,
   };
 }
@@ -60,7 +60,8 @@ export const doctorProfile: ProfileSpec<
 
   async load(db, id) {
     const [row] = await db.select().from(doctors).where(eq(doctors.id, id)).limit(1);
-    return row ? { doctor: toDoctor(row), profileUrl: null } : undefined;
+    if (!row) return undefined;
+    return { doctor: toDoctor(row, await assignedPatientsOf(db, id)), profileUrl: null };
   },
 
   async update(db, id, input: Omit<Update, 'password'>, passwordHash, now) {

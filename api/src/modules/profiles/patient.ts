@@ -10,12 +10,13 @@ import {
 } from 'shared-contracts';
 import type { z } from 'zod';
 import { patients } from '../../db/schema';
+import { assignedDoctorsOf } from '../connections/assignments';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof patients.$inferSelect;
 type Update = z.output<typeof PatientProfileUpdate>;
 
-function toPatient(r: Row): Patient {
+function toPatient(r: Row, assignedDoctors: Patient['assignedDoctors']): Patient {
   return {
     _id: r.id,
     name: r.name,
@@ -27,6 +28,7 @@ function toPatient(r: Row): Patient {
     address: { street: r.addressStreet, city: r.addressCity, state: r.addressState, pinCode: r.addressPinCode },
     profileComplete: r.profileComplete,
     twoFactorEnabled: r.twoFactorEnabled,
+    assignedDoctors,
   };
 }
 
@@ -66,7 +68,8 @@ export const patientProfile: ProfileSpec<
 
   async load(db, id) {
     const [row] = await db.select().from(patients).where(eq(patients.id, id)).limit(1);
-    return row ? { patient: toPatient(row), profileUrl: null } : undefined;
+    if (!row) return undefined;
+    return { patient: toPatient(row, await assignedDoctorsOf(db, id)), profileUrl: null };
   },
 
   async update(db, id, input: Omit<Update, 'password'>, passwordHash, now) {

@@ -51,6 +51,7 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
         address: { street: '1 Main St', city: 'Pune', state: 'MH', pinCode: '411001' },
         profileComplete: true,
         twoFactorEnabled: false,
+        assignedDoctors: [],
       },
       profileUrl: null,
     });

@@ -1,0 +1,4 @@
+// `testTimeout` in jest.config.js is a global option: Jest ignores it when this config runs as one
+// of the root config's projects (`npx jest` from the repository root), leaving 5 s, which PGlite's
+// start-up can exceed on a busy machine. Setting it here applies in both ways of running.
+jest.setTimeout(30000);

@@ -1,0 +1,50 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
+import type { Queryable } from '../../adapters/db';
+import { assignments, doctors, patients } from '../../db/schema';
+
+/*
+ * Assignments: which doctor is connected to which patient (made when a connection request is
+ * accepted). THIS IS THE ONE FACT EVERY DOCTOR–PATIENT PERMISSION CHECK READS. Every later module
+ * that lets a doctor see or change something of a patient (records, prescriptions, files,
+ * summaries, reminders, …) must call isAssigned() below — never query the table itself, never
+ * trust a list sent by the client, and never infer the link from connection requests.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when the doctor and the patient are connected. Malformed ids are simply not assigned. */
+export async function isAssigned(db: Queryable, doctorId: string, patientId: string): Promise<boolean> {
+  if (!UUID.test(doctorId) || !UUID.test(patientId)) return false;
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(assignments)
+    .where(and(eq(assignments.doctorId, doctorId), eq(assignments.patientId, patientId)))
+    .limit(1);
+  return rows.length === 1;
+}
+
+/** The doctor's patients, by name: Doctor.assignedPatients. */
+export async function assignedPatientsOf(db: Queryable, doctorId: string): Promise<AssignedPatient[]> {
+  return db
+    .select({ patient: patients.id, name: patients.name })
+    .from(assignments)
+    .innerJoin(patients, eq(patients.id, assignments.patientId))
+    .where(eq(assignments.doctorId, doctorId))
+    .orderBy(asc(patients.name), asc(patients.id));
+}
+
+/** The patient's doctors, by name: Patient.assignedDoctors. */
+export async function assignedDoctorsOf(db: Queryable, patientId: string): Promise<AssignedDoctor[]> {
+  return db
+    .select({ doctor: doctors.id, name: doctors.name })
+    .from(assignments)
+    .innerJoin(doctors, eq(doctors.id, assignments.doctorId))
+    .where(eq(assignments.patientId, patientId))
+    .orderBy(asc(doctors.name), asc(doctors.id));
+}
+
+/** Connects the pair; connecting an already connected pair changes nothing. */
+export async function assign(db: Queryable, doctorId: string, patientId: string, now: Date): Promise<void> {
+  await db.insert(assignments).values({ doctorId, patientId, createdAt: now }).onConflictDoNothing();
+}

@@ -1,0 +1,131 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { ConnectionRequest, Role } from 'shared-contracts';
+import type { Queryable } from '../../adapters/db';
+import { connectionRequests, doctors, patients } from '../../db/schema';
+import { isUniqueViolation } from '../../lib/errors';
+import { accountTables } from '../profiles/accounts';
+import { assign } from './assignments';
+
+export type RequestStatus = 'pending' | 'accepted' | 'rejected';
+export type RequestAction = 'accept' | 'reject';
+
+export const otherRole = (role: Role): Role => (role === 'doctor' ? 'patient' : 'doctor');
+
+export interface Account {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export async function findAccountById(db: Queryable, role: Role, id: string): Promise<Account | undefined> {
+  const t = accountTables[role];
+  const [row] = await db.select({ id: t.id, name: t.name, email: t.email }).from(t).where(eq(t.id, id)).limit(1);
+  return row;
+}
+
+/** E-mails are stored lower-cased; the contract lower-cases the one given. */
+export async function findAccountByEmail(db: Queryable, role: Role, email: string): Promise<Account | undefined> {
+  const t = accountTables[role];
+  const [row] = await db.select({ id: t.id, name: t.name, email: t.email }).from(t).where(eq(t.email, email)).limit(1);
+  return row;
+}
+
+/**
+ * Inserts a pending request. false when one is already pending for the pair (either direction):
+ * the partial unique index decides, so two simultaneous requests cannot both get in.
+ */
+export async function createRequest(
+  db: Queryable,
+  r: { doctorId: string; patientId: string; initiatedBy: Role; now: Date },
+): Promise<boolean> {
+  try {
+    await db.insert(connectionRequests).values({
+      doctorId: r.doctorId,
+      patientId: r.patientId,
+      initiatedBy: r.initiatedBy,
+      status: 'pending',
+      createdAt: r.now,
+    });
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * The account's pending requests, newest first. received: sent by the other role to this account;
+ * sent: sent by this account.
+ */
+export async function listPending(
+  db: Queryable,
+  role: Role,
+  accountId: string,
+  direction: 'received' | 'sent',
+): Promise<ConnectionRequest[]> {
+  const r = connectionRequests;
+  const mine = role === 'doctor' ? r.doctorId : r.patientId;
+  const sender = direction === 'sent' ? role : otherRole(role);
+  const rows = await db
+    .select({
+      id: r.id,
+      doctorName: doctors.name,
+      doctorEmail: doctors.email,
+      patientName: patients.name,
+      patientEmail: patients.email,
+    })
+    .from(r)
+    .innerJoin(doctors, eq(doctors.id, r.doctorId))
+    .innerJoin(patients, eq(patients.id, r.patientId))
+    .where(and(eq(mine, accountId), eq(r.status, 'pending'), eq(r.initiatedBy, sender)))
+    .orderBy(desc(r.createdAt), desc(r.id));
+  return rows.map((row) => ({
+    _id: row.id,
+    doctor: { name: row.doctorName, email: row.doctorEmail },
+    patient: { name: row.patientName, email: row.patientEmail },
+  }));
+}
+
+export type ResponseOutcome =
+  | 'accepted'
+  | 'rejected'
+  /** no such request, or the caller is not one of its two parties */
+  | 'not_found'
+  /** no longer pending */
+  | 'answered'
+  /** the sender tried to accept their own request */
+  | 'sender_cannot_accept';
+
+/**
+ * Answers a request on behalf of one of its parties. The request row is locked, its status set
+ * and (on accept) the assignment made in ONE transaction: either both happen or neither does.
+ * Accepting for an already connected pair succeeds without a second assignment.
+ */
+export async function respondToRequest(
+  db: Queryable,
+  role: Role,
+  accountId: string,
+  requestId: string,
+  action: RequestAction,
+  now: Date,
+): Promise<ResponseOutcome> {
+  const r = connectionRequests;
+  return db.transaction(async (tx) => {
+    const [req] = await tx.select().from(r).where(eq(r.id, requestId)).limit(1).for('update');
+    const party = req && (role === 'doctor' ? req.doctorId : req.patientId);
+    // Someone else's request looks exactly like a missing one.
+    if (!req || party !== accountId) return 'not_found';
+    if (req.status !== 'pending') return 'answered';
+    if (action === 'accept' && req.initiatedBy === role) return 'sender_cannot_accept';
+
+    const status: RequestStatus = action === 'accept' ? 'accepted' : 'rejected';
+    const updated = await tx
+      .update(r)
+      .set({ status, respondedAt: now })
+      .where(and(eq(r.id, requestId), eq(r.status, 'pending')))
+      .returning({ id: r.id });
+    if (updated.length !== 1) return 'answered';
+    if (action === 'accept') await assign(tx, req.doctorId, req.patientId, now);
+    return status;
+  });
+}
