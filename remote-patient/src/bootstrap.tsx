@@ -1,8 +1,11 @@
 import { startStandalone } from 'shared-ui';
+import AssignDoctors from './views/AssignDoctors';
 import CompleteProfile from './views/CompleteProfile';
 import Dashboard from './views/Dashboard';
 import EditProfile from './views/EditProfile';
 import EnableTwoFactor from './views/EnableTwoFactor';
+import IncomingRequests from './views/IncomingRequests';
+import OutgoingRequests from './views/OutgoingRequests';
 import Signup from './views/Signup';
 
 void startStandalone('remote-patient', [
@@ -11,4 +14,7 @@ void startStandalone('remote-patient', [
   { path: '/patient/edit', View: EditProfile },
   { path: '/patient/enable2fa', View: EnableTwoFactor },
   { path: '/patient/complete-profile', View: CompleteProfile },
+  { path: '/patient/assign-doctors', View: AssignDoctors },
+  { path: '/patient/view-incoming-requests', View: IncomingRequests },
+  { path: '/patient/view-outgoing-requests', View: OutgoingRequests },
 ]);

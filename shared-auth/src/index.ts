@@ -9,3 +9,4 @@ export * from './hooks';
 export * from './roles';
 export * from './security';
 export * from './handoff';
+export * from './connections';

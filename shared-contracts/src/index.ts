@@ -4,3 +4,4 @@ export * from './profiles';
 export * from './auth';
 export * from './constants';
 export * from './security';
+export * from './connections';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CalendarDate, Email, EntityId, Gender, MaritalStatus, RequiredText, Text } from './common';
+import { AssignedDoctor } from './connections';
 import { Password } from './password';
 
 export const Address = z.strictObject({
@@ -27,6 +28,8 @@ export const Patient = z.object({
   /** false for an account made through Google sign-in until /patient/complete-profile is done */
   profileComplete: z.boolean(),
   twoFactorEnabled: z.boolean(),
+  /** the doctors this patient has accepted, or who accepted this patient */
+  assignedDoctors: z.array(AssignedDoctor),
 });
 export type Patient = z.infer<typeof Patient>;
 

@@ -8,3 +8,4 @@ export * from './DashboardCards';
 export * from './account';
 export * from './TwoFactorSettings';
 export * from './CompleteProfileForm';
+export * from './Connections';

@@ -38,19 +38,25 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/patient/edit', owner: 'patient', view: 'EditProfile', access: 'patient' },
   { path: '/patient/complete-profile', owner: 'patient', view: 'CompleteProfile', access: 'patient' },
   { path: '/patient/enable2fa', owner: 'patient', view: 'EnableTwoFactor', access: 'patient' },
+  { path: '/patient/assign-doctors', owner: 'patient', view: 'AssignDoctors', access: 'patient' },
+  { path: '/patient/view-incoming-requests', owner: 'patient', view: 'IncomingRequests', access: 'patient' },
+  { path: '/patient/view-outgoing-requests', owner: 'patient', view: 'OutgoingRequests', access: 'patient' },
 
   { path: '/doctor/signup', owner: 'doctor', view: 'Signup' },
   { path: '/doctor/dashboard', owner: 'doctor', view: 'Dashboard', access: 'doctor' },
   { path: '/doctor/edit', owner: 'doctor', view: 'EditProfile', access: 'doctor' },
   { path: '/doctor/complete-profile', owner: 'doctor', view: 'CompleteProfile', access: 'doctor' },
   { path: '/doctor/enable2fa', owner: 'doctor', view: 'EnableTwoFactor', access: 'doctor' },
+  { path: '/doctor/assign-patients', owner: 'doctor', view: 'AssignPatients', access: 'doctor' },
+  { path: '/doctor/view-incoming-requests', owner: 'doctor', view: 'IncomingRequests', access: 'doctor' },
+  { path: '/doctor/view-outgoing-requests', owner: 'doctor', view: 'OutgoingRequests', access: 'doctor' },
 ];
 
-/** /, /dashboard: the shell hands over to the stored role's remote. */
-function RoleDashboard({ fallback }: { fallback?: 'landing' }) {
+/** /, /dashboard, /prescription, /all-medical-records/:id: the shell hands over to the stored role's remote. */
+function RoleView({ view, fallback }: { view: string; fallback?: 'landing' }) {
   const { isLoading, isAuthenticated, role } = useSession();
   if (isLoading) return null;
-  if (isAuthenticated && role) return <RemoteView owner={role} view="Dashboard" />;
+  if (isAuthenticated && role) return <RemoteView owner={role} view={view} />;
   if (fallback === 'landing') return <RemoteView owner="public" view="Landing" />;
   return <RequireSession>{null}</RequireSession>;
 }
@@ -71,8 +77,8 @@ export const routes: RouteObject[] = [
     element: <Layout />,
     errorElement: <RouterError />,
     children: [
-      { path: '/', element: <RoleDashboard fallback="landing" /> },
-      { path: '/dashboard', element: <RoleDashboard /> },
+      { path: '/', element: <RoleView view="Dashboard" fallback="landing" /> },
+      { path: '/dashboard', element: <RoleView view="Dashboard" /> },
       ...ROUTE_TABLE.map((route) => ({ path: route.path, element: element(route) })),
       { path: '*', element: <NotFound /> },
     ],

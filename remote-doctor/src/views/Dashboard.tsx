@@ -1,5 +1,5 @@
 import { useDoctorProfile } from 'shared-auth';
-import { DashboardCard, Grid, Heading, Page, ProfileSummary, joinList } from 'shared-ui';
+import { AssignedPeople, DashboardCard, Grid, Heading, Page, ProfileSummary, joinList } from 'shared-ui';
 
 export default function Dashboard() {
   const { data } = useDoctorProfile();
@@ -19,6 +19,13 @@ export default function Dashboard() {
               ['Qualifications', joinList(doctor.qualifications)],
               ['Gender', doctor.gender],
             ]}
+          />
+        )}
+        {doctor && (
+          <AssignedPeople
+            title="Assigned patients"
+            empty="No assigned patients found"
+            people={doctor.assignedPatients.map((p) => ({ id: p.patient, name: p.name }))}
           />
         )}
         <DashboardCard title="Files" text="Medical files your patients have shared." actions={[{ text: 'View', to: '/doctor/dashboard/medical-files' }]} />

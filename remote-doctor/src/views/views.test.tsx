@@ -73,6 +73,7 @@ test('dashboard: profile summary and the doctor cards, Send Reminder included', 
     ['Schedule', '/doctor/dashboard/reminder'],
   ]));
   expect(screen.getByRole('heading', { name: 'Send Reminder' })).toBeInTheDocument();
+  expect(screen.getByLabelText('Assigned patients')).toHaveTextContent('No assigned patients found');
 });
 
 test('edit: sends the filled-in fields as lists; a returned token replaces the stored one', async () => {

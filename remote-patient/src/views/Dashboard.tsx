@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router-dom';
 import { usePatientProfile } from 'shared-auth';
-import { DashboardCard, Grid, Heading, Page, ProfileSummary } from 'shared-ui';
+import { AssignedPeople, DashboardCard, Grid, Heading, Page, ProfileSummary } from 'shared-ui';
 
 export default function Dashboard() {
   const { data } = usePatientProfile();
@@ -51,6 +51,13 @@ export default function Dashboard() {
             { text: 'Outgoing', to: '/patient/view-outgoing-requests' },
           ]}
         />
+        {patient && (
+          <AssignedPeople
+            title="Assigned Doctors"
+            empty="No assigned doctors yet"
+            people={patient.assignedDoctors.map((d) => ({ id: d.doctor, name: d.name }))}
+          />
+        )}
         <DashboardCard
           title="Two-Factor Authentication"
           text="Protect your account with a code from an authenticator app."

@@ -11,7 +11,7 @@ const patient = {
   _id: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11', name: 'Asha Rao', email: 'asha@example.com', DOB: '1990-04-02',
   gender: 'Female', maritalStatus: 'Married', occupation: 'Teacher',
   address: { street: '12 Lake Rd', city: 'Pune', state: 'MH', pinCode: '411001' },
-  profileComplete: true, twoFactorEnabled: false,
+  profileComplete: true, twoFactorEnabled: false, assignedDoctors: [{ doctor: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee' }],
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let signupStatus = 201;
@@ -101,6 +101,7 @@ test('dashboard: the profile summary and every card of SPEC §2 with its links',
     ['Connect', '/patient/assign-doctors'], ['Incoming', '/patient/view-incoming-requests'],
     ['Outgoing', '/patient/view-outgoing-requests'], ['Set up', '/patient/enable2fa'],
   ]));
+  expect(screen.getByLabelText('Assigned Doctors')).toHaveTextContent('Dr. Lee');
   for (const title of ['Files', 'Prescription', 'Medical Records', 'Connect to Doctors', 'Two-Factor Authentication']) {
     expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
   }

@@ -1,0 +1,9 @@
+import { Page, RequestList } from 'shared-ui';
+
+export default function IncomingRequests() {
+  return (
+    <Page>
+      <RequestList role="doctor" direction="incoming" />
+    </Page>
+  );
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { Email, EntityId } from './common';
+
+/** POST /doctor/requestPatient, POST /patient/requestDoctor: the other party's e-mail. */
+export const ConnectionRequestBody = z.strictObject({ email: Email });
+
+const Party = z.object({ name: z.string(), email: z.string() });
+
+/** A pending request as both lists show it; its status is kept server-side, never shown. */
+export const ConnectionRequest = z.object({
+  _id: EntityId,
+  doctor: Party,
+  patient: Party,
+});
+export type ConnectionRequest = z.infer<typeof ConnectionRequest>;
+export const ConnectionRequestList = z.array(ConnectionRequest);
+
+export const REQUEST_ACTIONS = ['accept', 'reject'] as const;
+export const ConnectionResponseBody = z.strictObject({ action: z.enum(REQUEST_ACTIONS) });
+export const RequestIdParams = z.strictObject({ requestId: EntityId });
+
+export const AssignedDoctor = z.object({ doctor: EntityId, name: z.string() });
+export type AssignedDoctor = z.infer<typeof AssignedDoctor>;

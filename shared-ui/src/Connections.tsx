@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import styled from 'styled-components';
+import type { Role } from 'shared-contracts';
+import {
+  otherRole, requestConnection, roleTitle, serverError, useConnectionRequests, useRespondToRequest,
+  type RequestDirection,
+} from 'shared-auth';
+import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
+import { TextField } from './fields';
+import { theme } from './theme';
+
+const connectTitle = (role: Role) => (role === 'doctor' ? 'Connect to Patients' : 'Connect to Doctors');
+
+/** assign-patients / assign-doctors: ask someone of the other role, by e-mail, to connect. */
+export function ConnectRequestForm({ role }: { role: Role }) {
+  const queryClient = useQueryClient();
+  const other = roleTitle(otherRole(role)).toLowerCase();
+  const [email, setEmail] = useState('');
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit() {
+    setBusy(true);
+    setResult(null);
+    try {
+      const { message } = await requestConnection(role, email);
+      setResult({ tone: 'success', text: message });
+      setEmail('');
+      void queryClient.invalidateQueries({ queryKey: ['connection-requests', role] });
+    } catch (err) {
+      setResult({ tone: 'error', text: `Error: ${(await serverError(err)) ?? 'Could not send the request'}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card>
+      <Heading>{connectTitle(role)}</Heading>
+      <p>
+        Enter the e-mail your {other} uses for CareLoop. They will see your request and can accept it; once
+        connected, {role === 'doctor' ? 'you can look after their records' : 'they can look after your records'}.
+      </p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <TextField label={`${roleTitle(otherRole(role))}'s email`} type="email" value={email} onChange={setEmail} required />
+        {result && <Banner tone={result.tone}>{result.text}</Banner>}
+        <Button type="submit" disabled={busy}>
+          Send request
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+const Items = styled.ul`
+  list-style: none;
+  margin: 0;
+  padding: 0;
+  li {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    align-items: center;
+    gap: 0.75rem;
+    padding: 0.9rem 0;
+    border-bottom: 1px solid ${theme.color.border};
+  }
+  small { display: block; color: ${theme.color.muted}; }
+`;
+
+/**
+ * /{role}/view-incoming-requests (Accept, Cancel) and /{role}/view-outgoing-requests (Cancel):
+ * Cancel sends reject; statuses are not shown (SPEC §4).
+ */
+export function RequestList({ role, direction }: { role: Role; direction: RequestDirection }) {
+  const requests = useConnectionRequests(role, direction);
+  const respond = useRespondToRequest(role);
+  const other = otherRole(role);
+  return (
+    <Card>
+      <Heading>{direction === 'incoming' ? 'Incoming requests' : 'Outgoing requests'}</Heading>
+      {respond.isError && <Banner tone="error">Error: Could not handle request</Banner>}
+      {requests.data?.length === 0 && <EmptyState>You&apos;re all caught-up :-)</EmptyState>}
+      {requests.data && requests.data.length > 0 && (
+        <Items aria-label={direction === 'incoming' ? 'Incoming requests' : 'Outgoing requests'}>
+          {requests.data.map((r) => {
+            const party = r[other];
+            return (
+              <li key={r._id}>
+                <span>
+                  <strong>{party.name}</strong>
+                  <small>{party.email}</small>
+                </span>
+                <Row>
+                  {direction === 'incoming' && (
+                    <Button type="button" disabled={respond.isPending} onClick={() => respond.mutate({ id: r._id, action: 'accept' })}>
+                      Accept
+                    </Button>
+                  )}
+                  <Button type="button" $variant="secondary" disabled={respond.isPending} onClick={() => respond.mutate({ id: r._id, action: 'reject' })}>
+                    Cancel
+                  </Button>
+                </Row>
+              </li>
+            );
+          })}
+        </Items>
+      )}
+    </Card>
+  );
+}
+
+/** The people on the other side of the caller's care relationships, on the dashboard. */
+export function AssignedPeople({ title, people, empty }: { title: string; people: { id: string; name: string }[]; empty: string }) {
+  return (
+    <Card aria-label={title}>
+      <h2 style={{ fontSize: '1.15rem', margin: '0 0 0.4rem' }}>{title}</h2>
+      {people.length === 0 ? (
+        <EmptyState>{empty}</EmptyState>
+      ) : (
+        <Items>
+          {people.map((p) => (
+            <li key={p.id}>{p.name}</li>
+          ))}
+        </Items>
+      )}
+    </Card>
+  );
+}
