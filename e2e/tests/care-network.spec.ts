@@ -17,6 +17,7 @@ test('a doctor requests a patient, the patient accepts, and the doctor lists the
 
   await page.goto('/');
   await logIn(page, 'doctor', doctor);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
   await expect(page.getByLabel('Assigned patients')).toContainText('No assigned patients found');
   await card(page, 'Connect to Patients').getByRole('link', { name: 'Connect' }).click();
   await expect(page).toHaveURL(/\/doctor\/assign-patients$/);
@@ -33,6 +34,7 @@ test('a doctor requests a patient, the patient accepts, and the doctor lists the
   await logOut(page);
 
   await logIn(page, 'patient', patient);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
   await card(page, 'Connect to Doctors').getByRole('link', { name: 'Incoming' }).click();
   await expect(page).toHaveURL(/\/patient\/view-incoming-requests$/);
   const incoming = page.getByRole('list', { name: 'Incoming requests' });
@@ -44,6 +46,7 @@ test('a doctor requests a patient, the patient accepts, and the doctor lists the
   await logOut(page);
 
   await logIn(page, 'doctor', doctor);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
   await expect(page.getByLabel('Assigned patients')).toContainText('Lena Fischer');
   await page.goto('/doctor/view-outgoing-requests');
   await expect(page.getByText("You're all caught-up :-)")).toBeVisible();
@@ -55,6 +58,7 @@ test('a patient requests a doctor and the doctor cancels it', async ({ page, req
 
   await page.goto('/');
   await logIn(page, 'patient', patient);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
   await card(page, 'Connect to Doctors').getByRole('link', { name: 'Connect' }).click();
   await expect(page).toHaveURL(/\/patient\/assign-doctors$/);
   await page.getByLabel("Doctor's email").fill(doctor);
@@ -67,6 +71,7 @@ test('a patient requests a doctor and the doctor cancels it', async ({ page, req
   await logOut(page);
 
   await logIn(page, 'doctor', doctor);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
   await page.goto('/doctor/view-incoming-requests');
   const incoming = page.getByRole('list', { name: 'Incoming requests' });
   await expect(incoming).toContainText('Tomas Berg');
@@ -77,6 +82,7 @@ test('a patient requests a doctor and the doctor cancels it', async ({ page, req
   await logOut(page);
 
   await logIn(page, 'patient', patient);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
   await page.goto('/patient/view-outgoing-requests');
   await expect(page.getByText("You're all caught-up :-)")).toBeVisible();
 });
