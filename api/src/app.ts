@@ -23,6 +23,8 @@ import { connectionRoutes } from './modules/connections/routes';
 import { healthRoutes } from './modules/health/routes';
 import { googleRoutes } from './modules/google/routes';
 import { passwordResetRoutes } from './modules/password-reset/routes';
+import { prescriptionRoutes } from './modules/prescriptions/routes';
+import { recordRoutes } from './modules/records/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
 import { profileRoutes } from './modules/profiles/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
@@ -42,6 +44,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Seals secrets stored in the database (two-factor secrets); see lib/secret-box.ts. */
   secretBox: SecretBox;
+  /** Outgoing HTTP (the optional summary model); default globalThis.fetch. Tests inject or point it at a local server. */
+  fetch?: typeof globalThis.fetch;
 }
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -130,6 +134,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(completeProfileRoutes(deps));
   await app.register(googleRoutes(deps));
   await app.register(connectionRoutes(deps));
+  await app.register(recordRoutes(deps));
+  await app.register(prescriptionRoutes(deps));
 
   return app;
 }

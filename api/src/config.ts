@@ -28,6 +28,13 @@ const Env = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   API_PUBLIC_URL: z.url().optional(),
+  SUMMARY_LLM_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  SUMMARY_LLM_MODEL: z.string().min(1).max(200).optional(),
+  SUMMARY_LLM_KEY: z.string().min(1).optional(),
+  SUMMARY_LLM_TIMEOUT_MS: int(100, 300000).default(15000),
+}).refine((e) => (e.SUMMARY_LLM_URL === undefined) === (e.SUMMARY_LLM_MODEL === undefined), {
+  error: 'SUMMARY_LLM_URL and SUMMARY_LLM_MODEL must be set together',
+  path: ['SUMMARY_LLM_MODEL'],
 });
 
 export interface Config {
@@ -63,6 +70,12 @@ export interface Config {
   };
   /** The api's own public URL (the OAuth redirect_uri is built on it). */
   apiPublicUrl: string;
+  /**
+   * An OpenAI-compatible chat-completions endpoint that rewrites the narrative of record summaries.
+   * Unset: summaries are the deterministic text only. The computed sections (vital signs with
+   * NEWS2, alerts) are always kept verbatim whatever the model answers.
+   */
+  summaryLlm?: { url: string; model: string; key?: string; timeoutMs: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -91,5 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     google: { issuerUrl: e.GOOGLE_ISSUER_URL, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET },
     apiPublicUrl: (e.API_PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    summaryLlm:
+      e.SUMMARY_LLM_URL && e.SUMMARY_LLM_MODEL
+        ? { url: e.SUMMARY_LLM_URL, model: e.SUMMARY_LLM_MODEL, key: e.SUMMARY_LLM_KEY, timeoutMs: e.SUMMARY_LLM_TIMEOUT_MS }
+        : undefined,
   };
 }

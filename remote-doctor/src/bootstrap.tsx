@@ -1,4 +1,11 @@
 import { startStandalone } from 'shared-ui';
+import MedicalRecord from './views/MedicalRecord';
+import Prescriptions from './views/Prescriptions';
+import Records from './views/Records';
+import CreatePrescription from './views/CreatePrescription';
+import CreateRecord from './views/CreateRecord';
+import PickPrescriptionPatient from './views/PickPrescriptionPatient';
+import PickRecordPatient from './views/PickRecordPatient';
 import AssignPatients from './views/AssignPatients';
 import CompleteProfile from './views/CompleteProfile';
 import Dashboard from './views/Dashboard';
@@ -17,4 +24,11 @@ void startStandalone('remote-doctor', [
   { path: '/doctor/assign-patients', View: AssignPatients },
   { path: '/doctor/view-incoming-requests', View: IncomingRequests },
   { path: '/doctor/view-outgoing-requests', View: OutgoingRequests },
+  { path: '/doctor/all-medical-records', View: Records },
+  { path: '/all-medical-records/:id', View: MedicalRecord },
+  { path: '/prescription', View: Prescriptions },
+  { path: '/medical-record/create', View: PickRecordPatient },
+  { path: '/medical-record/create/:id', View: CreateRecord },
+  { path: '/create-prescription', View: PickPrescriptionPatient },
+  { path: '/create-prescription/:id', View: CreatePrescription },
 ]);

@@ -1,4 +1,7 @@
 import { startStandalone } from 'shared-ui';
+import MedicalRecord from './views/MedicalRecord';
+import Prescriptions from './views/Prescriptions';
+import Records from './views/Records';
 import AssignDoctors from './views/AssignDoctors';
 import CompleteProfile from './views/CompleteProfile';
 import Dashboard from './views/Dashboard';
@@ -17,4 +20,7 @@ void startStandalone('remote-patient', [
   { path: '/patient/assign-doctors', View: AssignDoctors },
   { path: '/patient/view-incoming-requests', View: IncomingRequests },
   { path: '/patient/view-outgoing-requests', View: OutgoingRequests },
+  { path: '/patient/all-medical-records', View: Records },
+  { path: '/all-medical-records/:id', View: MedicalRecord },
+  { path: '/prescription', View: Prescriptions },
 ]);

@@ -10,3 +10,4 @@ export * from './roles';
 export * from './security';
 export * from './handoff';
 export * from './connections';
+export * from './records';

@@ -5,3 +5,5 @@ export * from './auth';
 export * from './constants';
 export * from './security';
 export * from './connections';
+export * from './records';
+export * from './prescriptions';

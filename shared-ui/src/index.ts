@@ -9,3 +9,6 @@ export * from './account';
 export * from './TwoFactorSettings';
 export * from './CompleteProfileForm';
 export * from './Connections';
+export * from './SummaryText';
+export * from './Records';
+export * from './Prescriptions';

@@ -41,6 +41,7 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/patient/assign-doctors', owner: 'patient', view: 'AssignDoctors', access: 'patient' },
   { path: '/patient/view-incoming-requests', owner: 'patient', view: 'IncomingRequests', access: 'patient' },
   { path: '/patient/view-outgoing-requests', owner: 'patient', view: 'OutgoingRequests', access: 'patient' },
+  { path: '/patient/all-medical-records', owner: 'patient', view: 'Records', access: 'patient' },
 
   { path: '/doctor/signup', owner: 'doctor', view: 'Signup' },
   { path: '/doctor/dashboard', owner: 'doctor', view: 'Dashboard', access: 'doctor' },
@@ -50,6 +51,11 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/doctor/assign-patients', owner: 'doctor', view: 'AssignPatients', access: 'doctor' },
   { path: '/doctor/view-incoming-requests', owner: 'doctor', view: 'IncomingRequests', access: 'doctor' },
   { path: '/doctor/view-outgoing-requests', owner: 'doctor', view: 'OutgoingRequests', access: 'doctor' },
+  { path: '/doctor/all-medical-records', owner: 'doctor', view: 'Records', access: 'doctor' },
+  { path: '/medical-record/create', owner: 'doctor', view: 'PickRecordPatient', access: 'doctor' },
+  { path: '/medical-record/create/:id', owner: 'doctor', view: 'CreateRecord', access: 'doctor' },
+  { path: '/create-prescription', owner: 'doctor', view: 'PickPrescriptionPatient', access: 'doctor' },
+  { path: '/create-prescription/:id', owner: 'doctor', view: 'CreatePrescription', access: 'doctor' },
 ];
 
 /** /, /dashboard, /prescription, /all-medical-records/:id: the shell hands over to the stored role's remote. */
@@ -79,6 +85,8 @@ export const routes: RouteObject[] = [
     children: [
       { path: '/', element: <RoleView view="Dashboard" fallback="landing" /> },
       { path: '/dashboard', element: <RoleView view="Dashboard" /> },
+      { path: '/prescription', element: <RoleView view="Prescriptions" /> },
+      { path: '/all-medical-records/:id', element: <RoleView view="MedicalRecord" /> },
       ...ROUTE_TABLE.map((route) => ({ path: route.path, element: element(route) })),
       { path: '*', element: <NotFound /> },
     ],

@@ -1,11 +1,13 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -190,4 +192,133 @@ export const assignments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.doctorId, t.patientId] }), index('assignments_patient_idx').on(t.patientId)],
+);
+
+/*
+ * Clinical records (SPEC §3). The server fills biodata (a snapshot of the patient's profile on the
+ * day of admission) and doctorInfo; the history texts, the systemic history, the examination, the
+ * investigations and the treatment are stored as the validated payload sections (jsonb).
+ * Lists page through (patient_id, created_at DESC, id DESC): a patient's own list, and a doctor's
+ * list of their assigned patients' records (one short index range per assigned patient).
+ * No ON DELETE CASCADE: clinical records must never disappear with an account by accident.
+ */
+export const medicalRecords = pgTable(
+  'medical_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    /** the doctor who wrote the record */
+    doctorId: uuid('doctor_id')
+      .notNull()
+      .references(() => doctors.id),
+    title: text('title').notNull(),
+    /** the decision-support summary, once a doctor has generated it */
+    summary: text('summary'),
+    biodata: jsonb('biodata').$type<MedicalRecordBiodata>().notNull(),
+    doctorInfo: jsonb('doctor_info').$type<{ doctorName: string; doctorEmail: string }>().notNull(),
+    /** the eleven history texts (historyOfPresentingComplaints … socioeconomicHistory), allergies included */
+    history: jsonb('history').$type<Record<string, string>>().notNull(),
+    systemicHistory: jsonb('systemic_history').$type<Record<string, string>>().notNull(),
+    examination: jsonb('examination').$type<MedicalRecordExamination>().notNull(),
+    investigations: jsonb('investigations').$type<Record<string, string>>().notNull(),
+    treatment: jsonb('treatment').$type<MedicalRecordTreatment>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('medical_records_patient_created_idx').on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('medical_records_doctor_created_idx').on(t.doctorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
+);
+
+export interface MedicalRecordBiodata {
+  name: string;
+  email: string;
+  gender: string;
+  age: { years: number; months: number; days: number } | null;
+  occupation: string;
+  modeOfAdmission: string;
+  dateOfAdmission: string;
+  maritalStatus: string;
+  address: { street: string; city: string; state: string; pinCode: string };
+}
+
+export interface MedicalRecordExamination {
+  generalPhysicalExamination: {
+    bloodPressure: string;
+    pulse: number;
+    temperature: string;
+    respiratoryRate: number;
+    bloodSugarLevel: string;
+    Notes: string;
+  };
+  respiratorySystem: string;
+  centralNervousSystem: string;
+  cardiovascularSystem: string;
+  gastrointestinalSystem: string;
+}
+
+export interface MedicalRecordTreatment {
+  prescribedDrug: string;
+  dosage: string;
+  administrationRoute: string;
+  dosageFrequency: string;
+}
+
+/** Prescriptions (SPEC §3); assigned_by is the prescribing doctor's name at the time. */
+export const prescriptions = pgTable(
+  'prescriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    doctorId: uuid('doctor_id')
+      .notNull()
+      .references(() => doctors.id),
+    prescribedDrug: text('prescribed_drug').notNull(),
+    dosage: text('dosage').notNull(),
+    administrationRoute: text('administration_route').notNull(),
+    dosageFrequency: text('dosage_frequency').notNull(),
+    allergies: text('allergies').array().notNull().default(sql`'{}'::text[]`),
+    assignedBy: text('assigned_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('prescriptions_patient_created_idx').on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('prescriptions_doctor_created_idx').on(t.doctorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  ],
+);
+
+export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize'] as const;
+export const AUDIT_ENTITIES = ['medical_record', 'prescription'] as const;
+
+/**
+ * Who read or wrote which clinical record, when and from where. APPEND-ONLY: a trigger (migration
+ * 0003, hand-written) raises on UPDATE, DELETE and TRUNCATE. No foreign keys, so no cascade can
+ * ever try to delete from it; ids are kept as written.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    actorId: uuid('actor_id').notNull(),
+    actorRole: text('actor_role').notNull(),
+    action: text('action').$type<(typeof AUDIT_ACTIONS)[number]>().notNull(),
+    entity: text('entity').$type<(typeof AUDIT_ENTITIES)[number]>().notNull(),
+    /** null for a list */
+    entityId: uuid('entity_id'),
+    /** the patient concerned; null for a doctor's list across all their patients */
+    patientId: uuid('patient_id'),
+    ip: text('ip'),
+  },
+  (t) => [
+    index('audit_log_patient_at_idx').on(t.patientId, t.at),
+    index('audit_log_actor_at_idx').on(t.actorId, t.at),
+    check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
+    check('audit_log_action_check', sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize')`),
+    check('audit_log_entity_check', sql`${t.entity} in ('medical_record', 'prescription')`),
+  ],
 );

@@ -102,7 +102,7 @@ export async function createTestApp(
   /** Adds routes before the app is sealed (e.g. one that throws). */
   extend?: (app: FastifyInstance) => void,
   onLogLine?: (line: string) => void,
-  overrides: { mailer?: Mailer } = {},
+  overrides: { mailer?: Mailer; fetch?: typeof globalThis.fetch } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(new Date());
   const ownDir = env.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-api-data-'));
@@ -111,7 +111,7 @@ export async function createTestApp(
   const mailer = overrides.mailer ?? createMailer(config);
   const secretBox = createSecretBox(loadEncryptionKey(config).key);
   const app = await buildApp(
-    { db, clock, config, mailer, secretBox },
+    { db, clock, config, mailer, secretBox, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) },
     onLogLine ? { logStream: { write: onLogLine } } : {},
   );
   if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true }));
@@ -188,7 +188,10 @@ export async function countRows(
     | 'password_resets'
     | 'oidc_logins'
     | 'connection_requests'
-    | 'assignments',
+    | 'assignments'
+    | 'medical_records'
+    | 'prescriptions'
+    | 'audit_log',
 ): Promise<number> {
   const [row] = await selectRows<{ n: number | string }>(db.db, sql.raw(`select count(*)::int as n from ${table}`));
   return Number(row.n);

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { assignments, doctors, patients } from '../../db/schema';
@@ -47,4 +47,13 @@ export async function assignedDoctorsOf(db: Queryable, patientId: string): Promi
 /** Connects the pair; connecting an already connected pair changes nothing. */
 export async function assign(db: Queryable, doctorId: string, patientId: string, now: Date): Promise<void> {
   await db.insert(assignments).values({ doctorId, patientId, createdAt: now }).onConflictDoNothing();
+}
+
+/**
+ * `SELECT patient_id FROM assignments WHERE doctor_id = …` as a subquery, for lists of the
+ * doctor's patients' data (records, prescriptions): the same fact isAssigned reads, kept here so
+ * no other module queries the table itself.
+ */
+export function assignedPatientIds(doctorId: string): SQL {
+  return sql`select ${assignments.patientId} from ${assignments} where ${assignments.doctorId} = ${doctorId}`;
 }

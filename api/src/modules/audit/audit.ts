@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import type { Role } from 'shared-contracts';
+import type { Clock } from '../../adapters/clock';
+import type { Queryable } from '../../adapters/db';
+import { auditLog, type AUDIT_ACTIONS, type AUDIT_ENTITIES } from '../../db/schema';
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+/** Who acts, when and from where: the part of an audit row every handler takes from its request. */
+export interface AuditActor {
+  actorId: string;
+  actorRole: Role;
+  at: Date;
+  ip: string | null;
+}
+
+export interface AuditEntry extends AuditActor {
+  action: AuditAction;
+  entity: AuditEntity;
+  /** null for a list */
+  entityId?: string | null;
+  /** the patient concerned; null for a doctor's list across all their patients */
+  patientId?: string | null;
+}
+
+/** The actor of a guarded request: its session, the injected clock's now, the client IP. */
+export function actorOf(request: FastifyRequest, clock: Clock): AuditActor {
+  if (!request.auth) throw new Error('route is missing an auth guard');
+  return { actorId: request.auth.accountId, actorRole: request.auth.role, at: clock.now(), ip: request.ip ?? null };
+}
+
+/**
+ * Appends one row to audit_log (append-only: a trigger refuses UPDATE, DELETE and TRUNCATE).
+ * Pass the transaction of the write it records, so the row and the write commit together.
+ */
+export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    at: entry.at,
+    actorId: entry.actorId,
+    actorRole: entry.actorRole,
+    action: entry.action,
+    entity: entry.entity,
+    entityId: entry.entityId ?? null,
+    patientId: entry.patientId ?? null,
+    ip: entry.ip,
+  });
+}

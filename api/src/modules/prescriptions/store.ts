@@ -1,0 +1,53 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { Prescription } from 'shared-contracts';
+import type { Queryable } from '../../adapters/db';
+import { prescriptions } from '../../db/schema';
+import { assignedPageIds, countScope, scopeCount, type ListScope, type Page } from '../records/store';
+
+export type PrescriptionRow = typeof prescriptions.$inferSelect;
+
+export function toPrescription(row: PrescriptionRow): Prescription {
+  return {
+    _id: row.id,
+    prescribedDrug: row.prescribedDrug,
+    dosage: row.dosage,
+    administrationRoute: row.administrationRoute,
+    dosageFrequency: row.dosageFrequency,
+    allergies: row.allergies,
+    assignedBy: row.assignedBy,
+    patientId: row.patientId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function insertPrescription(
+  db: Queryable,
+  p: Omit<typeof prescriptions.$inferInsert, 'id'> & { createdAt: Date },
+): Promise<PrescriptionRow> {
+  const [row] = await db.insert(prescriptions).values(p).returning();
+  return row;
+}
+
+export async function findPrescription(db: Queryable, id: string): Promise<PrescriptionRow | undefined> {
+  const [row] = await db.select().from(prescriptions).where(eq(prescriptions.id, id)).limit(1);
+  return row;
+}
+
+/** The page query and the count query of a list (exported so a test can EXPLAIN exactly these). */
+export function prescriptionListQueries(db: Queryable, scope: ListScope, page: number, limit: number) {
+  const t = prescriptions;
+  const order = [desc(t.createdAt), desc(t.id)];
+  return {
+    page:
+      'patientId' in scope
+        ? db.select().from(t).where(eq(t.patientId, scope.patientId)).orderBy(...order).limit(limit).offset((page - 1) * limit)
+        : db.select().from(t).where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, page, limit)})`).orderBy(...order),
+    count: scopeCount(t, scope),
+  };
+}
+
+export async function listPrescriptions(db: Queryable, scope: ListScope, page: number, limit: number): Promise<Page<Prescription>> {
+  const q = prescriptionListQueries(db, scope, page, limit);
+  const rows = await q.page;
+  return { items: rows.map(toPrescription), page, limit, total: await countScope(db, prescriptions, scope) };
+}

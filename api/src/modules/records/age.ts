@@ -1,0 +1,58 @@
+/*
+ * Age on a calendar date, as { years, months, days }: whole months are counted first (a month
+ * added to the 31st lands on the last day of a shorter month), then the remaining days — the
+ * same arithmetic as java.time.Period.between. Dates are 'YYYY-MM-DD' strings, read as calendar
+ * days (no time zone involved).
+ */
+
+export interface Age {
+  years: number;
+  months: number;
+  days: number;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+interface Ymd {
+  y: number;
+  m: number; // 1–12
+  d: number;
+}
+
+function parse(text: string): Ymd | undefined {
+  const match = DATE.exec(text);
+  if (!match) return undefined;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return undefined;
+  return { y, m, d };
+}
+
+export function daysInMonth(y: number, m: number): number {
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+const epochDay = ({ y, m, d }: Ymd) => Date.UTC(y, m - 1, d) / 86_400_000;
+
+function plusMonths(date: Ymd, months: number): Ymd {
+  const total = date.y * 12 + (date.m - 1) + months;
+  const y = Math.floor(total / 12);
+  const m = (total % 12) + 1;
+  return { y, m, d: Math.min(date.d, daysInMonth(y, m)) };
+}
+
+/** The age on `on` of someone born on `dob`; null when either date is missing or invalid, or dob is later. */
+export function ageOn(dob: string | null | undefined, on: string): Age | null {
+  const birth = dob ? parse(dob) : undefined;
+  const day = parse(on);
+  if (!birth || !day || epochDay(birth) > epochDay(day)) return null;
+  let months = (day.y * 12 + day.m) - (birth.y * 12 + birth.m);
+  let days = day.d - birth.d;
+  if (months > 0 && days < 0) {
+    months -= 1;
+    days = epochDay(day) - epochDay(plusMonths(birth, months));
+  }
+  return { years: Math.floor(months / 12), months: months % 12, days };
+}
+
+/** Today's calendar date (UTC) by the given instant: 'YYYY-MM-DD'. */
+export const isoDate = (at: Date) => at.toISOString().slice(0, 10);

@@ -1,0 +1,79 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { selectRows } from '../../adapters/db';
+import { BACKENDS, createTestDb, type TestDb } from '../../test/helpers';
+import { prescriptionListQueries } from '../prescriptions/store';
+import { recordListQueries, type ListScope } from './store';
+
+/*
+ * The list queries must stay index-driven at scale: with many rows, page 1 of a patient's list and
+ * of a doctor's assigned patients' list read the (patient_id, created_at DESC, id DESC) index and
+ * never scan the table. Seeded with generate_series: PATIENTS patients, ROWS records and ROWS
+ * prescriptions spread evenly over them, a doctor assigned to 20 of them.
+ */
+const PATIENTS = 2000;
+
+describe.each(BACKENDS)('list query plans on %s', (backend) => {
+  let tdb: TestDb;
+  // PLAN_ROWS=1000000 SHOW_PLANS=1 to look at a bigger table by hand.
+  const ROWS = Number(process.env.PLAN_ROWS) || (backend === 'postgres' ? 100_000 : 30_000);
+  const doctorId = '00000000-0000-4000-8000-00000000d0c1';
+  const patientId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+  beforeAll(async () => {
+    tdb = await createTestDb(backend);
+    const db = tdb.adapter.db;
+    await db.execute(sql`insert into doctors (id, name, email, password_hash) values (${doctorId}, 'Dr Plan', 'plan@example.com', 'x')`);
+    await db.execute(sql.raw(`insert into patients (id, name, email, password_hash)
+      select ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid, 'P' || n, 'p' || n || '@example.com', 'x'
+      from generate_series(1, ${PATIENTS}) n`));
+    await db.execute(sql.raw(`insert into assignments (doctor_id, patient_id, created_at)
+      select '${doctorId}', ('00000000-0000-4000-8000-' || lpad((n * 97)::text, 12, '0'))::uuid, now() from generate_series(1, 20) n`));
+    await db.execute(sql.raw(`insert into medical_records (patient_id, doctor_id, title, biodata, doctor_info, history, systemic_history, examination, investigations, treatment, created_at)
+      select ('00000000-0000-4000-8000-' || lpad((1 + n % ${PATIENTS})::text, 12, '0'))::uuid, '${doctorId}', 'R' || n,
+        '{}', '{}', '{"allergies": ""}', '{}', '{}', '{}', '{}', timestamptz '2024-01-01' + n * interval '1 minute'
+      from generate_series(1, ${ROWS}) n`));
+    await db.execute(sql.raw(`insert into prescriptions (patient_id, doctor_id, prescribed_drug, dosage, administration_route, dosage_frequency, assigned_by, created_at)
+      select ('00000000-0000-4000-8000-' || lpad((1 + n % ${PATIENTS})::text, 12, '0'))::uuid, '${doctorId}', 'D' || n, '1', 'oral', 'od', 'Dr Plan',
+        timestamptz '2024-01-01' + n * interval '1 minute'
+      from generate_series(1, ${ROWS}) n`));
+    await db.execute(sql`analyze`);
+  }, 120_000);
+  afterAll(async () => {
+    await tdb?.cleanup();
+  });
+
+  async function plan(query: { getSQL(): SQL }): Promise<string> {
+    const rows = await selectRows<Record<string, string>>(tdb.adapter.db, sql`explain (analyze, costs off) ${query.getSQL()}`);
+    const text = rows.map((r) => Object.values(r)[0]).join('\n');
+    if (process.env.SHOW_PLANS) console.log(`${backend}:\n${text}`);
+    return text;
+  }
+
+  const scopes: [string, ListScope][] = [
+    ["a patient's own list", { patientId: patientId(194) }],
+    ["a doctor's assigned patients' list", { assignedTo: doctorId }],
+  ];
+
+  describe.each(scopes)('%s', (_name, scope) => {
+    it.each([
+      ['medical_records', recordListQueries],
+      ['prescriptions', prescriptionListQueries],
+    ] as const)('%s: page 1 and the count read the patient index, never the whole table', async (table, queries) => {
+      const q = queries(tdb.adapter.db, scope, 1, 10);
+      const pagePlan = await plan(q.page);
+      expect(pagePlan).toContain(`${table}_patient_created_idx`);
+      expect(pagePlan).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
+      // Sorting happens only over the page's ≤ 10 rows per patient, never over a whole table.
+      expect(pagePlan).not.toMatch(/Sort Method: external/);
+
+      const countPlan = await plan({ getSQL: () => q.count });
+      expect(countPlan).toContain(`${table}_patient_created_idx`);
+      expect(countPlan).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
+
+      const rows = await q.page;
+      expect(rows).toHaveLength(10);
+      const [{ n }] = await selectRows<{ n: string | number }>(tdb.adapter.db, q.count);
+      expect(Number(n)).toBe('patientId' in scope ? ROWS / PATIENTS : (20 * ROWS) / PATIENTS);
+    });
+  });
+});

@@ -1,0 +1,495 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { MedicalRecord, MedicalRecordCreated, MedicalRecordList } from 'shared-contracts';
+import { selectRows } from '../../adapters/db';
+import { auditLog, medicalRecords } from '../../db/schema';
+import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
+import { BACKENDS, bearer, countRows, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+
+describe.each(BACKENDS)('medical records on %s', (backend) => {
+  let tdb: TestDb;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    tdb = await createTestDb(backend);
+    t = await createTestApp(tdb.adapter);
+    setClock(t, '2025-03-01T10:00:00Z');
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
+  });
+
+  const db = () => tdb.adapter.db;
+  const create = (who: Account | undefined, patientId: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url: `/medicalhistory/${patientId}`, headers: who ? bearer(who.token) : {}, payload: payload as object });
+  const list = (who: Account, query = '') => t.app.inject({ method: 'GET', url: `/medicalhistories${query}`, headers: bearer(who.token) });
+  const read = (who: Account | undefined, id: string) =>
+    t.app.inject({ method: 'GET', url: `/medicalHistory/${id}`, headers: who ? bearer(who.token) : {} });
+  const summarize = (who: Account | undefined, id: string, payload?: string, contentType?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/summary/${id}`,
+      headers: { ...(who ? bearer(who.token) : {}), ...(contentType ? { 'content-type': contentType } : {}) },
+      ...(payload !== undefined ? { payload } : {}),
+    });
+
+  /** A doctor connected to a patient (with a date of birth and a full profile). */
+  async function pair(patientBody: Record<string, unknown> = {}) {
+    const doctor = await account(t, 'doctor', { name: 'Dr Ada Grey' });
+    const patient = await account(t, 'patient', {
+      name: 'Pat Doe',
+      DOB: '1990-02-28',
+      gender: 'Female',
+      maritalStatus: 'Married',
+      occupation: 'Teacher',
+      address: { street: '1 Main St', city: 'Springfield', state: 'IL', pinCode: '62701' },
+      ...patientBody,
+    });
+    await connect(t, doctor, patient);
+    return { doctor, patient };
+  }
+
+  async function created(doctor: Account, patient: Account, payload: unknown = recordBody()) {
+    const res = await create(doctor, patient.id, payload);
+    expect(res.statusCode).toBe(201);
+    return res.json().record as MedicalRecord;
+  }
+
+  const counts = async () => ({
+    records: await countRows(tdb.adapter, 'medical_records'),
+    audit: await countRows(tdb.adapter, 'audit_log'),
+  });
+
+  describe('POST /medicalhistory/{patientId}', () => {
+    it('creates the record: 201, biodata filled from the profile and the clock, doctorInfo, the sections', async () => {
+      const { doctor, patient } = await pair();
+      const res = await create(
+        doctor,
+        patient.id,
+        recordBody({
+          title: '  Chest pain  ',
+          modeOfAdmission: 'Outpatient',
+          history: { historyOfPresentingComplaints: 'Pain for 2 days', systemicHistory: { cardiovascularSystem: 'S1 S2 normal' } },
+          gpe: { bloodPressure: '128/84', pulse: 90, temperature: '37.2', respiratoryRate: 18 },
+          drug: 'Paracetamol',
+        }),
+      );
+      expect(res.statusCode).toBe(201);
+      const body = MedicalRecordCreated.parse(res.json());
+      expect(body.alerts).toEqual([]);
+      const r = body.record;
+      expect(r.patient).toBe(patient.id);
+      expect(r.title).toBe('Chest pain');
+      expect(r.summary).toBeNull();
+      expect(r.biodata).toEqual({
+        name: 'Pat Doe',
+        email: patient.email,
+        gender: 'Female',
+        age: { years: 35, months: 0, days: 1 },
+        occupation: 'Teacher',
+        modeOfAdmission: 'Outpatient',
+        dateOfAdmission: '2025-03-01',
+        maritalStatus: 'Married',
+        address: { street: '1 Main St', city: 'Springfield', state: 'IL', pinCode: '62701' },
+      });
+      expect(r.doctorInfo).toEqual({ doctorName: 'Dr Ada Grey', doctorEmail: doctor.email });
+      expect(r.historyOfPresentingComplaints).toBe('Pain for 2 days');
+      expect(r.allergies).toBe('');
+      expect(r.systemicHistory.cardiovascularSystem).toBe('S1 S2 normal');
+      expect(r.examination.generalPhysicalExamination).toMatchObject({ bloodPressure: '128/84', pulse: 90, temperature: '37.2', respiratoryRate: 18 });
+      expect(r.treatment).toEqual({ prescribedDrug: 'Paracetamol', dosage: '500 mg', administrationRoute: 'oral', dosageFrequency: 'tds' });
+      expect(r.createdAt).toBe('2025-03-01T10:00:00.000Z');
+
+      const [row] = await db().select().from(medicalRecords).where(eq(medicalRecords.id, r._id));
+      expect(row.doctorId).toBe(doctor.id);
+      expect(row.patientId).toBe(patient.id);
+    });
+
+    it('applies the SPEC §5 defaults: pulse 78, respiratory rate 16, temperature "9"', async () => {
+      const { doctor, patient } = await pair();
+      const r = await created(doctor, patient);
+      expect(r.examination.generalPhysicalExamination).toEqual({
+        bloodPressure: '',
+        pulse: 78,
+        temperature: '9',
+        respiratoryRate: 16,
+        bloodSugarLevel: '',
+        Notes: '',
+      });
+    });
+
+    it('age is null without a date of birth; the date of admission follows the clock', async () => {
+      setClock(t, '2025-12-31T23:30:00Z');
+      try {
+        const { doctor, patient } = await pair({ DOB: undefined });
+        const r = await created(doctor, patient);
+        expect(r.biodata.age).toBeNull();
+        expect(r.biodata.dateOfAdmission).toBe('2025-12-31');
+      } finally {
+        setClock(t, '2025-03-01T10:00:00Z');
+      }
+    });
+
+    it('alerts on this record\'s allergies, on earlier records\' and on earlier prescriptions\'', async () => {
+      const { doctor, patient } = await pair();
+      // this record's own allergy note
+      let res = await create(doctor, patient.id, recordBody({ allergies: 'Penicillin (rash)', drug: 'Amoxicillin 500 mg' }));
+      expect(res.statusCode).toBe(201);
+      expect(res.json().alerts).toEqual([
+        expect.objectContaining({ drug: 'Amoxicillin 500 mg', allergy: 'Penicillin (rash)', kind: 'same-class', drugClass: 'penicillins' }),
+      ]);
+      // an earlier record's note, with no allergies in this one
+      res = await create(doctor, patient.id, recordBody({ drug: 'Ampicillin' }));
+      expect(res.json().alerts).toEqual([expect.objectContaining({ allergy: 'Penicillin (rash)', kind: 'same-class' })]);
+      // an earlier prescription's note
+      const { doctor: d2, patient: p2 } = await pair();
+      expect((await t.app.inject({ method: 'POST', url: `/prescription/${p2.id}`, headers: bearer(d2.token), payload: prescriptionBody({ allergies: ['sulfonamides'] }) })).statusCode).toBe(201);
+      res = await create(d2, p2.id, recordBody({ drug: 'Co-trimoxazole' }));
+      expect(res.json().alerts.length).toBeGreaterThan(0);
+      expect(res.json().alerts[0].allergy).toBe('sulfonamides');
+      // and nothing for an unrelated drug
+      res = await create(doctor, patient.id, recordBody({ drug: 'Paracetamol' }));
+      expect(res.json().alerts).toEqual([]);
+    });
+
+    describe('denials: nothing is written', () => {
+      it('a patient token: 403', async () => {
+        const { patient } = await pair();
+        const before = await counts();
+        const res = await create(patient, patient.id, recordBody());
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ error: 'Forbidden' });
+        expect(await counts()).toEqual(before);
+      });
+
+      it('an unassigned doctor: 404 Patient not found, as for an unknown id', async () => {
+        const { patient } = await pair();
+        const stranger = await account(t, 'doctor');
+        const before = await counts();
+        const res = await create(stranger, patient.id, recordBody());
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toEqual({ error: 'Patient not found' });
+        const unknown = await create(stranger, '00000000-0000-4000-8000-000000000000', recordBody());
+        expect(unknown.statusCode).toBe(404);
+        expect(unknown.json()).toEqual({ error: 'Patient not found' });
+        // a doctor's own id is not a patient either
+        expect((await create(stranger, stranger.id, recordBody())).statusCode).toBe(404);
+        expect(await counts()).toEqual(before);
+      });
+
+      it('no token or a bad token: 401', async () => {
+        const { patient } = await pair();
+        const before = await counts();
+        expect((await create(undefined, patient.id, recordBody())).statusCode).toBe(401);
+        const res = await t.app.inject({ method: 'POST', url: `/medicalhistory/${patient.id}`, headers: bearer('x'.repeat(43)), payload: recordBody() });
+        expect(res.statusCode).toBe(401);
+        expect(await counts()).toEqual(before);
+      });
+
+      it('a malformed patient id: 400', async () => {
+        const { doctor } = await pair();
+        const res = await create(doctor, 'not-a-uuid', recordBody());
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ error: expect.stringMatching(/patientId/) });
+      });
+
+      const bad: [string, (b: ReturnType<typeof recordBody>) => unknown, RegExp][] = [
+        ['missing title', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, title: undefined } }), /title/],
+        ['blank title', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, title: '   ' } }), /Title is required/],
+        ['pulse 77', (b) => ({ ...b, examination: { generalPhysicalExamination: { pulse: 77 } } }), /Pulse must be at least 78/],
+        ['respiratory rate 15', (b) => ({ ...b, examination: { generalPhysicalExamination: { respiratoryRate: 15 } } }), /Respiratory rate must be at least 16/],
+        ['an unknown key at the top', (b) => ({ ...b, doctorId: 'x' }), /doctorId|Unrecognized/],
+        ['an unknown key in a section', (b) => ({ ...b, treatment: { ...b.treatment, price: 3 } }), /price|Unrecognized/],
+        ['a client-sent biodata name', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, biodata: { modeOfAdmission: 'Emergency', name: 'X' } } }), /name|Unrecognized/],
+        ['a pulse that is not a number', (b) => ({ ...b, examination: { generalPhysicalExamination: { pulse: 'fast' } } }), /Pulse must be a number/],
+        ['a title that is a number', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, title: 5 } }), /title/],
+        ['a wrong mode of admission', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, biodata: { modeOfAdmission: 'Walk-in' } } }), /modeOfAdmission/],
+        ['a missing section', (b) => ({ ...b, investigations: undefined }), /investigations/],
+        ['a history that is an object', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, allergies: { a: 1 } } }), /allergies/],
+      ];
+      it.each(bad)('a bad body (%s): 400', async (_name, mutate, message) => {
+        const { doctor, patient } = await pair();
+        const before = await counts();
+        const res = await create(doctor, patient.id, mutate(recordBody()));
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ error: expect.stringMatching(message) });
+        expect(await counts()).toEqual(before);
+      });
+    });
+  });
+
+  describe('GET /medicalhistories', () => {
+    it('pages newest first: a patient their own, a doctor every assigned patient\'s (any doctor\'s records)', async () => {
+      const d1 = await account(t, 'doctor', { name: 'Dr One' });
+      const d2 = await account(t, 'doctor', { name: 'Dr Two' });
+      const a = await account(t, 'patient', { name: 'A' });
+      const b = await account(t, 'patient', { name: 'B' });
+      const c = await account(t, 'patient', { name: 'C' });
+      await connect(t, d1, a);
+      await connect(t, d1, b);
+      await connect(t, d2, a);
+      await connect(t, d2, c);
+
+      const titles: string[] = [];
+      const write = async (doctor: Account, patient: Account, title: string) => {
+        t.clock.advance(60_000);
+        await created(doctor, patient, recordBody({ title }));
+        titles.push(title);
+      };
+      for (let i = 1; i <= 11; i++) await write(d1, a, `A${i}`);
+      await write(d2, a, 'A by d2 #1');
+      await write(d1, b, 'B1');
+      await write(d2, c, 'C1 (not d1)');
+      await write(d2, a, 'A by d2 #2');
+
+      const page1 = await list(d1);
+      expect(page1.statusCode).toBe(200);
+      const p1 = MedicalRecordList.parse(page1.json());
+      expect(p1).toMatchObject({ page: 1, limit: 10, total: 14 });
+      expect(p1.items.map((r) => r.title)).toEqual(['A by d2 #2', 'B1', 'A by d2 #1', 'A11', 'A10', 'A9', 'A8', 'A7', 'A6', 'A5']);
+
+      const p2 = (await list(d1, '?page=2&limit=10')).json();
+      expect(p2).toMatchObject({ page: 2, limit: 10, total: 14 });
+      expect(p2.items.map((r: MedicalRecord) => r.title)).toEqual(['A4', 'A3', 'A2', 'A1']);
+      expect((await list(d1, '?page=3')).json()).toMatchObject({ items: [], total: 14 });
+      expect((await list(d1, '?limit=3&page=2')).json().items.map((r: MedicalRecord) => r.title)).toEqual(['A11', 'A10', 'A9']);
+
+      // one assigned patient only
+      const onlyB = (await list(d1, `?patientId=${b.id}`)).json();
+      expect(onlyB).toMatchObject({ total: 1, items: [expect.objectContaining({ title: 'B1' })] });
+      // a patient not assigned to d1: 404, as for an unknown one
+      expect((await list(d1, `?patientId=${c.id}`)).statusCode).toBe(404);
+      expect((await list(d1, `?patientId=${c.id}`)).json()).toEqual({ error: 'Patient not found' });
+
+      // d2 sees A's and C's, not B's
+      const d2List = (await list(d2, '?limit=100')).json();
+      expect(d2List.total).toBe(14);
+      expect(d2List.items.map((r: MedicalRecord) => r.title)).not.toContain('B1');
+      expect(d2List.items.map((r: MedicalRecord) => r.title)).toContain('C1 (not d1)');
+
+      // patients: their own only
+      const aList = (await list(a)).json();
+      expect(aList).toMatchObject({ total: 13, page: 1, limit: 10 });
+      expect(aList.items.every((r: MedicalRecord) => r.patient === a.id)).toBe(true);
+      expect(aList.items[0].title).toBe('A by d2 #2');
+      expect((await list(b)).json()).toMatchObject({ total: 1 });
+      expect((await list(a, `?patientId=${a.id}`)).json()).toMatchObject({ total: 13 });
+      expect((await list(a, `?patientId=${b.id}`)).statusCode).toBe(404);
+
+      // a doctor with no patients, a patient with no records
+      expect((await list(await account(t, 'doctor'))).json()).toEqual({ items: [], page: 1, limit: 10, total: 0 });
+      expect((await list(await account(t, 'patient'))).json()).toEqual({ items: [], page: 1, limit: 10, total: 0 });
+    });
+
+    it('ties on created_at are broken by id, and pages never repeat or skip a row', async () => {
+      const { doctor, patient } = await pair();
+      for (let i = 0; i < 7; i++) await created(doctor, patient, recordBody({ title: `same time ${i}` })); // the clock does not move
+      const seen = [
+        ...(await list(doctor, `?patientId=${patient.id}&limit=3&page=1`)).json().items,
+        ...(await list(doctor, `?patientId=${patient.id}&limit=3&page=2`)).json().items,
+        ...(await list(doctor, `?patientId=${patient.id}&limit=3&page=3`)).json().items,
+      ].map((r: MedicalRecord) => r._id);
+      expect(new Set(seen).size).toBe(7);
+      expect(seen).toEqual([...seen].sort().reverse());
+      const viaDoctor = [
+        ...(await list(doctor, '?limit=4&page=1')).json().items,
+        ...(await list(doctor, '?limit=4&page=2')).json().items,
+      ].map((r: MedicalRecord) => r._id);
+      expect(viaDoctor).toEqual(seen);
+    });
+
+    it('rejects bad paging: 400', async () => {
+      const { doctor } = await pair();
+      for (const q of ['?page=0', '?limit=0', '?limit=101', '?page=x', '?patientId=nope', '?sort=asc']) {
+        const res = await list(doctor, q);
+        expect(res.statusCode).toBe(400);
+      }
+    });
+
+    it('without a token: 401', async () => {
+      expect((await t.app.inject({ method: 'GET', url: '/medicalhistories' })).statusCode).toBe(401);
+    });
+  });
+
+  describe('GET /medicalHistory/{id}', () => {
+    it('the patient and any doctor assigned to them read it; anyone else gets 404', async () => {
+      const { doctor, patient } = await pair();
+      const r = await created(doctor, patient);
+      const otherAssigned = await account(t, 'doctor');
+      await connect(t, otherAssigned, patient);
+
+      for (const who of [patient, doctor, otherAssigned]) {
+        const res = await read(who, r._id);
+        expect(res.statusCode).toBe(200);
+        expect(MedicalRecord.parse(res.json())).toEqual(r);
+      }
+      const otherPatient = await account(t, 'patient');
+      const unassigned = await account(t, 'doctor');
+      for (const who of [otherPatient, unassigned]) {
+        const res = await read(who, r._id);
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toEqual({ error: 'Medical record not found' });
+      }
+      const unknown = await read(doctor, '00000000-0000-4000-8000-000000000000');
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ error: 'Medical record not found' });
+      expect((await read(doctor, 'abc')).statusCode).toBe(400);
+      expect((await read(undefined, r._id)).statusCode).toBe(401);
+      // the path is /medicalHistory/{id}: the lower-case spelling is the POST route only
+      expect((await t.app.inject({ method: 'GET', url: `/medicalhistory/${r._id}`, headers: bearer(doctor.token) })).statusCode).toBe(404);
+    });
+  });
+
+  describe('POST /medicalhistory/summary/{id}', () => {
+    it('builds the summary, stores it on the record, and regenerating overwrites it', async () => {
+      const { doctor, patient } = await pair();
+      const r = await created(doctor, patient, recordBody({ gpe: { bloodPressure: '150/95' } }));
+
+      const res = await summarize(doctor, r._id, '{}', 'application/json');
+      expect(res.statusCode).toBe(200);
+      const { summary } = res.json();
+      expect(Object.keys(res.json())).toEqual(['summary']);
+      expect(summary).toContain('## Vital signs');
+      expect(summary).toContain('NEWS2');
+      expect(summary).toContain('## Alerts');
+      expect(summary).toMatch(/Implausible value:\*\* temperature “9”/);
+      expect(summary).not.toMatch(/Amoxicillin/);
+
+      expect((await read(patient, r._id)).json().summary).toBe(summary);
+      expect((await list(patient)).json().items[0].summary).toBe(summary);
+
+      // a later prescription with an allergy changes the next summary
+      const rx = await t.app.inject({
+        method: 'POST',
+        url: `/prescription/${patient.id}`,
+        headers: bearer(doctor.token),
+        payload: prescriptionBody({ prescribedDrug: 'Amoxicillin', allergies: ['penicillin'] }),
+      });
+      expect(rx.statusCode).toBe(201);
+      const again = await summarize(doctor, r._id);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().summary).not.toBe(summary);
+      expect(again.json().summary).toMatch(/Amoxicillin/);
+      expect(again.json().summary).toMatch(/Drug–allergy alert/);
+      expect((await read(doctor, r._id)).json().summary).toBe(again.json().summary);
+    });
+
+    it('accepts {} or no body at all, even with a JSON content type; refuses any other body', async () => {
+      const { doctor, patient } = await pair();
+      const r = await created(doctor, patient);
+      expect((await summarize(doctor, r._id)).statusCode).toBe(200);
+      expect((await summarize(doctor, r._id, '', 'application/json')).statusCode).toBe(200);
+      expect((await summarize(doctor, r._id, '{}', 'application/json')).statusCode).toBe(200);
+      expect((await summarize(doctor, r._id, '{"x":1}', 'application/json')).statusCode).toBe(400);
+      expect((await summarize(doctor, r._id, '{"x":', 'application/json')).statusCode).toBe(400);
+    });
+
+    it('a patient: 403; an unassigned doctor: 404; unknown: 404; malformed: 400; no token: 401 — nothing stored', async () => {
+      const { doctor, patient } = await pair();
+      const r = await created(doctor, patient);
+      const before = await counts();
+
+      const byPatient = await summarize(patient, r._id, '{}', 'application/json');
+      expect(byPatient.statusCode).toBe(403);
+      const unassigned = await summarize(await account(t, 'doctor'), r._id);
+      expect(unassigned.statusCode).toBe(404);
+      expect(unassigned.json()).toEqual({ error: 'Medical record not found' });
+      expect((await summarize(doctor, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+      expect((await summarize(doctor, 'zzz')).statusCode).toBe(400);
+      expect((await summarize(undefined, r._id)).statusCode).toBe(401);
+
+      expect(await counts()).toEqual(before);
+      expect((await read(doctor, r._id)).json().summary).toBeNull();
+    });
+  });
+
+  describe('audit', () => {
+    const auditRows = (patientId: string) =>
+      db().select().from(auditLog).where(eq(auditLog.patientId, patientId)).orderBy(auditLog.id);
+
+    it('appends a row for every create, read, list and summarize, with actor, time and IP', async () => {
+      setClock(t, '2025-03-01T18:00:00Z');
+      const { doctor, patient } = await pair();
+      const r = await created(doctor, patient);
+      t.clock.advance(1000);
+      await read(patient, r._id);
+      t.clock.advance(1000);
+      await list(doctor, `?patientId=${patient.id}`);
+      t.clock.advance(1000);
+      await summarize(doctor, r._id);
+      t.clock.advance(1000);
+      await list(patient);
+      // denied attempts leave no row
+      await read(await account(t, 'patient'), r._id);
+
+      const rows = await auditRows(patient.id);
+      expect(rows.map(({ id: _id, ...row }) => row)).toEqual([
+        { at: new Date('2025-03-01T18:00:00Z'), actorId: doctor.id, actorRole: 'doctor', action: 'create', entity: 'medical_record', entityId: r._id, patientId: patient.id, ip: '127.0.0.1' },
+        { at: new Date('2025-03-01T18:00:01Z'), actorId: patient.id, actorRole: 'patient', action: 'read', entity: 'medical_record', entityId: r._id, patientId: patient.id, ip: '127.0.0.1' },
+        { at: new Date('2025-03-01T18:00:02Z'), actorId: doctor.id, actorRole: 'doctor', action: 'list', entity: 'medical_record', entityId: null, patientId: patient.id, ip: '127.0.0.1' },
+        { at: new Date('2025-03-01T18:00:03Z'), actorId: doctor.id, actorRole: 'doctor', action: 'summarize', entity: 'medical_record', entityId: r._id, patientId: patient.id, ip: '127.0.0.1' },
+        { at: new Date('2025-03-01T18:00:04Z'), actorId: patient.id, actorRole: 'patient', action: 'list', entity: 'medical_record', entityId: null, patientId: patient.id, ip: '127.0.0.1' },
+      ]);
+
+      // a doctor's list across all patients: no patient id
+      await list(doctor);
+      const [last] = await db().select().from(auditLog).where(and(eq(auditLog.actorId, doctor.id), eq(auditLog.action, 'list'))).orderBy(sql`${auditLog.id} desc`).limit(1);
+      expect(last).toMatchObject({ patientId: null, entityId: null, entity: 'medical_record' });
+      setClock(t, '2025-03-01T10:00:00Z');
+    });
+
+    it('takes the client IP from X-Forwarded-For only behind a trusted proxy', async () => {
+      const proxied = await createTestApp(tdb.adapter, { TRUST_PROXY: 'true' });
+      setClock(proxied, t.clock.now().toISOString());
+      try {
+        const { doctor, patient } = await pair();
+        const r = await created(doctor, patient);
+        await proxied.app.inject({ method: 'GET', url: `/medicalHistory/${r._id}`, headers: { ...bearer(doctor.token), 'x-forwarded-for': '203.0.113.7' } });
+        await read(doctor, r._id);
+        const ips = (await auditRows(patient.id)).filter((row) => row.action === 'read').map((row) => row.ip);
+        expect(ips).toEqual(['203.0.113.7', '127.0.0.1']);
+      } finally {
+        await proxied.app.close();
+      }
+    });
+
+    it('is append-only: UPDATE, DELETE and TRUNCATE are refused by the database', async () => {
+      const { doctor, patient } = await pair();
+      await created(doctor, patient);
+      const before = await countRows(tdb.adapter, 'audit_log');
+      const attempts = [
+        () => db().update(auditLog).set({ ip: '10.0.0.1' }).where(eq(auditLog.patientId, patient.id)),
+        () => db().delete(auditLog).where(eq(auditLog.patientId, patient.id)),
+        () => db().execute(sql`truncate audit_log`),
+        () => db().execute(sql`delete from audit_log`),
+      ];
+      for (const attempt of attempts) {
+        const err = await attempt().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeDefined();
+        const messages: string[] = [];
+        for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(String(e.message));
+        expect(messages.join(' | ')).toMatch(/audit_log is append-only/);
+      }
+      expect(await countRows(tdb.adapter, 'audit_log')).toBe(before);
+      const rows = await selectRows<{ ip: string }>(db(), sql`select ip from audit_log where patient_id = ${patient.id}`);
+      expect(rows.every((row) => row.ip === '127.0.0.1')).toBe(true);
+    });
+
+    it('a failed audit write rolls the record back (one transaction)', async () => {
+      const { doctor, patient } = await pair();
+      const before = await counts();
+      // Make audit inserts fail for a moment: a check that no row can pass.
+      await db().execute(sql`alter table audit_log add constraint audit_log_test_block check (ip = 'never') not valid`);
+      try {
+        const res = await create(doctor, patient.id, recordBody());
+        expect(res.statusCode).toBe(500);
+      } finally {
+        await db().execute(sql`alter table audit_log drop constraint audit_log_test_block`);
+      }
+      expect(await counts()).toEqual(before);
+    });
+  });
+});

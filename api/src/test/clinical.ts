@@ -1,0 +1,60 @@
+import type { Role } from 'shared-contracts';
+import { assign } from '../modules/connections/assignments';
+import { bearer, signup, uniqueEmail, type TestApp } from './helpers';
+
+/** Fixtures for the records and prescriptions suites. */
+
+export interface Account {
+  role: Role;
+  id: string;
+  name: string;
+  email: string;
+  token: string;
+}
+
+export async function account(t: TestApp, role: Role, body: Record<string, unknown> = {}): Promise<Account> {
+  const name = (body.name as string) ?? `Test ${role}`;
+  const email = (body.email as string) ?? uniqueEmail(role);
+  const { token } = await signup(t.app, role, { ...body, name, email });
+  const me = await t.app.inject({ method: 'GET', url: `/${role}/me`, headers: bearer(token) });
+  return { role, id: me.json()[role]._id, name, email, token };
+}
+
+/** Connects the pair as an accepted request would. */
+export async function connect(t: TestApp, doctor: Account, patient: Account): Promise<void> {
+  await assign(t.db.db, doctor.id, patient.id, t.clock.now());
+}
+
+/** Moves the test clock to an instant (backwards too). */
+export function setClock(t: TestApp, iso: string): void {
+  t.clock.advance(new Date(iso).getTime() - t.clock.now().getTime());
+}
+
+/** The smallest valid record payload; every text defaults to '' and the vitals to SPEC §5's defaults. */
+export function recordBody(
+  over: {
+    title?: string;
+    allergies?: string;
+    drug?: string;
+    modeOfAdmission?: string;
+    gpe?: Record<string, unknown>;
+    history?: Record<string, unknown>;
+  } = {},
+) {
+  return {
+    medicalHistory: {
+      title: over.title ?? 'Chest pain',
+      biodata: { modeOfAdmission: over.modeOfAdmission ?? 'Emergency' },
+      systemicHistory: {},
+      ...(over.allergies !== undefined ? { allergies: over.allergies } : {}),
+      ...over.history,
+    },
+    examination: { generalPhysicalExamination: { ...over.gpe } },
+    investigations: {},
+    treatment: over.drug !== undefined ? { prescribedDrug: over.drug, dosage: '500 mg', administrationRoute: 'oral', dosageFrequency: 'tds' } : {},
+  };
+}
+
+export function prescriptionBody(over: Record<string, unknown> = {}) {
+  return { prescribedDrug: 'Paracetamol', dosage: '1 g', administrationRoute: 'oral', dosageFrequency: 'qds', allergies: [], ...over };
+}

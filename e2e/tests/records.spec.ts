@@ -1,0 +1,147 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { API_URL } from '../stack';
+import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
+
+/** A doctor and a patient who are connected (request + accept through the api). */
+async function connectedPair(request: APIRequestContext) {
+  const doctorEmail = uniqueEmail('doctor-rec');
+  const patientEmail = uniqueEmail('patient-rec');
+  const doctor = (await (await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Sara Kim', email: doctorEmail, password: PASSWORD } })).json()).token;
+  const patient = (await (await request.post(`${API_URL}/patient/signup`, {
+    data: { name: 'Peter Novak', email: patientEmail, password: PASSWORD, DOB: '1961-03-15', gender: 'Male', occupation: 'Carpenter' },
+  })).json()).token;
+  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+  expect((await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } })).status()).toBe(201);
+  const [pending] = await (await request.get(`${API_URL}/patient/receivedRequests`, { headers: auth(patient) })).json();
+  expect((await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, { headers: auth(patient), data: { action: 'accept' } })).status()).toBe(200);
+  return { doctorEmail, patientEmail };
+}
+
+async function next(page: Page) {
+  await page.getByRole('button', { name: 'Next' }).click();
+}
+
+test('a doctor writes an eight-step record, generates the summary with NEWS2; the patient reads both; amoxicillin meets the penicillin allergy', async ({ page, request }) => {
+  const { doctorEmail, patientEmail } = await connectedPair(request);
+  await page.goto('/');
+  await logIn(page, 'doctor', doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+
+  await page.getByRole('link', { name: 'Create new' }).click();
+  await expect(page).toHaveURL(/\/medical-record\/create$/);
+  await page.getByRole('list', { name: 'Assigned patients' }).getByRole('link', { name: 'Peter Novak' }).click();
+  await expect(page.getByRole('heading', { name: 'New medical record for Peter Novak' })).toBeVisible();
+
+  // 1 Record: the title is required before Next.
+  await next(page);
+  await expect(page.getByRole('heading', { name: 'Record', exact: true })).toBeVisible();
+  await page.getByLabel('Title').fill('Fever and breathlessness');
+  await page.getByLabel('Mode of admission').selectOption('Emergency');
+  await next(page);
+  // 2 Presenting complaint
+  await page.getByLabel('History of presenting complaints').fill('Fever and productive cough for 3 days');
+  await page.getByLabel('History of presenting illness').fill('Worsening breathlessness since this morning');
+  await next(page);
+  // 3 Systemic history
+  await page.getByLabel('Cardiovascular system').fill('Palpitations on exertion');
+  await next(page);
+  // 4 Past history
+  await page.getByLabel('Past medical history').fill('Type 2 diabetes');
+  await page.getByLabel('Allergies').fill('Penicillin (rash)');
+  await next(page);
+  // 5 Personal history
+  await page.getByLabel('Occupational history').fill('Carpenter, sawdust exposure');
+  await next(page);
+  // 6 General physical examination: SPEC defaults first.
+  await expect(page.getByLabel('Pulse')).toHaveValue('78');
+  await expect(page.getByLabel('Respiratory rate')).toHaveValue('16');
+  await expect(page.getByLabel('Temperature')).toHaveValue('9');
+  await expect(page.getByLabel('Pulse')).toHaveAttribute('min', '78');
+  await page.getByLabel('Blood pressure').fill('150/95');
+  await page.getByLabel('Pulse').fill('112');
+  await page.getByLabel('Temperature').fill('38.6');
+  await page.getByLabel('Respiratory rate').fill('22');
+  await page.getByLabel('Blood sugar level').fill('180 mg/dL');
+  await next(page);
+  // 7 System examination
+  await page.getByLabel('Respiratory system').fill('Crackles right base');
+  await next(page);
+  // 8 Investigations and treatment; Back keeps what was typed.
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByLabel('Respiratory system')).toHaveValue('Crackles right base');
+  await next(page);
+  await page.getByLabel('Chest X-ray').fill('Right lower lobe consolidation');
+  await page.getByLabel('Prescribed drug').fill('Clarithromycin');
+  await page.getByLabel('Dosage', { exact: true }).fill('500 mg');
+  await page.getByLabel('Administration route').fill('Oral');
+  await page.getByLabel('Dosage frequency').fill('Twice daily');
+  await page.getByRole('button', { name: 'Finish' }).click();
+
+  await expect(page).toHaveURL(/\/all-medical-records\/[0-9a-f-]{36}$/);
+  const record = page.getByRole('article', { name: 'Medical record: Fever and breathlessness' });
+  await expect(record.getByRole('region', { name: 'Biodata' })).toContainText('Peter Novak');
+  await expect(record.getByRole('region', { name: 'Doctor information' })).toContainText('Dr. Sara Kim');
+  await record.getByRole('button', { name: 'Generate Summary' }).click();
+  const summary = page.getByTestId('summary');
+  await expect(summary.getByRole('heading', { name: 'Vital signs' })).toBeVisible();
+  await expect(summary).toContainText('NEWS2 (partial): 5');
+  await expect(summary).toContainText('NEWS2 ≥ 5');
+  await expect(summary).toContainText(/pulse.*112.*high/i);
+  await expect(summary.getByRole('heading', { name: 'Alerts' })).toBeVisible();
+
+  // Prescribing amoxicillin for a patient whose record says penicillin allergy: the alert shows before Finish.
+  await page.goto('/create-prescription');
+  await page.getByRole('list', { name: 'Assigned patients' }).getByRole('link', { name: 'Peter Novak' }).click();
+  await page.getByLabel('Drug').fill('Amoxicillin');
+  await expect(page.getByRole('alert', { name: 'Drug allergy alerts' })).toContainText(/penicillin/i);
+  await page.getByLabel('Dosage').fill('500 mg');
+  await page.getByLabel('Route').fill('Oral');
+  await page.getByLabel('Frequency').fill('Three times a day');
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page).toHaveURL(/\/prescription$/);
+  await expect(page.getByRole('list', { name: 'Prescriptions' })).toContainText('Amoxicillin');
+  await logOut(page);
+
+  await logIn(page, 'patient', patientEmail);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
+  await page.getByRole('link', { name: 'View history' }).click();
+  await expect(page.getByRole('list', { name: 'Medical records' })).toContainText('Fever and breathlessness');
+  await expect(page.getByTestId('summary')).toContainText('NEWS2 (partial): 5');
+  await page.goto('/prescription');
+  await expect(page.getByRole('region', { name: 'Prescription', exact: true })).toContainText('Dr. Sara Kim');
+});
+
+test('a patient sees the notice while no summary exists; a doctor with no patients sees "No assigned patients found"', async ({ page, request }) => {
+  const { doctorEmail, patientEmail } = await connectedPair(request);
+  const login = async (role: 'doctor' | 'patient', email: string) =>
+    (await (await request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } })).json()).token;
+  const doctorToken = await login('doctor', doctorEmail);
+  const me = await (await request.get(`${API_URL}/doctor/me`, { headers: { Authorization: `Bearer ${doctorToken}` } })).json();
+  const created = await request.post(`${API_URL}/medicalhistory/${me.doctor.assignedPatients[0].patient}`, {
+    headers: { Authorization: `Bearer ${doctorToken}` },
+    data: {
+      medicalHistory: { title: 'Routine review', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {} },
+      examination: { generalPhysicalExamination: {} }, investigations: {}, treatment: {},
+    },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto('/');
+  await logIn(page, 'patient', patientEmail);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
+  await page.goto('/patient/all-medical-records');
+  await expect(page.getByText('Summary not generated by the doctor yet.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Generate Summary' })).toHaveCount(0);
+  await logOut(page);
+
+  const lonely = uniqueEmail('doctor-alone');
+  await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Alone', email: lonely, password: PASSWORD } });
+  await logIn(page, 'doctor', lonely);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await page.goto('/medical-record/create');
+  await expect(page.getByText('No assigned patients found')).toBeVisible();
+  await page.goto('/doctor/all-medical-records');
+  await expect(page.getByText('No medical record found')).toBeVisible();
+  await page.goto('/prescription');
+  await expect(page.getByText('No prescriptions found')).toBeVisible();
+});

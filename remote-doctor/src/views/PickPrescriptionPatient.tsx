@@ -1,0 +1,5 @@
+import { PatientPicker } from './PatientPicker';
+
+export default function PickPrescriptionPatient() {
+  return <PatientPicker title="New prescription" base="/create-prescription" />;
+}

@@ -1,0 +1,12 @@
+import { useParams } from 'react-router-dom';
+import { Page, RecordPage } from 'shared-ui';
+
+/** /all-medical-records/{id}: one record, read-only. */
+export default function MedicalRecord() {
+  const { id = '' } = useParams();
+  return (
+    <Page>
+      <RecordPage role="patient" id={id} />
+    </Page>
+  );
+}

@@ -1,0 +1,9 @@
+import { Page, PrescriptionList } from 'shared-ui';
+
+export default function Prescriptions() {
+  return (
+    <Page>
+      <PrescriptionList role="patient" />
+    </Page>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import styled from 'styled-components';
+import type { Role } from 'shared-contracts';
+import { usePrescriptions } from 'shared-auth';
+import { Card, EmptyState, Heading } from './components';
+import { theme } from './theme';
+
+const Layout = styled.div`
+  display: grid;
+  gap: 1rem;
+  grid-template-columns: minmax(220px, 320px) 1fr;
+  @media (max-width: 800px) { grid-template-columns: 1fr; }
+  ul { list-style: none; margin: 0; padding: 0; }
+  li button {
+    width: 100%; text-align: left; padding: 0.7rem 0.8rem; border: 0; border-radius: 8px;
+    background: none; font: inherit; cursor: pointer;
+  }
+  li button[aria-current='true'], li button:hover { background: ${theme.color.primarySoft}; }
+  small { display: block; color: ${theme.color.muted}; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 1rem; margin: 0; }
+  dt { color: ${theme.color.muted}; }
+  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+`;
+
+/** /prescription: the list (page 1) and the selected prescription, for either role. */
+export function PrescriptionList({ role }: { role: Role }) {
+  const prescriptions = usePrescriptions();
+  const [selected, setSelected] = useState<string | null>(null);
+  const items = prescriptions.data?.items ?? [];
+  const current = items.find((p) => p._id === selected) ?? items[0];
+  return (
+    <>
+      <Heading>Prescriptions</Heading>
+      {prescriptions.data && items.length === 0 && <Card><EmptyState>No prescriptions found</EmptyState></Card>}
+      {current && (
+        <Layout>
+          <Card>
+            <ul aria-label="Prescriptions">
+              {items.map((p) => (
+                <li key={p._id}>
+                  <button type="button" aria-current={p._id === current._id} onClick={() => setSelected(p._id)}>
+                    <strong>{p.prescribedDrug}</strong>
+                    <small>{role === 'patient' ? `by ${p.assignedBy}` : p.dosage} · {p.createdAt.slice(0, 10)}</small>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </Card>
+          <Card aria-label="Prescription">
+            <h2 style={{ marginTop: 0 }}>{current.prescribedDrug}</h2>
+            <dl>
+              <dt>Dosage</dt><dd>{current.dosage}</dd>
+              <dt>Route</dt><dd>{current.administrationRoute}</dd>
+              <dt>Frequency</dt><dd>{current.dosageFrequency}</dd>
+              <dt>Allergies</dt><dd>{current.allergies.length ? current.allergies.join(', ') : 'None recorded'}</dd>
+              <dt>Prescribed by</dt><dd>{current.assignedBy}</dd>
+              <dt>Date</dt><dd>{current.createdAt.slice(0, 10)}</dd>
+            </dl>
+          </Card>
+        </Layout>
+      )}
+    </>
+  );
+}
+
+export const DrugAlertList = ({ alerts }: { alerts: { message: string; kind: string }[] }) => (
+  <div role="alert" aria-label="Drug allergy alerts" style={{ border: `2px solid ${theme.color.danger}`, borderRadius: 10, padding: '0.75rem 1rem', margin: '0.75rem 0', background: '#fef2f2' }}>
+    <strong style={{ color: theme.color.danger }}>Allergy alert</strong>
+    <ul style={{ margin: '0.4rem 0 0', paddingLeft: '1.2rem' }}>
+      {alerts.map((a) => (
+        <li key={a.message}>{a.message}</li>
+      ))}
+    </ul>
+  </div>
+);
