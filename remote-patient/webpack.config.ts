@@ -18,6 +18,8 @@ export default (_env: unknown, argv: { mode?: 'development' | 'production' }) =>
         './Records': './src/views/Records.tsx',
         './MedicalRecord': './src/views/MedicalRecord.tsx',
         './Prescriptions': './src/views/Prescriptions.tsx',
+        './MedicalFiles': './src/views/MedicalFiles.tsx',
+        './UploadFile': './src/views/UploadFile.tsx',
       },
     },
     argv,

@@ -21,11 +21,12 @@ export async function startFakeApi(routes: Record<string, Reply | Handler>) {
       const cors = {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Headers': 'authorization, content-type',
-        'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE',
+        'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE',
       };
       if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
       const rec: Recorded = {
-        method: req.method!, path: req.url!, headers: req.headers, body: raw ? JSON.parse(raw) : undefined,
+        method: req.method!, path: req.url!, headers: req.headers,
+        body: !raw ? undefined : req.headers['content-type']?.includes('json') ? JSON.parse(raw) : raw,
       };
       requests.push(rec);
       const route = routes[`${req.method} ${req.url!.split('?')[0]}`];

@@ -14,17 +14,21 @@ import {
 import type { Clock } from './adapters/clock';
 import type { DbAdapter } from './adapters/db';
 import type { Mailer } from './adapters/mail';
+import { LocalDiskStorage, type FileStorage } from './adapters/storage';
 import type { Config } from './config';
 import { BackgroundTasks } from './lib/background';
 import { HttpError } from './lib/errors';
 import type { SecretBox } from './lib/secret-box';
 import { authRoutes } from './modules/auth/routes';
 import { connectionRoutes } from './modules/connections/routes';
+import { localFileRoutes } from './modules/files/local-routes';
+import { fileRoutes } from './modules/files/routes';
 import { healthRoutes } from './modules/health/routes';
 import { googleRoutes } from './modules/google/routes';
 import { passwordResetRoutes } from './modules/password-reset/routes';
 import { prescriptionRoutes } from './modules/prescriptions/routes';
 import { recordRoutes } from './modules/records/routes';
+import { reminderRoutes } from './modules/reminders/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
 import { profileRoutes } from './modules/profiles/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
@@ -44,6 +48,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** Seals secrets stored in the database (two-factor secrets); see lib/secret-box.ts. */
   secretBox: SecretBox;
+  /** Medical PDFs: local disk (URLs served by this api) or S3 (presigned URLs); adapters/storage.ts. */
+  storage: FileStorage;
   /** Outgoing HTTP (the optional summary model); default globalThis.fetch. Tests inject or point it at a local server. */
   fetch?: typeof globalThis.fetch;
 }
@@ -136,16 +142,20 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(connectionRoutes(deps));
   await app.register(recordRoutes(deps));
   await app.register(prescriptionRoutes(deps));
+  await app.register(fileRoutes(deps));
+  if (deps.storage instanceof LocalDiskStorage) await app.register(localFileRoutes(deps, deps.storage));
+  // Delivery is not started here: server.ts starts the runner (modules/reminders/boss.ts).
+  await app.register(reminderRoutes(deps));
 
   return app;
 }
 
-/** Hides secrets in a request URL: the token of a reset link, and credential-like query values. */
+/** Hides secrets in a request URL: the token of a reset link, and credential-like query values (file URL signatures too). */
 export function redactUrl(url: string): string {
   const [pathPart, query] = url.split('?', 2);
   const safePath = pathPart.replace(/(\/reset-password\/[^/]*\/)[^/?]+/, '$1[redacted]');
   if (query === undefined) return safePath;
-  const safeQuery = query.replace(/(^|&)(code|state|token|id_token|access_token)=[^&]*/gi, '$1$2=[redacted]');
+  const safeQuery = query.replace(/(^|&)(code|state|token|id_token|access_token|sig|x-amz-signature|x-amz-credential)=[^&]*/gi, '$1$2=[redacted]');
   return `${safePath}?${safeQuery}`;
 }
 

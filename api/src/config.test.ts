@@ -21,6 +21,60 @@ describe('config', () => {
       mailFrom: 'CareLoop <no-reply@careloop.example>',
       google: { issuerUrl: 'https://accounts.google.com', clientId: undefined, clientSecret: undefined },
       apiPublicUrl: 'http://localhost:4000',
+      files: { signingKey: undefined, maxUploadBytes: 20 * 1024 * 1024, urlTtlSeconds: 15 * 60, s3: undefined },
+      reminders: { pollSeconds: 2, maxAttempts: 5 },
+    });
+  });
+
+  describe('files and reminders', () => {
+    const s3 = {
+      S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      S3_BUCKET: 'careloop-files',
+      S3_REGION: 'us-east-1',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+
+    it('reads the limits, the TTL, the signing key and the runner settings', () => {
+      const key = Buffer.alloc(32, 7).toString('base64');
+      const c = loadConfig({
+        FILES_SIGNING_KEY: key,
+        MAX_UPLOAD_MB: '0.001',
+        FILE_URL_TTL_MINUTES: '5',
+        REMINDER_POLL_SECONDS: '0.5',
+        REMINDER_MAX_ATTEMPTS: '3',
+      });
+      expect(c.files).toEqual({ signingKey: key, maxUploadBytes: 1048, urlTtlSeconds: 300, s3: undefined });
+      expect(c.reminders).toEqual({ pollSeconds: 0.5, maxAttempts: 3 });
+    });
+
+    it('takes S3 settings all together', () => {
+      expect(loadConfig(s3).files.s3).toEqual({ ...s3Config(), endpoint: 'http://127.0.0.1:9000' });
+      for (const missing of Object.keys(s3)) {
+        const partial: Record<string, string> = { ...s3 };
+        delete partial[missing];
+        expect(() => loadConfig(partial)).toThrow(/must be set all together/);
+      }
+      function s3Config() {
+        return { endpoint: s3.S3_ENDPOINT, bucket: s3.S3_BUCKET, region: s3.S3_REGION, accessKeyId: 'id', secretAccessKey: 'secret' };
+      }
+    });
+
+    it.each([
+      ['FILES_SIGNING_KEY', Buffer.alloc(16).toString('base64'), /FILES_SIGNING_KEY: must be the base64 of at least 32/],
+      ['FILES_SIGNING_KEY', 'not base64!', /FILES_SIGNING_KEY: must be base64/],
+      ['MAX_UPLOAD_MB', '0', /MAX_UPLOAD_MB/],
+      ['MAX_UPLOAD_MB', 'lots', /MAX_UPLOAD_MB/],
+      ['FILE_URL_TTL_MINUTES', '-1', /FILE_URL_TTL_MINUTES/],
+      ['REMINDER_POLL_SECONDS', '0.1', /REMINDER_POLL_SECONDS/],
+      ['REMINDER_MAX_ATTEMPTS', '0', /REMINDER_MAX_ATTEMPTS/],
+      ['REMINDER_MAX_ATTEMPTS', '2.5', /REMINDER_MAX_ATTEMPTS/],
+    ])('refuses %s=%s', (name, value, message) => {
+      expect(() => loadConfig({ [name]: value })).toThrow(message);
+    });
+
+    it('refuses an S3 endpoint that is not an http(s) URL', () => {
+      expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT/);
     });
   });
 

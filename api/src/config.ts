@@ -9,6 +9,9 @@ const DEFAULT_WEB_ORIGINS = 'http://localhost:8080,http://localhost:8081,http://
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+export const MIN_SIGNING_KEY_BYTES = 32;
+const S3_VARS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
+
 const Env = z.object({
   PORT: int(0, 65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -32,10 +35,33 @@ const Env = z.object({
   SUMMARY_LLM_MODEL: z.string().min(1).max(200).optional(),
   SUMMARY_LLM_KEY: z.string().min(1).optional(),
   SUMMARY_LLM_TIMEOUT_MS: int(100, 300000).default(15000),
-}).refine((e) => (e.SUMMARY_LLM_URL === undefined) === (e.SUMMARY_LLM_MODEL === undefined), {
-  error: 'SUMMARY_LLM_URL and SUMMARY_LLM_MODEL must be set together',
-  path: ['SUMMARY_LLM_MODEL'],
-});
+  FILES_SIGNING_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, { error: 'must be base64' })
+    .refine((v) => Buffer.from(v, 'base64').length >= MIN_SIGNING_KEY_BYTES, {
+      error: `must be the base64 of at least ${MIN_SIGNING_KEY_BYTES} random bytes (e.g. \`openssl rand -base64 32\`)`,
+    })
+    .optional(),
+  // Fractions allowed (0.001 = 1,048 bytes), so tests and small deployments can set a tiny limit.
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
+  FILE_URL_TTL_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(15),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).max(64).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  // pg-boss polls at most every 0.5 s.
+  REMINDER_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(2),
+  REMINDER_MAX_ATTEMPTS: int(1, 50).default(5),
+})
+  .refine((e) => (e.SUMMARY_LLM_URL === undefined) === (e.SUMMARY_LLM_MODEL === undefined), {
+    error: 'SUMMARY_LLM_URL and SUMMARY_LLM_MODEL must be set together',
+    path: ['SUMMARY_LLM_MODEL'],
+  })
+  .refine((e) => S3_VARS.every((k) => e[k] === undefined) || S3_VARS.every((k) => e[k] !== undefined), {
+    error: `${S3_VARS.join(', ')} must be set all together (S3 storage) or not at all (local disk)`,
+    path: ['S3_ENDPOINT'],
+  });
 
 export interface Config {
   port: number;
@@ -76,6 +102,25 @@ export interface Config {
    * NEWS2, alerts) are always kept verbatim whatever the model answers.
    */
   summaryLlm?: { url: string; model: string; key?: string; timeoutMs: number };
+  /** Medical PDF files (FILES_AND_REMINDERS.md). */
+  files: {
+    /**
+     * base64 of ≥ 32 bytes: the HMAC key of the local-disk upload/download URLs. Unset: a key file
+     * `<dataDir>/files-signing.key` is made on first start. Replicas must share one key.
+     */
+    signingKey?: string;
+    maxUploadBytes: number;
+    /** How long an upload or download URL stays valid. */
+    urlTtlSeconds: number;
+    /** Set: files live in this S3 bucket (presigned URLs). Unset: under `<dataDir>/files/`. */
+    s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+  };
+  reminders: {
+    /** How often the runner looks for due reminders. */
+    pollSeconds: number;
+    /** Sending attempts per occurrence before it is given up. */
+    maxAttempts: number;
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -108,5 +153,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.SUMMARY_LLM_URL && e.SUMMARY_LLM_MODEL
         ? { url: e.SUMMARY_LLM_URL, model: e.SUMMARY_LLM_MODEL, key: e.SUMMARY_LLM_KEY, timeoutMs: e.SUMMARY_LLM_TIMEOUT_MS }
         : undefined,
+    files: {
+      signingKey: e.FILES_SIGNING_KEY,
+      maxUploadBytes: Math.floor(e.MAX_UPLOAD_MB * 1024 * 1024),
+      urlTtlSeconds: Math.round(e.FILE_URL_TTL_MINUTES * 60),
+      s3:
+        e.S3_ENDPOINT && e.S3_BUCKET && e.S3_REGION && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+          ? {
+              endpoint: e.S3_ENDPOINT.replace(/\/+$/, ''),
+              bucket: e.S3_BUCKET,
+              region: e.S3_REGION,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            }
+          : undefined,
+    },
+    reminders: { pollSeconds: e.REMINDER_POLL_SECONDS, maxAttempts: e.REMINDER_MAX_ATTEMPTS },
   };
 }

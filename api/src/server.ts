@@ -2,7 +2,9 @@ import { buildApp } from './app';
 import { systemClock } from './adapters/clock';
 import { openDatabase, type DbAdapter } from './adapters/db';
 import { createMailer } from './adapters/mail';
+import { createStorage } from './adapters/storage';
 import { loadConfig } from './config';
+import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
 import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
 
 // Run as `node dist/server.js` directly (not through `sh -c`) so SIGTERM/SIGINT reach this process.
@@ -36,6 +38,22 @@ async function main(): Promise<void> {
     );
   }
 
+  let files: ReturnType<typeof createStorage>;
+  try {
+    files = createStorage(config, systemClock);
+  } catch (err) {
+    await database.close();
+    console.error(`CareLoop api could not set up file storage: ${(err as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
+  if (files.keySource && files.keySource !== 'env' && config.databaseUrl) {
+    console.warn(
+      `FILES_SIGNING_KEY is unset: using the key file in ${config.dataDir}. Several api replicas must share one ` +
+        'FILES_SIGNING_KEY (and one files directory), or file URLs made by one will be refused by another.',
+    );
+  }
+
   let logTo: { info(obj: object, msg: string): void } | undefined;
   const mailer = createMailer(config, { info: (obj, msg) => logTo?.info(obj, msg) });
   const app = await buildApp({
@@ -44,10 +62,14 @@ async function main(): Promise<void> {
     config,
     mailer,
     secretBox: createSecretBox(encryption.key),
+    storage: files.storage,
   });
   logTo = app.log;
   if (encryption.source === 'new-file') app.log.info(`created a new encryption key file in ${config.dataDir}`);
+  if (files.keySource === 'new-file') app.log.info(`created a new files signing key file in ${config.dataDir}`);
+  app.log.info({ storage: files.storage.kind }, 'medical file storage');
 
+  let reminderRunner: ReminderRunner | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -56,6 +78,8 @@ async function main(): Promise<void> {
     try {
       await app.close(); // stops accepting, lets in-flight requests (and background mail) finish
     } finally {
+      // Lets a running sweep finish its mails; before the database and the mailer close.
+      await reminderRunner?.stop().catch((err) => app.log.error({ err }, 'reminder runner did not stop cleanly'));
       mailer.close();
       await database.close(); // PGlite must be closed cleanly or its files may need recovery
     }
@@ -77,6 +101,21 @@ async function main(): Promise<void> {
   } catch (err) {
     app.log.error({ err }, 'could not listen');
     await stop('listen-failure');
+    process.exitCode = 1;
+    return;
+  }
+  try {
+    reminderRunner = await startReminderRunner({
+      db: database,
+      mailer,
+      clock: systemClock,
+      pollSeconds: config.reminders.pollSeconds,
+      maxAttempts: config.reminders.maxAttempts,
+      log: app.log,
+    });
+  } catch (err) {
+    app.log.error({ err }, 'could not start the reminder runner');
+    await stop('reminder-runner-failure');
     process.exitCode = 1;
     return;
   }

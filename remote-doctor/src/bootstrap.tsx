@@ -1,4 +1,6 @@
 import { startStandalone } from 'shared-ui';
+import MedicalFiles from './views/MedicalFiles';
+import Reminder from './views/Reminder';
 import MedicalRecord from './views/MedicalRecord';
 import Prescriptions from './views/Prescriptions';
 import Records from './views/Records';
@@ -31,4 +33,6 @@ void startStandalone('remote-doctor', [
   { path: '/medical-record/create/:id', View: CreateRecord },
   { path: '/create-prescription', View: PickPrescriptionPatient },
   { path: '/create-prescription/:id', View: CreatePrescription },
+  { path: '/doctor/dashboard/medical-files', View: MedicalFiles },
+  { path: '/doctor/dashboard/reminder', View: Reminder },
 ]);

@@ -1,4 +1,6 @@
 import { startStandalone } from 'shared-ui';
+import MedicalFiles from './views/MedicalFiles';
+import UploadFile from './views/UploadFile';
 import MedicalRecord from './views/MedicalRecord';
 import Prescriptions from './views/Prescriptions';
 import Records from './views/Records';
@@ -23,4 +25,6 @@ void startStandalone('remote-patient', [
   { path: '/patient/all-medical-records', View: Records },
   { path: '/all-medical-records/:id', View: MedicalRecord },
   { path: '/prescription', View: Prescriptions },
+  { path: '/patient/dashboard/medical-files', View: MedicalFiles },
+  { path: '/patient/dashboard/medical-files/upload', View: UploadFile },
 ]);

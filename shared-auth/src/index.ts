@@ -11,3 +11,5 @@ export * from './security';
 export * from './handoff';
 export * from './connections';
 export * from './records';
+export * from './files';
+export * from './reminders';

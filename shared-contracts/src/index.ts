@@ -7,3 +7,5 @@ export * from './security';
 export * from './connections';
 export * from './records';
 export * from './prescriptions';
+export * from './files';
+export * from './reminders';

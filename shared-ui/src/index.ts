@@ -12,3 +12,4 @@ export * from './Connections';
 export * from './SummaryText';
 export * from './Records';
 export * from './Prescriptions';
+export * from './Files';

@@ -42,6 +42,8 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/patient/view-incoming-requests', owner: 'patient', view: 'IncomingRequests', access: 'patient' },
   { path: '/patient/view-outgoing-requests', owner: 'patient', view: 'OutgoingRequests', access: 'patient' },
   { path: '/patient/all-medical-records', owner: 'patient', view: 'Records', access: 'patient' },
+  { path: '/patient/dashboard/medical-files', owner: 'patient', view: 'MedicalFiles', access: 'patient' },
+  { path: '/patient/dashboard/medical-files/upload', owner: 'patient', view: 'UploadFile', access: 'patient' },
 
   { path: '/doctor/signup', owner: 'doctor', view: 'Signup' },
   { path: '/doctor/dashboard', owner: 'doctor', view: 'Dashboard', access: 'doctor' },
@@ -52,6 +54,8 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/doctor/view-incoming-requests', owner: 'doctor', view: 'IncomingRequests', access: 'doctor' },
   { path: '/doctor/view-outgoing-requests', owner: 'doctor', view: 'OutgoingRequests', access: 'doctor' },
   { path: '/doctor/all-medical-records', owner: 'doctor', view: 'Records', access: 'doctor' },
+  { path: '/doctor/dashboard/medical-files', owner: 'doctor', view: 'MedicalFiles', access: 'doctor' },
+  { path: '/doctor/dashboard/reminder', owner: 'doctor', view: 'Reminder', access: 'doctor' },
   { path: '/medical-record/create', owner: 'doctor', view: 'PickRecordPatient', access: 'doctor' },
   { path: '/medical-record/create/:id', owner: 'doctor', view: 'CreateRecord', access: 'doctor' },
   { path: '/create-prescription', owner: 'doctor', view: 'PickPrescriptionPatient', access: 'doctor' },

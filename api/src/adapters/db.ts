@@ -24,9 +24,21 @@ export async function selectRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** Raw SQL on a connection (pg-boss's `db` option); rows as the driver parses them. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
 export interface DbAdapter {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
+  /** PostgreSQL: the URL, for components that open their own pool (pg-boss). */
+  readonly connectionString?: string;
+  /**
+   * PGlite: raw SQL on the app's one embedded connection (pg-boss cannot open its own: PGlite
+   * is in-process and single-connection). Parameterless text may hold several statements.
+   */
+  readonly executor?: SqlExecutor;
   /** Applies pending migrations; safe to call from several replicas at once and more than once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -61,9 +73,19 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
   // Drizzle's own PGlite driver (not pglite's node-postgres shim, which misbehaves after errors).
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   let closed = false;
+  const executor: SqlExecutor = {
+    async executeSql(text, values) {
+      if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
+      // exec() runs several statements in one call (pg-boss's BEGIN; …; COMMIT; scripts) and,
+      // like every PGlite call, never interleaves with an open drizzle transaction.
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+  };
   return {
     kind: 'pglite',
     db,
+    executor,
     async migrate() {
       const migrationsFolder = opts.migrationsFolder ?? MIGRATIONS_DIR;
       // One connection only, so the advisory lock is held by the session the migrator uses.
@@ -101,6 +123,7 @@ async function openPostgres(url: string, opts: OpenDbOptions): Promise<DbAdapter
   return {
     kind: 'postgres',
     db,
+    connectionString: url,
     async migrate() {
       const migrationsFolder = opts.migrationsFolder ?? MIGRATIONS_DIR;
       // Session-level advisory lock: it must be taken and released on the very connection

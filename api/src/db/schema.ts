@@ -12,6 +12,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -292,7 +293,7 @@ export const prescriptions = pgTable(
 );
 
 export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize'] as const;
-export const AUDIT_ENTITIES = ['medical_record', 'prescription'] as const;
+export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file'] as const;
 
 /**
  * Who read or wrote which clinical record, when and from where. APPEND-ONLY: a trigger (migration
@@ -319,6 +320,103 @@ export const auditLog = pgTable(
     index('audit_log_actor_at_idx').on(t.actorId, t.at),
     check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
     check('audit_log_action_check', sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize')`),
-    check('audit_log_entity_check', sql`${t.entity} in ('medical_record', 'prescription')`),
+    check('audit_log_entity_check', sql`${t.entity} in ('medical_record', 'prescription', 'medical_file')`),
+  ],
+);
+
+export const MEDICAL_FILE_STATUSES = ['pending', 'stored', 'rejected'] as const;
+
+/**
+ * Medical PDFs (SPEC §3 "Medical file"). A row is made 'pending' when an upload URL is handed out;
+ * it becomes 'stored' once the bytes are checked (size, `%PDF-`): on receipt for the local disk,
+ * before the first listing for S3. 'rejected' files were deleted and are never listed.
+ * storage_key is made by the server (`<patientId>/<uuid>.pdf`), never from the file name.
+ */
+export const medicalFiles = pgTable(
+  'medical_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    storageKey: text('storage_key').notNull().unique('medical_files_storage_key_unique'),
+    /** the display name, cleaned (adapters/storage.ts safeFileName), at most 255 characters */
+    fileName: text('file_name').notNull(),
+    size: bigint('size', { mode: 'number' }),
+    status: text('status').$type<(typeof MEDICAL_FILE_STATUSES)[number]>().notNull().default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    storedAt: timestamp('stored_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('medical_files_patient_created_idx').on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    check('medical_files_status_check', sql`${t.status} in ('pending', 'stored', 'rejected')`),
+    check('medical_files_file_name_check', sql`char_length(${t.fileName}) between 1 and 255`),
+  ],
+);
+
+export const REMINDER_STATUS_VALUES = ['scheduled', 'completed', 'cancelled'] as const;
+
+/**
+ * E-mail reminders a doctor schedules for an assigned patient (SPEC §3 "Reminder").
+ * next_run_at is the next occurrence still to send (null once completed or cancelled): the
+ * runner (modules/reminders/runner.ts) takes the reminders whose next_run_at has come.
+ */
+export const reminders = pgTable(
+  'reminders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    doctorId: uuid('doctor_id')
+      .notNull()
+      .references(() => doctors.id),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    toEmail: text('to_email').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    startAt: timestamp('start_at', { withTimezone: true }).notNull(),
+    intervalDays: integer('interval_days').notNull(),
+    status: text('status').$type<(typeof REMINDER_STATUS_VALUES)[number]>().notNull().default('scheduled'),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+    sentCount: integer('sent_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('reminders_doctor_created_idx').on(t.doctorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('reminders_due_idx').on(t.nextRunAt).where(sql`status = 'scheduled'`),
+    check('reminders_status_check', sql`${t.status} in ('scheduled', 'completed', 'cancelled')`),
+    check('reminders_interval_days_check', sql`${t.intervalDays} >= 0`),
+  ],
+);
+
+export const DELIVERY_STATUSES = ['sending', 'sent', 'failed'] as const;
+
+/**
+ * One row per occurrence of a reminder. UNIQUE (reminder_id, occurrence_at) is what makes every
+ * occurrence go out AT MOST ONCE across replicas: a runner sends only after its INSERT of the
+ * row succeeded (or after it moved a 'failed' row back to 'sending' with a conditional UPDATE).
+ */
+export const reminderDeliveries = pgTable(
+  'reminder_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reminderId: uuid('reminder_id')
+      .notNull()
+      .references(() => reminders.id),
+    occurrenceAt: timestamp('occurrence_at', { withTimezone: true }).notNull(),
+    status: text('status').$type<(typeof DELIVERY_STATUSES)[number]>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    /** when a failed send is tried again; null when sent, sending, or given up */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** when the current (or last) attempt started */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('reminder_deliveries_occurrence_unique').on(t.reminderId, t.occurrenceAt),
+    index('reminder_deliveries_retry_idx').on(t.nextAttemptAt).where(sql`status = 'failed'`),
+    check('reminder_deliveries_status_check', sql`${t.status} in ('sending', 'sent', 'failed')`),
   ],
 );

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
+import { loadOrCreateKey, type KeySource } from './key-file';
 
 // AES-256-GCM for small secrets at rest (two-factor secrets). Stored form:
 //   v1.<iv base64url>.<auth tag base64url>.<ciphertext base64url>
@@ -38,40 +38,16 @@ export function createSecretBox(key: Buffer): SecretBox {
   };
 }
 
-function parseKey(base64: string, where: string): Buffer {
-  const key = Buffer.from(base64.trim(), 'base64');
-  if (key.length !== KEY_BYTES) {
-    throw new Error(`${where} must be the base64 of ${KEY_BYTES} random bytes (e.g. \`openssl rand -base64 32\`)`);
-  }
-  return key;
-}
-
 /**
  * The key from ENCRYPTION_KEY, or else from `<dataDir>/encryption.key`, made on first start
  * (mode 0600) and reused afterwards. Several replicas must share one ENCRYPTION_KEY: a key file
  * is local to its machine, and secrets sealed by one replica would not open on another.
  */
-export function loadEncryptionKey(opts: { encryptionKey?: string; dataDir: string }): { key: Buffer; source: 'env' | 'file' | 'new-file' } {
-  if (opts.encryptionKey) return { key: parseKey(opts.encryptionKey, 'ENCRYPTION_KEY'), source: 'env' };
-  const file = path.join(opts.dataDir, 'encryption.key');
-  try {
-    return { key: parseKey(fs.readFileSync(file, 'utf8'), file), source: 'file' };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  fs.mkdirSync(opts.dataDir, { recursive: true });
-  // Written whole to a temporary file, then linked into place: a process starting at the same
-  // moment either finds no file or the complete one, and only one of two racing keys wins.
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-  let created = true;
-  try {
-    fs.linkSync(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    created = false;
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
-  return { key: parseKey(fs.readFileSync(file, 'utf8'), file), source: created ? 'new-file' : 'file' };
+export function loadEncryptionKey(opts: { encryptionKey?: string; dataDir: string }): { key: Buffer; source: KeySource } {
+  return loadOrCreateKey({
+    fromEnv: opts.encryptionKey,
+    envName: 'ENCRYPTION_KEY',
+    file: path.join(opts.dataDir, 'encryption.key'),
+    newBytes: KEY_BYTES,
+  });
 }

@@ -9,6 +9,7 @@ import { buildApp } from '../app';
 import * as OTPAuth from 'otpauth';
 import { ManualClock } from '../adapters/clock';
 import { createMailer, outboxDir, type Mailer } from '../adapters/mail';
+import { createStorage, type FileStorage } from '../adapters/storage';
 import { createSecretBox, loadEncryptionKey } from '../lib/secret-box';
 import { openDatabase, selectRows, type DbAdapter } from '../adapters/db';
 import { loadConfig, type Config } from '../config';
@@ -102,7 +103,7 @@ export async function createTestApp(
   /** Adds routes before the app is sealed (e.g. one that throws). */
   extend?: (app: FastifyInstance) => void,
   onLogLine?: (line: string) => void,
-  overrides: { mailer?: Mailer; fetch?: typeof globalThis.fetch } = {},
+  overrides: { mailer?: Mailer; fetch?: typeof globalThis.fetch; storage?: FileStorage } = {},
 ): Promise<TestApp> {
   const clock = new ManualClock(new Date());
   const ownDir = env.DATA_DIR ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-api-data-'));
@@ -110,8 +111,10 @@ export async function createTestApp(
   // The real adapters: .eml files in <dataDir>/outbox, a key file made on first use.
   const mailer = overrides.mailer ?? createMailer(config);
   const secretBox = createSecretBox(loadEncryptionKey(config).key);
+  // Local disk under DATA_DIR/files (a key file made on first use), or S3 when S3_* are given.
+  const storage = overrides.storage ?? createStorage(config, clock).storage;
   const app = await buildApp(
-    { db, clock, config, mailer, secretBox, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) },
+    { db, clock, config, mailer, secretBox, storage, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) },
     onLogLine ? { logStream: { write: onLogLine } } : {},
   );
   if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true }));
@@ -191,7 +194,10 @@ export async function countRows(
     | 'assignments'
     | 'medical_records'
     | 'prescriptions'
-    | 'audit_log',
+    | 'audit_log'
+    | 'medical_files'
+    | 'reminders'
+    | 'reminder_deliveries',
 ): Promise<number> {
   const [row] = await selectRows<{ n: number | string }>(db.db, sql.raw(`select count(*)::int as n from ${table}`));
   return Number(row.n);

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorResponse, PDF_MIME } from 'shared-contracts';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { contentDisposition, type LocalDiskStorage, UploadRejected } from '../../adapters/storage';
+import { HttpError } from '../../lib/errors';
+import { ONLY_PDF, URL_EXPIRED, URL_INVALID, URL_USED } from './messages';
+import { findFileByKey, markRejected, markStored } from './store';
+
+const Params = z.object({ patientId: z.string().max(64), file: z.string().max(64) });
+const SignedQuery = z.object({
+  expires: z.string().max(20).optional(),
+  sig: z.string().max(128).optional(),
+  name: z.string().max(1024).optional(),
+});
+const Stored = z.object({ message: z.string(), key: z.string() });
+
+/**
+ * The local-disk storage's own URLs (no bearer: the HMAC signature in the URL is the authority):
+ *   PUT /files/{patientId}/{uuid}.pdf?expires&sig         once: streamed, ≤ MAX_UPLOAD_MB, `%PDF-`
+ *   GET /files/{patientId}/{uuid}.pdf?expires&name&sig    the PDF, inline, under the signed name
+ */
+export function localFileRoutes(deps: AppDeps, storage: LocalDiskStorage): FastifyPluginAsyncZod {
+  const { db, clock, config } = deps;
+  const maxBytes = config.files.maxUploadBytes;
+  const common = { tags: ['medical files'] };
+
+  function checkSignature(method: 'PUT' | 'GET', key: string, query: z.infer<typeof SignedQuery>): void {
+    const result = storage.checkSignature(method, key, query);
+    if (result === 'expired') throw new HttpError(403, URL_EXPIRED);
+    if (result !== 'ok') throw new HttpError(403, URL_INVALID);
+  }
+
+  return async (app) => {
+    // The body is the raw request stream, read by the handler: Fastify's bodyLimit (1 MB, for
+    // JSON) does not apply here, MAX_UPLOAD_MB does, counted while streaming.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    app.put(
+      '/files/:patientId/:file',
+      {
+        schema: {
+          ...common,
+          summary: 'Upload the PDF to a signed URL from GET /medical-record/{patientId} (Content-Type: application/pdf)',
+          params: Params,
+          querystring: SignedQuery,
+          response: { 200: Stored, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse },
+        },
+      },
+      async (request, reply) => {
+        const key = `${request.params.patientId}/${request.params.file}`;
+        checkSignature('PUT', key, request.query);
+        const row = await findFileByKey(db.db, key);
+        if (!row) throw new HttpError(404, 'Not found');
+        if (row.status !== 'pending') throw new HttpError(409, URL_USED);
+        // From here on the answer may come before the whole body was read: close the connection
+        // after it rather than read the rest of a refused upload.
+        const refuse = async (status: 413 | 415, message: string) => {
+          await markRejected(db.db, row.id);
+          reply.header('connection', 'close');
+          throw new HttpError(status, message);
+        };
+        const mediaType = (request.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+        if (mediaType !== PDF_MIME) return refuse(415, ONLY_PDF);
+        const declared = Number(request.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes) return refuse(413, tooLarge(maxBytes));
+        let size: number;
+        try {
+          size = await storage.receive(key, request.raw, maxBytes);
+        } catch (err) {
+          if (err instanceof UploadRejected) {
+            if (err.statusCode === 409) throw new HttpError(409, URL_USED);
+            return refuse(err.statusCode, err.statusCode === 415 ? ONLY_PDF : tooLarge(maxBytes));
+          }
+          throw err;
+        }
+        if (!(await markStored(db.db, row.id, size, clock.now()))) {
+          // The row left 'pending' meanwhile (a concurrent, refused PUT): keep nothing.
+          await storage.delete(key);
+          throw new HttpError(409, URL_USED);
+        }
+        return { message: 'File upload successful', key };
+      },
+    );
+
+    app.get(
+      '/files/:patientId/:file',
+      {
+        schema: {
+          ...common,
+          summary: 'Read a PDF through a signed URL from GET /medical-record',
+          params: Params,
+          querystring: SignedQuery,
+          response: { 403: ErrorResponse, 404: ErrorResponse },
+        },
+      },
+      async (request, reply) => {
+        const key = `${request.params.patientId}/${request.params.file}`;
+        checkSignature('GET', key, request.query);
+        const file = storage.pathOf(key);
+        let stat: fs.Stats;
+        try {
+          stat = await fs.promises.stat(file);
+        } catch {
+          throw new HttpError(404, 'Not found');
+        }
+        reply
+          .header('content-type', PDF_MIME)
+          .header('content-length', stat.size)
+          .header('content-disposition', contentDisposition(request.query.name ?? 'document.pdf'))
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, no-store')
+          // The web apps may show the PDF in a frame; the browser's PDF viewer needs no other policy.
+          .header('content-security-policy', `frame-ancestors 'self' ${config.webOrigins.join(' ')}`.trim())
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .removeHeader('x-frame-options');
+        // A stream: no response schema applies to the 200.
+        return reply.send(fs.createReadStream(file) as never);
+      },
+    );
+  };
+}
+
+function tooLarge(maxBytes: number): string {
+  const mb = maxBytes / (1024 * 1024);
+  return `The file is too large (limit ${mb >= 1 ? `${+mb.toFixed(1)} MB` : `${+(maxBytes / 1024).toFixed(1)} KB`})`;
+}

@@ -1,0 +1,58 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../adapters/db';
+import { medicalFiles } from '../../db/schema';
+
+export type MedicalFileRow = typeof medicalFiles.$inferSelect;
+
+export async function insertPendingFile(
+  db: Queryable,
+  row: { patientId: string; storageKey: string; fileName: string; createdAt: Date },
+): Promise<MedicalFileRow> {
+  const [inserted] = await db
+    .insert(medicalFiles)
+    .values({ ...row, status: 'pending' })
+    .returning();
+  return inserted;
+}
+
+export async function findFileByKey(db: Queryable, storageKey: string): Promise<MedicalFileRow | undefined> {
+  const [row] = await db.select().from(medicalFiles).where(eq(medicalFiles.storageKey, storageKey)).limit(1);
+  return row;
+}
+
+/** pending → stored, only from pending: false when another request got there first. */
+export async function markStored(db: Queryable, id: string, size: number, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(medicalFiles)
+    .set({ status: 'stored', size, storedAt: at })
+    .where(and(eq(medicalFiles.id, id), eq(medicalFiles.status, 'pending')))
+    .returning({ id: medicalFiles.id });
+  return rows.length === 1;
+}
+
+export async function markRejected(db: Queryable, id: string): Promise<void> {
+  await db
+    .update(medicalFiles)
+    .set({ status: 'rejected' })
+    .where(and(eq(medicalFiles.id, id), eq(medicalFiles.status, 'pending')));
+}
+
+/** The patient's files in the given states, newest first (index medical_files_patient_created_idx). */
+export async function filesOf(db: Queryable, patientId: string, statuses: MedicalFileRow['status'][]): Promise<MedicalFileRow[]> {
+  return db
+    .select()
+    .from(medicalFiles)
+    .where(and(eq(medicalFiles.patientId, patientId), inArray(medicalFiles.status, statuses)))
+    .orderBy(desc(medicalFiles.createdAt), desc(medicalFiles.id))
+    .limit(500);
+}
+
+/** Counts per status, for tests and diagnostics. */
+export async function countFiles(db: Queryable, patientId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .select({ status: medicalFiles.status, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(medicalFiles)
+    .where(eq(medicalFiles.patientId, patientId))
+    .groupBy(medicalFiles.status);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}

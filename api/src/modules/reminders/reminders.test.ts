@@ -1,0 +1,364 @@
+import { eq } from 'drizzle-orm';
+import { Reminder, ReminderList } from 'shared-contracts';
+import type { Mailer } from '../../adapters/mail';
+import { reminderDeliveries, reminders } from '../../db/schema';
+import { account, connect, type Account } from '../../test/clinical';
+import { BACKENDS, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
+import { startReminderRunner, type ReminderRunner } from './boss';
+import { deliveriesOf, runDueReminders } from './runner';
+import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from './schedule';
+
+const MIN = 60 * 1000;
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('reminder schedule', () => {
+  const start = new Date('2025-01-01T09:00:00Z');
+  it('one-off: the start; repeating: the latest start + k × n days not after now', () => {
+    expect(latestOccurrence(start, 0, new Date('2026-01-01T00:00:00Z'))).toEqual(start);
+    expect(latestOccurrence(start, 3, new Date('2025-01-01T08:00:00Z'))).toEqual(start);
+    expect(latestOccurrence(start, 3, new Date('2025-01-07T08:59:59Z'))).toEqual(new Date('2025-01-04T09:00:00Z'));
+    expect(latestOccurrence(start, 3, new Date('2025-01-07T09:00:00Z'))).toEqual(new Date('2025-01-07T09:00:00Z'));
+    expect(nextOccurrence(start, 0)).toBeNull();
+    expect(nextOccurrence(start, 2)).toEqual(new Date(start.getTime() + 2 * DAY_MS));
+  });
+  it('retries after 1, 2, 4 … minutes, capped at an hour', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => retryDelayMs(n) / MIN)).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60]);
+  });
+});
+
+describe.each(BACKENDS)('reminders on %s', (backend) => {
+  let tdb: TestDb;
+  let t: TestApp;
+  let seq = 0;
+
+  beforeAll(async () => {
+    tdb = await createTestDb(backend);
+    t = await createTestApp(tdb.adapter);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
+  });
+
+  const db = () => tdb.adapter.db;
+  const create = (who: Account | undefined, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/doctor/reminder', headers: who ? bearer(who.token) : {}, payload });
+  const listOf = (who: Account) => t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(who.token) });
+  const cancel = (who: Account, id: string) => t.app.inject({ method: 'DELETE', url: `/doctor/reminders/${id}`, headers: bearer(who.token) });
+  const ctx = (mailer: Mailer = t.mailer, maxAttempts = 5) => ({ db: db(), mailer, maxAttempts });
+  const run = (mailer?: Mailer, maxAttempts?: number) => runDueReminders(ctx(mailer, maxAttempts), t.clock.now());
+  const mailsAbout = async (subject: string) => (await readOutbox(t)).filter((m) => m.headers.subject === subject);
+  const rowOf = async (id: string) => (await db().select().from(reminders).where(eq(reminders.id, id)))[0];
+
+  async function pair() {
+    const doctor = await account(t, 'doctor', { name: 'Dr Remi Nder' });
+    const patient = await account(t, 'patient', { name: 'Pat Ient' });
+    await connect(t, doctor, patient);
+    return { doctor, patient };
+  }
+  function body(patient: Account, over: Record<string, unknown> = {}) {
+    seq += 1;
+    return {
+      to: patient.email,
+      subject: `Take your medication #${seq} ${backend}`,
+      text: 'Please take 1 g of paracetamol with food.',
+      startDate: new Date(t.clock.now().getTime() + MIN).toISOString(),
+      intervalDays: 0,
+      ...over,
+    };
+  }
+  async function schedule(doctor: Account, patient: Account, over: Record<string, unknown> = {}) {
+    const payload = body(patient, over);
+    const res = await create(doctor, payload);
+    expect(res.statusCode).toBe(201);
+    return { reminder: Reminder.parse(res.json()), subject: payload.subject as string };
+  }
+  const failingMailer = (message = 'SMTP down: 421 try later') => {
+    const send = jest.fn(async () => {
+      throw new Error(message);
+    });
+    return { mailer: { kind: 'smtp', send, close: () => undefined } as Mailer, send };
+  };
+
+  describe('POST /doctor/reminder', () => {
+    it('201 with the reminder: scheduled, next run at the start, nothing sent yet', async () => {
+      const { doctor, patient } = await pair();
+      const payload = body(patient, { to: patient.email.toUpperCase(), startDate: '2031-05-01T10:30:00+02:00', intervalDays: 7 });
+      const res = await create(doctor, payload);
+      expect(res.statusCode).toBe(201);
+      expect(Reminder.parse(res.json())).toEqual({
+        _id: expect.any(String),
+        to: patient.email,
+        patientName: 'Pat Ient',
+        subject: payload.subject,
+        text: payload.text,
+        startDate: '2031-05-01T08:30:00.000Z',
+        intervalDays: 7,
+        status: 'scheduled',
+        nextRunAt: '2031-05-01T08:30:00.000Z',
+        lastSentAt: null,
+        sentCount: 0,
+      });
+    });
+
+    it.each([
+      ['intervalDays -1', { intervalDays: -1 }, /intervalDays/],
+      ['intervalDays 1.5', { intervalDays: 1.5 }, /intervalDays/],
+      ['intervalDays "x"', { intervalDays: 'x' }, /intervalDays/],
+      ['a bad date', { startDate: '31/12/2030' }, /startDate must be an ISO date-time/],
+      ['a date without offset', { startDate: '2030-12-31T10:00:00' }, /startDate/],
+      ['an empty subject', { subject: '  ' }, /subject/],
+      ['a bad e-mail', { to: 'not-an-email' }, /to/],
+      ['an unknown field', { cc: 'x@example.com' }, /./],
+    ])('400 for %s', async (_label, over, message) => {
+      const { doctor, patient } = await pair();
+      const res = await create(doctor, body(patient, over));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatch(message);
+    });
+
+    it.each(['to', 'subject', 'text', 'startDate', 'intervalDays'])('400 without %s', async (field) => {
+      const { doctor, patient } = await pair();
+      const payload: Record<string, unknown> = body(patient);
+      delete payload[field];
+      const res = await create(doctor, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatch(field);
+    });
+
+    it('403 (not an open relay) for an unassigned patient, any other address, a doctor; nothing stored', async () => {
+      const { doctor } = await pair();
+      const stranger = await account(t, 'patient');
+      const colleague = await account(t, 'doctor');
+      for (const to of [stranger.email, 'someone@elsewhere.example', colleague.email, doctor.email]) {
+        const res = await create(doctor, body(stranger, { to }));
+        expect(res.statusCode).toBe(403);
+        expect(res.json()).toEqual({ error: 'You can only send reminders to your assigned patients' });
+      }
+      expect(await db().select().from(reminders).where(eq(reminders.doctorId, doctor.id))).toEqual([]);
+    });
+
+    it('401 without a token, 403 for a patient', async () => {
+      const { patient } = await pair();
+      expect((await create(undefined, body(patient))).statusCode).toBe(401);
+      expect((await create(patient, body(patient))).statusCode).toBe(403);
+    });
+  });
+
+  describe('GET /doctor/reminders and DELETE /doctor/reminders/{id}', () => {
+    it('lists the doctor\'s own, newest first; cancels own only', async () => {
+      const { doctor, patient } = await pair();
+      const other = await pair();
+      const a = await schedule(doctor, patient);
+      t.clock.advance(1000);
+      const b = await schedule(doctor, patient, { intervalDays: 3 });
+      await schedule(other.doctor, other.patient);
+      const listed = ReminderList.parse((await listOf(doctor)).json());
+      expect(listed.map((r) => r._id)).toEqual([b.reminder._id, a.reminder._id]);
+
+      const denied = await cancel(other.doctor, b.reminder._id);
+      expect(denied.statusCode).toBe(404);
+      expect(denied.json()).toEqual({ error: 'Reminder not found' });
+      expect((await cancel(doctor, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+      expect((await cancel(doctor, 'nope')).statusCode).toBe(400);
+      expect((await cancel(patient, b.reminder._id)).statusCode).toBe(403);
+
+      const ok = await cancel(doctor, b.reminder._id);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toEqual({ message: 'Reminder cancelled.' });
+      const after = ReminderList.parse((await listOf(doctor)).json());
+      expect(after.find((r) => r._id === b.reminder._id)).toMatchObject({ status: 'cancelled', nextRunAt: null });
+      expect(ReminderList.parse((await listOf(other.doctor)).json())).toHaveLength(1);
+    });
+  });
+
+  describe('delivery (runDueReminders with the test clock)', () => {
+    it('intervalDays 0: one e-mail at the start, never again', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient, { startDate: new Date(t.clock.now().getTime() + 60 * MIN).toISOString() });
+      await run();
+      expect(await mailsAbout(subject)).toEqual([]);
+      t.clock.advance(60 * MIN);
+      await run();
+      await run();
+      t.clock.advance(10 * DAY_MS);
+      await run();
+      const mails = await mailsAbout(subject);
+      expect(mails).toHaveLength(1);
+      expect(mails[0].headers.to).toBe(patient.email);
+      expect(mails[0].text).toContain('Please take 1 g of paracetamol with food.');
+      expect(mails[0].text).toContain(`This reminder was scheduled by Dr Remi Nder (${doctor.email})`);
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'completed', nextRunAt: null, sentCount: 1 });
+      const deliveries = await deliveriesOf(db(), [reminder._id]);
+      expect(deliveries).toEqual([expect.objectContaining({ status: 'sent', attempts: 1, occurrenceAt: new Date(reminder.startDate) })]);
+    });
+
+    it('every n days: three occurrences over 3 × n days give three e-mails', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient, { intervalDays: 2 });
+      const start = new Date(reminder.startDate).getTime();
+      t.clock.advance(MIN);
+      await run();
+      await run();
+      t.clock.advance(2 * DAY_MS);
+      await run();
+      t.clock.advance(2 * DAY_MS);
+      await run();
+      await run();
+      expect(await mailsAbout(subject)).toHaveLength(3);
+      const deliveries = await deliveriesOf(db(), [reminder._id]);
+      expect(deliveries.map((d) => [d.occurrenceAt.getTime() - start, d.status])).toEqual([
+        [0, 'sent'],
+        [2 * DAY_MS, 'sent'],
+        [4 * DAY_MS, 'sent'],
+      ]);
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'scheduled', sentCount: 3, nextRunAt: new Date(start + 6 * DAY_MS) });
+    });
+
+    it('a cancelled reminder sends nothing more', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient, { intervalDays: 1 });
+      t.clock.advance(MIN);
+      await run();
+      expect((await cancel(doctor, reminder._id)).statusCode).toBe(200);
+      t.clock.advance(DAY_MS);
+      await run();
+      t.clock.advance(DAY_MS);
+      await run();
+      expect(await mailsAbout(subject)).toHaveLength(1);
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'cancelled', nextRunAt: null, sentCount: 1 });
+    });
+
+    it('a failed send is recorded with its error, retried with backoff, and never marked sent until it is', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient);
+      const failing = failingMailer();
+      t.clock.advance(MIN);
+      const sendAt = t.clock.now().getTime();
+      expect(await run(failing.mailer)).toEqual({ claimed: 1, sent: 0, failed: 1 });
+      let [d] = await deliveriesOf(db(), [reminder._id]);
+      expect(d).toMatchObject({ status: 'failed', attempts: 1, sentAt: null, nextAttemptAt: new Date(sendAt + MIN) });
+      expect(d.lastError).toContain('SMTP down: 421 try later');
+      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 0, lastSentAt: null, status: 'completed' });
+
+      await run(failing.mailer); // backoff not over: no attempt
+      expect(failing.send).toHaveBeenCalledTimes(1);
+      t.clock.advance(MIN);
+      await run(failing.mailer);
+      expect(failing.send).toHaveBeenCalledTimes(2);
+      [d] = await deliveriesOf(db(), [reminder._id]);
+      expect(d).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAt: new Date(sendAt + MIN + 2 * MIN) });
+      t.clock.advance(MIN);
+      await run(); // the working mailer, but 2 minutes have not passed
+      expect(await mailsAbout(subject)).toEqual([]);
+      t.clock.advance(MIN);
+      await run();
+      const mails = await mailsAbout(subject);
+      expect(mails).toHaveLength(1);
+      [d] = await deliveriesOf(db(), [reminder._id]);
+      expect(d).toMatchObject({ status: 'sent', attempts: 3, nextAttemptAt: null, sentAt: t.clock.now() });
+      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 1, lastSentAt: t.clock.now() });
+    });
+
+    it('gives up after REMINDER_MAX_ATTEMPTS, still not sent; cancelling stops retries', async () => {
+      const { doctor, patient } = await pair();
+      const failing = failingMailer();
+      const given = await schedule(doctor, patient);
+      const cancelled = await schedule(doctor, patient);
+      t.clock.advance(MIN);
+      await run(failing.mailer, 2);
+      expect((await cancel(doctor, cancelled.reminder._id)).statusCode).toBe(200);
+      for (let i = 0; i < 5; i++) {
+        t.clock.advance(60 * MIN);
+        await run(failing.mailer, 2);
+      }
+      const [g] = await deliveriesOf(db(), [given.reminder._id]);
+      expect(g).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAt: null, sentAt: null });
+      const [c] = await deliveriesOf(db(), [cancelled.reminder._id]);
+      expect(c).toMatchObject({ status: 'failed', attempts: 1 });
+      t.clock.advance(DAY_MS);
+      await run();
+      expect(await mailsAbout(given.subject)).toEqual([]);
+      expect(await mailsAbout(cancelled.subject)).toEqual([]);
+    });
+
+    it('two runners at once on the same database still send each occurrence once', async () => {
+      const { doctor, patient } = await pair();
+      const second = await tdb.reopen().catch(() => undefined); // PGlite: one process, one adapter
+      const dbs = [db(), second?.db ?? db()];
+      const made = await Promise.all(Array.from({ length: 6 }, () => schedule(doctor, patient, { intervalDays: 1 })));
+      t.clock.advance(MIN);
+      const now = t.clock.now();
+      await Promise.all(dbs.flatMap((d) => [1, 2, 3].map(() => runDueReminders({ db: d, mailer: t.mailer, maxAttempts: 5 }, now))));
+      for (const m of made) expect(await mailsAbout(m.subject)).toHaveLength(1);
+      const deliveries = await deliveriesOf(db(), made.map((m) => m.reminder._id));
+      expect(deliveries).toHaveLength(6);
+      expect(deliveries.every((d) => d.status === 'sent')).toBe(true);
+    });
+  });
+
+  describe('the pg-boss runner', () => {
+    let runner: ReminderRunner | undefined;
+    afterEach(async () => {
+      await runner?.stop();
+      runner = undefined;
+    });
+    const start = (onSweep?: () => void) =>
+      startReminderRunner({ db: tdb.adapter, mailer: t.mailer, clock: t.clock, pollSeconds: 0.5, maxAttempts: 5, log: quiet, onSweep });
+
+    it('delivers a reminder due now within a few seconds of its creation', async () => {
+      let sweeps = 0;
+      runner = await start(() => (sweeps += 1));
+      await waitFor('a first sweep', async () => sweeps > 0);
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient, { startDate: t.clock.now().toISOString() });
+      const [mail] = await waitFor('the e-mail in the outbox', async () => {
+        const m = await mailsAbout(subject);
+        return m.length > 0 && m;
+      });
+      expect(mail.headers.to).toBe(patient.email);
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'completed', sentCount: 1 });
+    });
+
+    it('catches up after a restart: one e-mail for the latest missed occurrence, next run after now', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient, { intervalDays: 1, startDate: new Date(t.clock.now().getTime() + 60 * MIN).toISOString() });
+      let sweeps = 0;
+      runner = await start(() => (sweeps += 1));
+      await waitFor('a sweep', async () => sweeps > 0);
+      await runner.stop(); // the api goes down before the reminder is due …
+      runner = undefined;
+      expect(await mailsAbout(subject)).toEqual([]);
+      t.clock.advance(3 * DAY_MS + 2 * 60 * MIN); // … and comes back three days later
+      runner = await start();
+      await waitFor('the catch-up e-mail', async () => (await mailsAbout(subject)).length > 0);
+      await new Promise((r) => setTimeout(r, 1500)); // a few more sweeps: nothing else goes out
+      expect(await mailsAbout(subject)).toHaveLength(1);
+      const startAt = new Date(reminder.startDate).getTime();
+      const deliveries = await deliveriesOf(db(), [reminder._id]);
+      expect(deliveries.map((d) => d.occurrenceAt.getTime() - startAt)).toEqual([3 * DAY_MS]);
+      const row = await rowOf(reminder._id);
+      expect(row.nextRunAt!.getTime()).toBe(startAt + 4 * DAY_MS);
+      expect(row.nextRunAt!.getTime()).toBeGreaterThan(t.clock.now().getTime());
+    });
+
+    it('stops cleanly (a second stop is harmless) and can start again on the same database', async () => {
+      runner = await start();
+      await runner.stop();
+      await runner.stop();
+      runner = await start();
+      const sent = await db().select().from(reminderDeliveries).where(eq(reminderDeliveries.status, 'sending'));
+      expect(sent).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router-dom';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../../test-support/fake-api';
+import Reminder from './Reminder';
+
+const REMINDER = {
+  _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55', to: 'asha@example.com', patientName: 'Asha Rao', subject: 'Dose',
+  text: 'Take it', startDate: '2026-11-21T09:00:00.000Z', intervalDays: 7, status: 'scheduled',
+  nextRunAt: '2026-11-21T09:00:00.000Z', lastSentAt: null, sentCount: 0,
+};
+let scheduleStatus = 201;
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'POST /doctor/reminder': () => (scheduleStatus === 201 ? { status: 201, body: REMINDER } : { status: 403, body: { error: 'no' } }),
+    'GET /doctor/reminders': { status: 200, body: [REMINDER] },
+    [`DELETE /doctor/reminders/${REMINDER._id}`]: { status: 200, body: { message: 'Reminder cancelled.' } },
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  useSession.getState().login('t', 'doctor');
+});
+
+function fill() {
+  const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  type("To (patient's email)", 'asha@example.com');
+  type('Subject', 'Dose');
+  type('Message', 'Take it');
+  type('Start date', '2026-11-21T09:00');
+  type('Repeat every (days, 0 = once)', '7');
+}
+
+test('every field is required and the interval is at least 0', () => {
+  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  for (const label of ["To (patient's email)", 'Subject', 'Message', 'Start date', 'Repeat every (days, 0 = once)']) {
+    expect(screen.getByLabelText(label)).toBeRequired();
+  }
+  expect(screen.getByLabelText('Repeat every (days, 0 = once)')).toHaveAttribute('min', '0');
+  expect(screen.getByLabelText('Start date')).toHaveAttribute('type', 'datetime-local');
+});
+
+test('scheduling sends an instant and says "Email scheduled successfully!"; a refusal says the failure text', async () => {
+  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  fill();
+  fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+  expect(await screen.findByText('Email scheduled successfully!')).toBeInTheDocument();
+  const body = fake.requests.find((r) => r.method === 'POST')!.body as Record<string, unknown>;
+  expect(body).toEqual({
+    to: 'asha@example.com', subject: 'Dose', text: 'Take it', intervalDays: 7,
+    startDate: new Date('2026-11-21T09:00').toISOString(),
+  });
+  scheduleStatus = 403;
+  fill();
+  fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+  expect(await screen.findByText('Failed to schedule email. Please check your input.')).toBeInTheDocument();
+  scheduleStatus = 201;
+});
+
+test('scheduled reminders are listed and can be cancelled', async () => {
+  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  const list = await screen.findByRole('list', { name: 'Scheduled reminders' });
+  expect(list).toHaveTextContent('Dose to Asha Rao');
+  expect(list).toHaveTextContent('every 7 days');
+  fireEvent.click(within(list).getByRole('button', { name: 'Cancel' }));
+  await waitFor(() => expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(true));
+});

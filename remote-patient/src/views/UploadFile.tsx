@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PDF_MIME } from 'shared-contracts';
+import { putFile, requestUploadUrl, usePatientProfile } from 'shared-auth';
+import { Banner, Button, Heading, Narrow, Page } from 'shared-ui';
+
+type State = { step: 'idle' } | { step: 'sending'; progress: number } | { step: 'done' } | { step: 'failed' };
+
+/** /patient/dashboard/medical-files/upload: one PDF, straight to storage through a one-time URL. */
+export default function UploadFile() {
+  const { data } = usePatientProfile();
+  const [file, setFile] = useState<File | null>(null);
+  const [state, setState] = useState<State>({ step: 'idle' });
+
+  async function upload() {
+    // SPEC §5: nothing happens without a file.
+    if (!file || !data) return;
+    if (file.type !== PDF_MIME) {
+      setState({ step: 'failed' });
+      return;
+    }
+    setState({ step: 'sending', progress: 0 });
+    try {
+      const { uploadUrl } = await requestUploadUrl(data.patient._id, file.name);
+      await putFile(uploadUrl, file, (progress) => setState({ step: 'sending', progress }));
+      setState({ step: 'done' });
+    } catch {
+      setState({ step: 'failed' });
+    }
+  }
+
+  return (
+    <Page>
+      <Narrow>
+        <Heading>Upload a medical file</Heading>
+        <p>PDF only, up to 20 MB: reports, scans, discharge letters.</p>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void upload();
+          }}
+        >
+          <label style={{ display: 'block', fontWeight: 600, marginBottom: '1rem' }}>
+            PDF file
+            <input
+              type="file"
+              accept={`${PDF_MIME},.pdf`}
+              style={{ display: 'block', marginTop: '0.4rem' }}
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setState({ step: 'idle' });
+              }}
+            />
+          </label>
+          {state.step === 'sending' && (
+            <>
+              <Banner tone="info">Uploading...</Banner>
+              <progress aria-label="Upload progress" max={100} value={Math.round(state.progress * 100)} style={{ width: '100%' }} />
+            </>
+          )}
+          {state.step === 'done' && <Banner tone="success">File upload successful</Banner>}
+          {state.step === 'failed' && <Banner tone="error">Could not upload your file</Banner>}
+          <Button type="submit" disabled={state.step === 'sending'}>
+            Upload
+          </Button>
+        </form>
+        <p>
+          <Link to="/patient/dashboard/medical-files">See your files</Link>
+        </p>
+      </Narrow>
+    </Page>
+  );
+}

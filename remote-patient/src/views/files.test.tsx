@@ -1,0 +1,78 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router-dom';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../../test-support/fake-api';
+import MedicalFiles from './MedicalFiles';
+import UploadFile from './UploadFile';
+
+const PATIENT_ID = '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11';
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+let putStatus = 200;
+let files = { presignedUrl: [] as string[], fileName: [] as string[] };
+
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'GET /patient/me': { status: 200, body: { patient: { _id: PATIENT_ID, name: 'Asha' }, profileUrl: null } },
+    [`GET /medical-record/${PATIENT_ID}`]: (r) => ({ status: 200, body: { uploadUrl: `${fake.url}/files/k?sig=1`, key: 'k', echo: r.path } }),
+    'PUT /files/k': () => ({ status: putStatus, body: {} }),
+    'GET /medical-record': () => ({ status: 200, body: files }),
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  putStatus = 200;
+  useSession.getState().login('t', 'patient');
+});
+
+const renderView = (view: React.ReactNode) =>
+  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter>{view}</MemoryRouter></QueryClientProvider>);
+const choose = (file: File) => fireEvent.change(screen.getByLabelText('PDF file'), { target: { files: [file] } });
+const pdf = new File(['%PDF-1.4\n%%EOF\n'], 'scan.pdf', { type: 'application/pdf' });
+
+test('nothing happens with no file; the input accepts PDF only', async () => {
+  renderView(<UploadFile />);
+  expect(screen.getByLabelText('PDF file')).toHaveAttribute('accept', 'application/pdf,.pdf');
+  await waitFor(() => expect(fake.requests.some((r) => r.path === '/patient/me')).toBe(true));
+  fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+  await new Promise((r) => setTimeout(r, 100));
+  expect(fake.requests.filter((r) => r.path.startsWith('/medical-record'))).toHaveLength(0);
+  expect(screen.queryByText('Uploading...')).not.toBeInTheDocument();
+});
+
+test('a PDF asks for a one-time URL, is PUT there as application/pdf, then "File upload successful"', async () => {
+  renderView(<UploadFile />);
+  await waitFor(() => expect(fake.requests.some((r) => r.path === '/patient/me')).toBe(true));
+  choose(pdf);
+  fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+  expect(await screen.findByText('File upload successful')).toBeInTheDocument();
+  const ask = fake.requests.find((r) => r.path.startsWith(`/medical-record/${PATIENT_ID}`))!;
+  expect(ask.path).toBe(`/medical-record/${PATIENT_ID}?fileType=application%2Fpdf&fileName=scan.pdf`);
+  const put = fake.requests.find((r) => r.method === 'PUT')!;
+  expect(put.headers['content-type']).toBe('application/pdf');
+});
+
+test('a refused upload or a non-PDF says "Could not upload your file"', async () => {
+  putStatus = 415;
+  renderView(<UploadFile />);
+  await waitFor(() => expect(fake.requests.some((r) => r.path === '/patient/me')).toBe(true));
+  choose(pdf);
+  fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+  expect(await screen.findByText('Could not upload your file')).toBeInTheDocument();
+  choose(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
+  expect(await screen.findByText('Could not upload your file')).toBeInTheDocument();
+  expect(fake.requests.filter((r) => r.path.includes('notes.txt'))).toHaveLength(0);
+});
+
+test('the file list links each file; an empty one says "No medical files were found"', async () => {
+  files = { presignedUrl: [], fileName: [] };
+  const { unmount } = renderView(<MedicalFiles />);
+  expect(await screen.findByText('No medical files were found')).toBeInTheDocument();
+  unmount();
+  files = { presignedUrl: ['http://files.example/a?sig=1'], fileName: ['Blood test.pdf'] };
+  renderView(<MedicalFiles />);
+  expect(await screen.findByRole('link', { name: 'Blood test.pdf' })).toHaveAttribute('href', 'http://files.example/a?sig=1');
+});

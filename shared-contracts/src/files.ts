@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { EntityId, Text } from './common';
+
+export const PDF_MIME = 'application/pdf';
+
+/** GET /medical-record/{patientId}?fileType=&fileName=: a one-time URL to PUT one PDF to. */
+export const UploadUrlQuery = z.strictObject({
+  fileType: z.literal(PDF_MIME, { error: 'Only PDF files are accepted' }),
+  fileName: Text(255).min(1, { error: 'A file name is required' }),
+});
+export const UploadUrlResponse = z.object({ uploadUrl: z.string(), key: z.string() });
+export type UploadUrlResponse = z.infer<typeof UploadUrlResponse>;
+
+/** GET /medical-record: a patient's own files, or (patientId) an assigned patient's, for a doctor. */
+export const MedicalFilesQuery = z.strictObject({ patientId: EntityId.optional() });
+export const MedicalFilesResponse = z.object({
+  /** expiring URLs that open each PDF inline, in the same order as fileName */
+  presignedUrl: z.array(z.string()),
+  fileName: z.array(z.string()),
+});
+export type MedicalFilesResponse = z.infer<typeof MedicalFilesResponse>;

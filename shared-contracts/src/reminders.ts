@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { Email, EntityId, RequiredText } from './common';
+import { MIN_REMINDER_INTERVAL_DAYS } from './constants';
+
+/** POST /doctor/reminder (SPEC §3, §5): every field required, interval at least 0 days. */
+export const ReminderCreate = z.strictObject({
+  to: Email,
+  subject: RequiredText(200),
+  text: RequiredText(10000),
+  /** ISO 8601 date-time with an offset, e.g. 2026-11-21T09:00:00.000Z */
+  startDate: z.iso.datetime({ offset: true, error: 'startDate must be an ISO date-time' }),
+  /** 0: once at startDate; n: every n days from startDate */
+  intervalDays: z.coerce
+    .number({ error: 'intervalDays must be a number' })
+    .int()
+    .min(MIN_REMINDER_INTERVAL_DAYS, { error: `intervalDays must be at least ${MIN_REMINDER_INTERVAL_DAYS}` })
+    .max(365),
+});
+export type ReminderCreate = z.input<typeof ReminderCreate>;
+
+export const REMINDER_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+
+export const Reminder = z.object({
+  _id: EntityId,
+  to: z.string(),
+  patientName: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  startDate: z.string(),
+  intervalDays: z.number().int(),
+  status: z.enum(REMINDER_STATUSES),
+  /** the next occurrence, null once completed or cancelled */
+  nextRunAt: z.string().nullable(),
+  lastSentAt: z.string().nullable(),
+  sentCount: z.number().int(),
+});
+export type Reminder = z.infer<typeof Reminder>;
+export const ReminderList = z.array(Reminder);
+export const ReminderIdParams = z.strictObject({ id: EntityId });
