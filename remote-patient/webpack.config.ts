@@ -20,6 +20,7 @@ export default (_env: unknown, argv: { mode?: 'development' | 'production' }) =>
         './Prescriptions': './src/views/Prescriptions.tsx',
         './MedicalFiles': './src/views/MedicalFiles.tsx',
         './UploadFile': './src/views/UploadFile.tsx',
+        './AccessHistory': './src/views/AccessHistory.tsx',
       },
     },
     argv,

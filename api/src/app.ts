@@ -27,6 +27,7 @@ import { healthRoutes } from './modules/health/routes';
 import { googleRoutes } from './modules/google/routes';
 import { passwordResetRoutes } from './modules/password-reset/routes';
 import { prescriptionRoutes } from './modules/prescriptions/routes';
+import { auditRoutes } from './modules/audit/routes';
 import { recordRoutes } from './modules/records/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(connectionRoutes(deps));
   await app.register(recordRoutes(deps));
   await app.register(prescriptionRoutes(deps));
+  await app.register(auditRoutes(deps));
   await app.register(fileRoutes(deps));
   if (deps.storage instanceof LocalDiskStorage) await app.register(localFileRoutes(deps, deps.storage));
   // Delivery is not started here: server.ts starts the runner (modules/reminders/boss.ts).

@@ -109,6 +109,15 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await expect(page.getByTestId('summary')).toContainText('NEWS2 (partial): 5');
   await page.goto('/prescription');
   await expect(page.getByRole('region', { name: 'Prescription', exact: true })).toContainText('Dr. Sara Kim');
+
+  // The patient can see who accessed their data.
+  await page.goto('/patient/dashboard');
+  await page.getByRole('link', { name: 'See access history' }).click();
+  const history = page.getByRole('table', { name: 'Access history' });
+  await expect(history).toContainText('Dr. Sara Kim');
+  await expect(history).toContainText('created a medical record');
+  await expect(history).toContainText('generated a summary of a medical record');
+  await expect(history).toContainText('created a prescription');
 });
 
 test('a patient sees the notice while no summary exists; a doctor with no patients sees "No assigned patients found"', async ({ page, request }) => {

@@ -1,4 +1,5 @@
 import { startStandalone } from 'shared-ui';
+import AccessHistory from './views/AccessHistory';
 import MedicalFiles from './views/MedicalFiles';
 import UploadFile from './views/UploadFile';
 import MedicalRecord from './views/MedicalRecord';
@@ -27,4 +28,5 @@ void startStandalone('remote-patient', [
   { path: '/prescription', View: Prescriptions },
   { path: '/patient/dashboard/medical-files', View: MedicalFiles },
   { path: '/patient/dashboard/medical-files/upload', View: UploadFile },
+  { path: '/patient/access-history', View: AccessHistory },
 ]);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  PAGE_SIZE, type DrugAllergyAlert, type MedicalRecord, type MedicalRecordCreate, type Prescription,
+  PAGE_SIZE, type AuditEntry, type DrugAllergyAlert, type MedicalRecord, type MedicalRecordCreate, type Prescription,
   type PrescriptionCreate,
 } from 'shared-contracts';
 import { api } from './client';
@@ -62,3 +62,13 @@ export const fetchDrugAlerts = (patientId: string, drug: string, typedAllergies:
       searchParams: typedAllergies.length ? { drug, allergies: typedAllergies.join(',') } : { drug },
     })
     .json<{ alerts: DrugAllergyAlert[]; allergies: string[] }>();
+
+/** GET /patient/audit: who accessed the patient's records, prescriptions and files. */
+export const useAccessHistory = (page = 1) =>
+  useQuery({
+    queryKey: ['access-history', page],
+    queryFn: () =>
+      api()
+        .get('patient/audit', { searchParams: { page: String(page), limit: '20' } })
+        .json<Page<AuditEntry>>(),
+  });

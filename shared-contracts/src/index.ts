@@ -9,3 +9,4 @@ export * from './records';
 export * from './prescriptions';
 export * from './files';
 export * from './reminders';
+export * from './audit';

@@ -44,6 +44,7 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/patient/all-medical-records', owner: 'patient', view: 'Records', access: 'patient' },
   { path: '/patient/dashboard/medical-files', owner: 'patient', view: 'MedicalFiles', access: 'patient' },
   { path: '/patient/dashboard/medical-files/upload', owner: 'patient', view: 'UploadFile', access: 'patient' },
+  { path: '/patient/access-history', owner: 'patient', view: 'AccessHistory', access: 'patient' },
 
   { path: '/doctor/signup', owner: 'doctor', view: 'Signup' },
   { path: '/doctor/dashboard', owner: 'doctor', view: 'Dashboard', access: 'doctor' },

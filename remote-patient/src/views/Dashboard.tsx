@@ -59,6 +59,11 @@ export default function Dashboard() {
           />
         )}
         <DashboardCard
+          title="Access history"
+          text="See who opened or changed your records, prescriptions and files, and when."
+          actions={[{ text: 'See access history', to: '/patient/access-history' }]}
+        />
+        <DashboardCard
           title="Two-Factor Authentication"
           text="Protect your account with a code from an authenticator app."
           actions={[{ text: 'Set up', to: '/patient/enable2fa' }]}

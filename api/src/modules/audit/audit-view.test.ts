@@ -1,0 +1,61 @@
+import { AuditPage } from 'shared-contracts';
+import { account, connect, prescriptionBody, recordBody, setClock } from '../../test/clinical';
+import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+
+describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
+  let tdb: TestDb;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    tdb = await createTestDb(backend);
+    t = await createTestApp(tdb.adapter);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
+  });
+
+  const auditOf = (token: string, query = '') =>
+    t.app.inject({ method: 'GET', url: `/patient/audit${query}`, headers: bearer(token) });
+
+  it('shows who read or changed the caller’s records and prescriptions, newest first, and nobody else’s', async () => {
+    const doctor = await account(t, 'doctor', { name: 'Dr Ada Grey' });
+    const patient = await account(t, 'patient', { name: 'Pat Doe' });
+    const other = await account(t, 'patient', { name: 'Other Person' });
+    await connect(t, doctor, patient);
+
+    setClock(t, '2025-03-01T10:00:00Z');
+    const created = await t.app.inject({ method: 'POST', url: `/medicalhistory/${patient.id}`, headers: bearer(doctor.token), payload: recordBody() });
+    expect(created.statusCode).toBe(201);
+    const recordId = created.json().record._id;
+    setClock(t, '2025-03-01T11:00:00Z');
+    expect((await t.app.inject({ method: 'GET', url: `/medicalHistory/${recordId}`, headers: bearer(doctor.token) })).statusCode).toBe(200);
+    setClock(t, '2025-03-01T12:00:00Z');
+    expect((await t.app.inject({ method: 'POST', url: `/prescription/${patient.id}`, headers: bearer(doctor.token), payload: prescriptionBody() })).statusCode).toBe(201);
+
+    const res = await auditOf(patient.token);
+    expect(res.statusCode).toBe(200);
+    const page = AuditPage.parse(res.json());
+    expect(page.total).toBe(3);
+    expect(page.items.map((e) => [e.at, e.actorName, e.actorRole, e.action, e.entity])).toEqual([
+      ['2025-03-01T12:00:00.000Z', 'Dr Ada Grey', 'doctor', 'create', 'prescription'],
+      ['2025-03-01T11:00:00.000Z', 'Dr Ada Grey', 'doctor', 'read', 'medical_record'],
+      ['2025-03-01T10:00:00.000Z', 'Dr Ada Grey', 'doctor', 'create', 'medical_record'],
+    ]);
+    expect(page.items[1].entityId).toBe(recordId);
+
+    const others = AuditPage.parse((await auditOf(other.token)).json());
+    expect(others.items).toEqual([]);
+    expect((await auditOf(patient.token, '?page=2&limit=2')).json().items).toHaveLength(1);
+  });
+
+  it('is the patient’s alone: a doctor gets 403, no token 401, a bad page 400', async () => {
+    const doctor = await account(t, 'doctor');
+    expect((await auditOf(doctor.token)).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/patient/audit' })).statusCode).toBe(401);
+    const patient = await account(t, 'patient');
+    const bad = await auditOf(patient.token, '?page=0');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: expect.any(String) });
+  });
+});

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** GET /patient/audit: who read or changed the caller's records, prescriptions and files, and when. */
+export const AuditQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).max(100000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const AuditEntry = z.object({
+  at: z.string(),
+  actorName: z.string(),
+  actorRole: z.enum(['patient', 'doctor']),
+  action: z.string(),
+  entity: z.string(),
+  entityId: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditPage = z.object({ items: z.array(AuditEntry), page: z.number(), limit: z.number(), total: z.number() });
