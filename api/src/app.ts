@@ -17,7 +17,7 @@ import type { Mailer } from './adapters/mail';
 import { LocalDiskStorage, type FileStorage } from './adapters/storage';
 import type { Config } from './config';
 import { BackgroundTasks } from './lib/background';
-import { HttpError } from './lib/errors';
+import { DB_UNAVAILABLE_MESSAGE, DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError, isDatabaseUnavailable } from './lib/errors';
 import type { SecretBox } from './lib/secret-box';
 import { authRoutes } from './modules/auth/routes';
 import { connectionRoutes } from './modules/connections/routes';
@@ -86,6 +86,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    // Malformed URLs fail in the router, before the error handler: answer them in the api's shape,
+    // without echoing the URL (it may hold a reset token or a signed file link).
+    frameworkErrors: (err, _request, reply) =>
+      (reply as FastifyReply)
+        .code(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
+        .send({ error: err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'Malformed URL' }),
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -161,7 +167,10 @@ export function redactUrl(url: string): string {
   return `${safePath}?${safeQuery}`;
 }
 
-/** Every error leaves as `{ error }`; a 5xx never shows its details to the client. */
+/**
+ * Every error leaves as `{ error }`; a 5xx never shows its details to the client. An unreachable
+ * database answers 503 with Retry-After (FAULTS.md), anything else unexpected 500.
+ */
 function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof HttpError) return reply.code(err.statusCode).send({ error: err.message });
 
@@ -185,6 +194,15 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
   if (status >= 400 && status < 500) {
     // Fastify's own client errors (empty JSON body, unsupported media type, …): their text is safe.
     return reply.code(status).send({ error: err.message });
+  }
+  if (isDatabaseUnavailable(err)) {
+    // PostgreSQL down, restarting or unreachable: a temporary state the pool recovers from by
+    // itself (adapters/db.ts), so tell the client to come back rather than report a bug.
+    request.log.warn({ err }, 'database unavailable');
+    return reply
+      .code(503)
+      .header('retry-after', String(DB_UNAVAILABLE_RETRY_AFTER_SECONDS))
+      .send({ error: DB_UNAVAILABLE_MESSAGE });
   }
   request.log.error({ err }, 'unhandled error');
   return reply.code(500).send({ error: 'Internal server error' });

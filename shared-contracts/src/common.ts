@@ -17,8 +17,12 @@ export const Email = z
   .max(254)
   .pipe(z.email({ error: 'Invalid e-mail address' }));
 
-/** A short line of free text a person typed (a name, a city, …). */
-export const Text = (max = 200) => z.string().trim().max(max);
+/**
+ * A short line of free text a person typed (a name, a city, …). PostgreSQL cannot store NUL in
+ * text, and no person types one: refused here, for every text field at once.
+ */
+export const Text = (max = 200) =>
+  z.string().trim().max(max).regex(/^[^\u0000]*$/, { error: 'Text may not contain NUL characters' });
 export const RequiredText = (max = 200) => Text(max).min(1, { error: 'Required' });
 
 export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;

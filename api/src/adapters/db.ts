@@ -108,9 +108,26 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
   };
 }
 
+/**
+ * node-postgres pool settings for an unreliable network or a restarting server (FAULTS.md; pg-boss
+ * uses them for its own pool too). No connection is kept forever: a broken one is dropped by the
+ * pool (it never goes back to the idle list) and the next query opens a fresh one, so the api
+ * recovers by itself once PostgreSQL is back.
+ */
+export const PG_POOL_OPTIONS = {
+  /** A connect attempt that does not complete (server gone, packets dropped) fails after this: a 503, not a hang. */
+  connectionTimeoutMillis: 5000,
+  /** Idle connections are closed after this, so stale ones do not linger after an outage. */
+  idleTimeoutMillis: 30_000,
+  /** TCP keepalive: a connection whose peer vanished (no FIN/RST) is detected and dropped. */
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+} as const;
+
 async function openPostgres(url: string, opts: OpenDbOptions): Promise<DbAdapter> {
-  const pool = new Pool({ connectionString: url, max: 10 });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  const pool = new Pool({ connectionString: url, max: 10, ...PG_POOL_OPTIONS });
+  // An idle client losing its connection (server restart, network cut) must not crash the
+  // process: the pool discards it and the next query connects anew.
   pool.on('error', () => undefined);
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   try {
@@ -129,6 +146,7 @@ async function openPostgres(url: string, opts: OpenDbOptions): Promise<DbAdapter
       // Session-level advisory lock: it must be taken and released on the very connection
       // the migrator runs on, so pin one pooled client for the whole migration.
       const conn = await pool.connect();
+      let failed: Error | undefined;
       try {
         await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         try {
@@ -136,8 +154,11 @@ async function openPostgres(url: string, opts: OpenDbOptions): Promise<DbAdapter
         } finally {
           await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
         }
+      } catch (err) {
+        failed = err as Error;
+        throw err;
       } finally {
-        conn.release();
+        conn.release(failed); // after a failure the connection is destroyed, never reused
       }
     },
     async close() {

@@ -16,3 +16,45 @@ export function isUniqueViolation(err: unknown): boolean {
   }
   return false;
 }
+
+/** What a client sees while the database cannot be reached (503, with Retry-After). */
+export const DB_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable. Please try again shortly.';
+/** Seconds a client should wait before retrying after a 503. */
+export const DB_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+// Socket-level failures reaching the server (node's errno codes).
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+// PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
+// Class 08 (connection exceptions) is matched by its prefix.
+const PG_UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+// node-postgres raises these without a code: a pool connect timeout, a connection dropped
+// mid-query, and a query on a client whose connection already failed.
+const PG_UNAVAILABLE_MESSAGES = [
+  /^timeout exceeded when trying to connect/i,
+  /^Connection terminated/i,
+  /not queryable/i,
+];
+
+/**
+ * True when an error means "the database cannot be reached right now" (server down, restarting,
+ * connection refused or cut, pool connect timeout) rather than a bug or a bad query. Drizzle wraps
+ * driver errors (DrizzleQueryError), so the cause chain is walked, and the attempts of a
+ * multi-address connect (AggregateError) are looked at too.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [err];
+  while (pending.length > 0 && seen.size < 20) {
+    const e = pending.shift();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const { code, message, cause, errors } = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_UNAVAILABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) {
+      return true;
+    }
+    if (typeof message === 'string' && PG_UNAVAILABLE_MESSAGES.some((re) => re.test(message))) return true;
+    pending.push(cause);
+    if (Array.isArray(errors)) pending.push(...errors);
+  }
+  return false;
+}

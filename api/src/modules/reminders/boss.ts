@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Clock } from '../../adapters/clock';
-import type { DbAdapter } from '../../adapters/db';
+import { PG_POOL_OPTIONS, type DbAdapter } from '../../adapters/db';
 import type { Mailer } from '../../adapters/mail';
 import { runDueReminders, type RunResult } from './runner';
 
@@ -39,26 +39,35 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
   const { db, log } = opts;
   const connection: PgBoss.ConstructorOptions =
     db.kind === 'postgres'
-      ? { connectionString: db.connectionString, max: 2, application_name: 'careloop-reminders' }
+      ? // The app pool's timeouts and keepalive (adapters/db.ts): pg-boss reconnects by itself after an outage.
+        ({ connectionString: db.connectionString, max: 2, application_name: 'careloop-reminders', ...PG_POOL_OPTIONS } as PgBoss.ConstructorOptions)
       : { db: db.executor as PgBoss.Db };
   if (db.kind === 'postgres' ? !db.connectionString : !db.executor) throw new Error('the database adapter gives pg-boss no connection');
 
+  const SWEEP_EXPIRY_SECONDS = 120;
   const boss = new PgBoss({
     ...connection,
     schema: SCHEMA,
     schedule: false, // no cron: the poll below drives the sweeps
     supervise: true, // pg-boss's own maintenance (expiry, archive)
+    // A sweep killed mid-run (outage, kill -9) holds the stately slot until it expires: look often.
+    maintenanceIntervalSeconds: 30,
   });
+  // Its polls and maintenance report failures here (e.g. while the database is down) and go on.
   boss.on('error', (err) => log.error({ err }, 'pg-boss error'));
   await boss.start();
-  // Idempotent across replicas (ON CONFLICT DO NOTHING in pg-boss).
-  await boss.createQueue(REMINDER_QUEUE, {
-    name: REMINDER_QUEUE,
-    policy: 'stately',
-    retryLimit: 0, // a failed sweep is simply redone by the next poll
-    expireInSeconds: 15 * 60,
-    retentionMinutes: 60,
-  });
+  // Idempotent across replicas (ON CONFLICT DO NOTHING in pg-boss). Replicas starting together on
+  // a fresh database can still deadlock in it (each also creates the queue's partition table):
+  // PostgreSQL aborts one of them (40P01), which simply tries again (found by faults.replicas.test.ts).
+  await retryOnDeadlock(() =>
+    boss.createQueue(REMINDER_QUEUE, {
+      name: REMINDER_QUEUE,
+      policy: 'stately',
+      retryLimit: 0, // a failed sweep is simply redone by the next poll
+      expireInSeconds: 15 * 60,
+      retentionMinutes: 60,
+    }),
+  );
 
   const sweep = async () => {
     try {
@@ -81,7 +90,9 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
     offering = (async () => {
       try {
         // null when a sweep is already queued (stately): then that one covers this tick.
-        const id = await boss.send(REMINDER_QUEUE, {}, { retryLimit: 0 });
+        // Short expiry: an interrupted sweep frees the slot within minutes, not the queue's 15.
+        // Safe, because each occurrence is claimed in the database before it is sent.
+        const id = await boss.send(REMINDER_QUEUE, {}, { retryLimit: 0, expireInSeconds: SWEEP_EXPIRY_SECONDS });
         if (id) boss.notifyWorker(workerId); // fetch it now rather than at the next poll
       } catch (err) {
         if (!stopping) log.warn({ err }, 'could not queue a reminder sweep');
@@ -102,4 +113,17 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
     },
   };
+}
+
+/** Runs an idempotent set-up step again when PostgreSQL aborted it as a deadlock or serialization victim. */
+async function retryOnDeadlock<T>(step: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (attempt >= attempts || (code !== '40P01' && code !== '40001')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+    }
+  }
 }

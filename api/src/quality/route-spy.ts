@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Every route an app registers, seen by a Fastify `onRoute` hook added BEFORE buildApp registers
+ * anything — without touching app.ts: the test file replaces the `fastify` module with a factory
+ * that adds the hook to each instance it makes.
+ *
+ *   jest.mock('fastify', () => jest.requireActual('./route-spy').spyingFastify());
+ *
+ * (at the top of the test file; jest hoists it above the imports, so app.ts gets the wrapped
+ * factory). The routes are kept per root instance: `registeredRoutes(app)`.
+ */
+
+export interface SeenRoute {
+  method: string;
+  url: string;
+}
+
+const KEY = Symbol.for('careloop.quality.routeSpy');
+type Registry = WeakMap<object, SeenRoute[]>;
+const globalStore = globalThis as unknown as Record<symbol, Registry | undefined>;
+const registry: Registry = (globalStore[KEY] ??= new WeakMap());
+
+/** The module `fastify` with its factory wrapped; for jest.mock only. */
+export function spyingFastify(): unknown {
+  const actual = jest.requireActual('fastify');
+  const factory = (actual.default ?? actual) as (opts?: unknown) => FastifyInstance;
+  function wrapped(opts?: unknown): FastifyInstance {
+    const app = factory(opts);
+    const seen: SeenRoute[] = [];
+    registry.set(app, seen);
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) seen.push({ method: String(method).toUpperCase(), url: route.url });
+    });
+    return app;
+  }
+  Object.assign(wrapped, actual);
+  return Object.assign(wrapped, { default: wrapped, fastify: wrapped });
+}
+
+/**
+ * Documentation only: Swagger UI and its assets (/docs, /docs/*) and the OpenAPI document.
+ * HEAD (Fastify's automatic twin of each GET) and OPTIONS (the CORS preflight catch-all) are
+ * variants, not routes of their own. NOTHING ELSE is excluded.
+ */
+export const EXCLUDED_METHODS = ['HEAD', 'OPTIONS'] as const;
+export function isExcludedUrl(url: string): boolean {
+  return url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
+}
+
+/** `METHOD url` of every non-excluded route the app registered, sorted, without duplicates. */
+export function registeredRoutes(app: FastifyInstance): string[] {
+  const seen = registry.get(app);
+  if (!seen || seen.length === 0) {
+    throw new Error(
+      'route spy saw no routes: is `jest.mock("fastify", () => jest.requireActual("./route-spy").spyingFastify())` at the top of the test file?',
+    );
+  }
+  const keys = seen
+    .filter((r) => !(EXCLUDED_METHODS as readonly string[]).includes(r.method) && !isExcludedUrl(r.url))
+    .map((r) => `${r.method} ${r.url}`);
+  return [...new Set(keys)].sort();
+}

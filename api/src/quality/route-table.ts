@@ -1,0 +1,340 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { ROLES, type Role } from 'shared-contracts';
+import { account, prescriptionBody, recordBody } from '../test/clinical';
+import { PDF } from '../test/files';
+import { PASSWORD, uniqueEmail } from '../test/helpers';
+import {
+  must,
+  newDownloadUrl,
+  newReminder,
+  newUploadUrl,
+  pendingSecondFactor,
+  reminderBody,
+  requestBetween,
+  resetLinkFor,
+  type Cast,
+} from './cast';
+
+/**
+ * One row per route the app registers (documentation routes and HEAD/OPTIONS variants excluded,
+ * see route-spy.ts): a builder of a VALID request for a caller, and the status each caller gets.
+ * Both quality suites use it: the authorization matrix as is, the fuzzer as the base it mutates.
+ */
+
+export const CALLERS = [
+  'anonymous',
+  'owner', // P, the patient whose data it is
+  'otherPatient', // P2
+  'assignedDoctor', // D
+  'unassignedDoctor', // D2
+  'expired', // a session of P past its TTL
+  'revoked', // a session of P that logged out
+  'malformed', // 'Bearer abc', 'Bearer ' + 500 chars, 'Basic xyz', and a well-formed unknown token
+] as const;
+export type Caller = (typeof CALLERS)[number];
+
+export interface Req {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** path and query */
+  url: string;
+  headers?: Record<string, string>;
+  payload?: unknown;
+}
+
+export interface Row {
+  /** `METHOD /pattern`, exactly as registered */
+  route: string;
+  /** A valid request for this caller (no Authorization: the suite adds the caller's). May create fresh resources. */
+  build(c: Cast, caller: Caller): Promise<Req> | Req;
+  expect: Record<Caller, number>;
+  /** The call ends the session it runs under (logout, complete-profile): sign the caller in afresh for it. */
+  freshSession?: boolean;
+  /** Extra checks on a cell's answer (throw to fail). */
+  check?(res: LightMyRequestResponse, c: Cast, caller: Caller): void;
+}
+
+/** Same answer whoever asks: the route takes no bearer (an Authorization header is ignored). */
+const everyone = (status: number): Record<Caller, number> =>
+  Object.fromEntries(CALLERS.map((k) => [k, status])) as Record<Caller, number>;
+
+/** A bearer route: no, expired, revoked or malformed token → 401. */
+const guarded = (owner: number, otherPatient: number, assignedDoctor: number, unassignedDoctor: number): Record<Caller, number> => ({
+  anonymous: 401,
+  owner,
+  otherPatient,
+  assignedDoctor,
+  unassignedDoctor,
+  expired: 401,
+  revoked: 401,
+  malformed: 401,
+});
+
+/** A route of the caller's own account, for either role: the own role 2xx, the other role 403. */
+const ownRole = (role: Role, ok: number) => (role === 'patient' ? guarded(ok, ok, 403, 403) : guarded(403, 403, ok, ok));
+
+const UNAUTH_DATA_CALLERS: Caller[] = ['anonymous', 'expired', 'revoked', 'malformed'];
+
+function perRole(role: Role): Row[] {
+  const other: Role = role === 'patient' ? 'doctor' : 'patient';
+  const me = (c: Cast) => (role === 'patient' ? c.P : c.D);
+  const updateBody = role === 'patient' ? { occupation: 'Engineer' } : { specialization: ['Cardiology'] };
+  const completeBody =
+    role === 'patient'
+      ? {
+          DOB: '1990-04-02',
+          gender: 'Female',
+          maritalStatus: 'Married',
+          occupation: 'Teacher',
+          address: { street: '1 Main St', city: 'Springfield', state: 'IL', pinCode: '62701' },
+        }
+      : { gender: 'Male', specialization: ['Cardiology'], yearsOfExperience: 5, qualifications: ['MBBS'] };
+  const requestPath = role === 'patient' ? '/patient/requestDoctor' : '/doctor/requestPatient';
+  // The addressee of a pending request: P for /patient/responseRequest, D for /doctor/responseRequest.
+  const addressee: Caller = role === 'patient' ? 'owner' : 'assignedDoctor';
+
+  return [
+    {
+      route: `POST /${role}/signup`,
+      build: () => ({ method: 'POST', url: `/${role}/signup`, payload: { name: 'New Person', email: uniqueEmail(role), password: PASSWORD } }),
+      expect: everyone(201),
+    },
+    {
+      route: `POST /${role}/login`,
+      build: (c) => ({ method: 'POST', url: `/${role}/login`, payload: { email: me(c).email, password: PASSWORD } }),
+      expect: everyone(200),
+    },
+    {
+      route: `POST /${role}/logout`,
+      build: () => ({ method: 'POST', url: `/${role}/logout` }),
+      freshSession: true,
+      expect: ownRole(role, 204),
+    },
+    { route: `GET /${role}/me`, build: () => ({ method: 'GET', url: `/${role}/me` }), expect: ownRole(role, 200) },
+    {
+      route: `PATCH /${role}/me`,
+      build: () => ({ method: 'PATCH', url: `/${role}/me`, payload: updateBody }),
+      expect: ownRole(role, 200),
+    },
+    { route: `GET /${role}/qrCode`, build: () => ({ method: 'GET', url: `/${role}/qrCode` }), expect: ownRole(role, 200) },
+    {
+      route: `POST /${role}/verifyqrCode`,
+      // A well-formed code: 200 { verify: false } unless it happens to be right.
+      build: () => ({ method: 'POST', url: `/${role}/verifyqrCode`, payload: { code: '000000' } }),
+      expect: ownRole(role, 200),
+    },
+    { route: `POST /${role}/remove2FA`, build: () => ({ method: 'POST', url: `/${role}/remove2FA` }), expect: ownRole(role, 200) },
+    {
+      route: `POST /${role}/verify2FA`,
+      // A fresh account per cell with two-factor on, right after its password step.
+      build: async (c) => ({ method: 'POST', url: `/${role}/verify2FA`, payload: await pendingSecondFactor(c.t, role) }),
+      expect: everyone(200),
+    },
+    {
+      route: `POST /${role}/forgot-password`,
+      build: (c) => ({ method: 'POST', url: `/${role}/forgot-password`, payload: { email: me(c).email } }),
+      expect: everyone(200),
+    },
+    {
+      route: `POST /${role}/reset-password/:id/:token`,
+      // A reset signs every session of the account out: a fresh account and a real e-mailed link per cell.
+      build: async (c) => {
+        const who = await account(c.t, role);
+        must(await c.t.app.inject({ method: 'POST', url: `/${role}/forgot-password`, payload: { email: who.email } }), 200, 'forgot');
+        const { id, token } = await resetLinkFor(c.t, who.email);
+        return { method: 'POST', url: `/${role}/reset-password/${id}/${token}`, payload: { password: 'a brand new passphrase' } };
+      },
+      expect: everyone(200),
+    },
+    {
+      route: `POST /${role}/complete-profile`,
+      build: () => ({ method: 'POST', url: `/${role}/complete-profile`, payload: completeBody }),
+      freshSession: true, // the session is rotated: the old token is revoked
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `POST ${requestPath}`,
+      // Someone new to ask each time (P and D are connected already: 409).
+      build: async (c) => ({ method: 'POST', url: requestPath, payload: { email: (await account(c.t, other)).email } }),
+      expect: ownRole(role, 201),
+    },
+    { route: `GET /${role}/receivedRequests`, build: () => ({ method: 'GET', url: `/${role}/receivedRequests` }), expect: ownRole(role, 200) },
+    { route: `GET /${role}/sentRequests`, build: () => ({ method: 'GET', url: `/${role}/sentRequests` }), expect: ownRole(role, 200) },
+    {
+      route: `PATCH /${role}/responseRequest/:requestId`,
+      // The addressee accepts a FRESH request (accepting uses it up); everyone else is pointed at
+      // the cast's pending request to the same addressee, which must stay pending.
+      build: async (c, caller) => {
+        let id = role === 'patient' ? c.requestToP : c.requestToD;
+        if (caller === addressee) {
+          const from = await account(c.t, other);
+          id = await requestBetween(c.t, from, role === 'patient' ? c.P : c.D);
+        }
+        return { method: 'PATCH', url: `/${role}/responseRequest/${id}`, payload: { action: 'accept' } };
+      },
+      // Not a party to the request (P2 for P's, D2 for D's) → 404, never 403.
+      expect: role === 'patient' ? guarded(200, 404, 403, 403) : guarded(403, 403, 200, 404),
+    },
+  ];
+}
+
+export const ROWS: Row[] = [
+  { route: 'GET /health', build: () => ({ method: 'GET', url: '/health' }), expect: everyone(200) },
+  ...ROLES.flatMap(perRole),
+
+  // Google sign-in is a browser flow: always a redirect (unconfigured here → ?error=google_unavailable).
+  { route: 'GET /patient/auth/google', build: () => ({ method: 'GET', url: '/patient/auth/google' }), expect: everyone(302) },
+  {
+    route: 'GET /patient/auth/google/callback',
+    build: () => ({ method: 'GET', url: '/patient/auth/google/callback?code=abc&state=def' }),
+    expect: everyone(302),
+  },
+
+  // Records (CLINICAL.md): another person's data by id → 404 exactly as an unknown id.
+  {
+    route: 'POST /medicalhistory/:patientId',
+    build: (c) => ({ method: 'POST', url: `/medicalhistory/${c.P.id}`, payload: recordBody({ title: 'Follow-up' }) }),
+    expect: guarded(403, 403, 201, 404),
+  },
+  {
+    route: 'GET /medicalhistories',
+    build: (c) => ({ method: 'GET', url: `/medicalhistories?page=1&limit=10&patientId=${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'GET /medicalHistory/:id',
+    build: (c) => ({ method: 'GET', url: `/medicalHistory/${c.recordId}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'POST /medicalhistory/summary/:id',
+    build: (c) => ({ method: 'POST', url: `/medicalhistory/summary/${c.recordId}`, payload: {} }),
+    expect: guarded(403, 403, 200, 404),
+  },
+
+  // Prescriptions (CLINICAL.md).
+  {
+    route: 'POST /prescription/:patientId',
+    build: (c) => ({ method: 'POST', url: `/prescription/${c.P.id}`, payload: prescriptionBody() }),
+    expect: guarded(403, 403, 201, 404),
+  },
+  {
+    route: 'GET /prescription',
+    build: (c) => ({ method: 'GET', url: `/prescription?page=1&limit=10&patientId=${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'GET /prescription/:id',
+    build: (c) => ({ method: 'GET', url: `/prescription/${c.prescriptionId}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'GET /drug-alerts/:patientId',
+    build: (c) => ({ method: 'GET', url: `/drug-alerts/${c.P.id}?drug=Amoxicillin&allergies=latex` }),
+    expect: guarded(403, 403, 200, 404),
+  },
+
+  // The patient's own access log (patient only).
+  {
+    route: 'GET /patient/audit',
+    build: () => ({ method: 'GET', url: '/patient/audit?page=1&limit=100' }),
+    expect: guarded(200, 200, 403, 403),
+    check(res, c, caller) {
+      const ids = (res.json().items as { entityId: string | null }[]).map((i) => i.entityId);
+      if (caller === 'owner' && !(ids.includes(c.recordId) && ids.includes(c.prescriptionId))) {
+        throw new Error(`P's audit should list the record and prescription D created: ${res.body.slice(0, 300)}`);
+      }
+      if (caller === 'otherPatient' && (ids.includes(c.recordId) || ids.includes(c.prescriptionId))) {
+        throw new Error(`P2's audit shows P's entries: ${res.body.slice(0, 300)}`);
+      }
+    },
+  },
+
+  // Files (FILES_AND_REMINDERS.md).
+  {
+    route: 'GET /medical-record/:patientId',
+    build: (c) => ({ method: 'GET', url: `/medical-record/${c.P.id}?fileType=application%2Fpdf&fileName=report.pdf` }),
+    // Deliberate exception to "404, never 403": uploading is for the patient themself, and the
+    // docs/code answer 403 `You can only upload files to your own medical record` to another
+    // patient (P2), and 403 (role) to any doctor. Nothing is revealed: no lookup by the id happens.
+    expect: guarded(200, 403, 403, 403),
+  },
+  {
+    route: 'GET /medical-record',
+    build: (c) => ({ method: 'GET', url: `/medical-record?patientId=${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+    check(res, _c, caller) {
+      if ((caller === 'owner' || caller === 'assignedDoctor') && !(res.json().fileName as string[]).includes('scan.pdf')) {
+        throw new Error(`P's stored scan.pdf is not listed: ${res.body.slice(0, 300)}`);
+      }
+    },
+  },
+  {
+    // The signed URL is the authority: the same for every caller (a bearer is ignored).
+    route: 'PUT /files/:patientId/:file',
+    build: async (c) => ({ method: 'PUT', url: await newUploadUrl(c.t, c.P), headers: { 'content-type': 'application/pdf' }, payload: PDF }),
+    expect: everyone(200),
+  },
+  {
+    route: 'GET /files/:patientId/:file',
+    build: async (c) => ({ method: 'GET', url: await newDownloadUrl(c) }),
+    expect: everyone(200),
+  },
+
+  // Reminders (doctors).
+  {
+    route: 'POST /doctor/reminder',
+    build: (c) => ({ method: 'POST', url: '/doctor/reminder', payload: reminderBody(c) }),
+    // D2 → 403 `You can only send reminders to your assigned patients`: deliberate (docs), the
+    // same answer for an unknown address — the target is an e-mail, not an id, and no lookup leaks.
+    expect: guarded(403, 403, 201, 403),
+  },
+  { route: 'GET /doctor/reminders', build: () => ({ method: 'GET', url: '/doctor/reminders' }), expect: guarded(403, 403, 200, 200) },
+  {
+    route: 'DELETE /doctor/reminders/:id',
+    // D cancels a FRESH reminder of theirs; every other caller aims at the cast's one, which must stay scheduled.
+    build: async (c, caller) => ({
+      method: 'DELETE',
+      url: `/doctor/reminders/${caller === 'assignedDoctor' ? await newReminder(c) : c.reminderId}`,
+    }),
+    expect: guarded(403, 403, 200, 404),
+  },
+];
+
+/** The Authorization header(s) a caller sends; several for `malformed` (each must get the cell's status). */
+export function authVariants(c: Cast, caller: Caller, token?: string): { label: string; header?: string }[] {
+  switch (caller) {
+    case 'anonymous':
+      return [{ label: 'no header' }];
+    case 'expired':
+      return [{ label: 'expired', header: `Bearer ${c.expiredToken}` }];
+    case 'revoked':
+      return [{ label: 'revoked', header: `Bearer ${c.revokedToken}` }];
+    case 'malformed':
+      return [
+        { label: "'Bearer abc'", header: 'Bearer abc' },
+        { label: "'Bearer ' + 500 chars", header: `Bearer ${'A1b2_-'.repeat(84).slice(0, 500)}` },
+        { label: "'Basic xyz'", header: 'Basic xyz' },
+        { label: 'raw token without Bearer', header: c.P.token },
+        { label: 'well-formed unknown token', header: 'Bearer ' + 'x'.repeat(43) },
+      ];
+    default:
+      return [{ label: caller, header: `Bearer ${token ?? accountOf(c, caller).token}` }];
+  }
+}
+
+export function accountOf(c: Cast, caller: Caller) {
+  switch (caller) {
+    case 'owner':
+      return c.P;
+    case 'otherPatient':
+      return c.P2;
+    case 'assignedDoctor':
+      return c.D;
+    case 'unassignedDoctor':
+      return c.D2;
+    default:
+      throw new Error(`${caller} has no account`);
+  }
+}
+
+export const hasAccount = (caller: Caller) => !UNAUTH_DATA_CALLERS.includes(caller);
