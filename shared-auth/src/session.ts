@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { Role } from 'shared-contracts';
+import { isRole, type Role } from 'shared-contracts';
 
 export const TOKEN_KEY = 'token';
 export const ROLE_KEY = 'role';
@@ -17,8 +17,8 @@ export interface SessionState {
 }
 
 const storedRole = (): Role | null => {
-  const parsed = Role.safeParse(localStorage.getItem(ROLE_KEY));
-  return parsed.success ? parsed.data : null;
+  const value = localStorage.getItem(ROLE_KEY);
+  return isRole(value) ? value : null;
 };
 
 const fromStorage = () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { GENDERS, MARITAL_STATUSES, MODES_OF_ADMISSION, ROLES } from './constants';
 
-export const ROLES = ['patient', 'doctor'] as const;
 export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
@@ -25,15 +25,12 @@ export const Text = (max = 200) =>
   z.string().trim().max(max).regex(/^[^\u0000]*$/, { error: 'Text may not contain NUL characters' });
 export const RequiredText = (max = 200) => Text(max).min(1, { error: 'Required' });
 
-export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
 export const Gender = z.enum(GENDERS);
 export type Gender = z.infer<typeof Gender>;
 
-export const MARITAL_STATUSES = ['Unmarried', 'Married'] as const;
 export const MaritalStatus = z.enum(MARITAL_STATUSES);
 export type MaritalStatus = z.infer<typeof MaritalStatus>;
 
-export const MODES_OF_ADMISSION = ['Emergency', 'Outpatient'] as const;
 export const ModeOfAdmission = z.enum(MODES_OF_ADMISSION);
 
 /** A calendar date as the browser's date input gives it: YYYY-MM-DD, a real day. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_ACTIONS } from './constants';
 import { Email, EntityId } from './common';
 
 /** POST /doctor/requestPatient, POST /patient/requestDoctor: the other party's e-mail. */
@@ -15,7 +16,6 @@ export const ConnectionRequest = z.object({
 export type ConnectionRequest = z.infer<typeof ConnectionRequest>;
 export const ConnectionRequestList = z.array(ConnectionRequest);
 
-export const REQUEST_ACTIONS = ['accept', 'reject'] as const;
 export const ConnectionResponseBody = z.strictObject({ action: z.enum(REQUEST_ACTIONS) });
 export const RequestIdParams = z.strictObject({ requestId: EntityId });
 

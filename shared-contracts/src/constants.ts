@@ -7,3 +7,28 @@ export const MIN_RESPIRATORY_RATE = 16;
 export const MIN_YEARS_OF_EXPERIENCE = 1;
 export const MIN_REMINDER_INTERVAL_DAYS = 0;
 export const CONTACT_EMAIL = 'contact@careloop.example';
+
+/* Plain values the web apps need, kept apart from the zod schemas so importing one of them
+   never pulls zod into a page (package.json "sideEffects": false lets webpack drop the rest). */
+export const ROLES = ['patient', 'doctor'] as const;
+export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const;
+export const MARITAL_STATUSES = ['Unmarried', 'Married'] as const;
+export const MODES_OF_ADMISSION = ['Emergency', 'Outpatient'] as const;
+export const PDF_MIME = 'application/pdf';
+export const REQUEST_ACTIONS = ['accept', 'reject'] as const;
+export const REMINDER_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+
+// OWASP ASVS 2.1: length is the rule, not composition; long passphrases allowed, never truncated.
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** Google sign-in could not finish; the web app's login page explains which. */
+export const GOOGLE_SIGN_IN_ERRORS = {
+  google_unavailable: 'Google sign-in is not available right now. Please sign in with your e-mail and password.',
+  google_failed: 'Google sign-in did not complete. Please try again.',
+  google_unverified: 'Your Google e-mail address is not verified. Please verify it with Google, or sign up with e-mail.',
+} as const;
+export type GoogleSignInError = keyof typeof GOOGLE_SIGN_IN_ERRORS;
+
+export const isRole = (value: unknown): value is (typeof ROLES)[number] =>
+  value === 'patient' || value === 'doctor';

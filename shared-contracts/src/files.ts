@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { PDF_MIME } from './constants';
 import { EntityId, Text } from './common';
 
-export const PDF_MIME = 'application/pdf';
 
 /** GET /medical-record/{patientId}?fileType=&fileName=: a one-time URL to PUT one PDF to. */
 export const UploadUrlQuery = z.strictObject({

@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN } from './constants';
 
-// OWASP ASVS 2.1: length is the rule, not composition; long passphrases allowed, never truncated.
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
 
 /** The most common leaked passwords that still meet the length rule. */
 export const COMMON_PASSWORDS = new Set([

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REMINDER_STATUSES } from './constants';
 import { Email, EntityId, RequiredText } from './common';
 import { MIN_REMINDER_INTERVAL_DAYS } from './constants';
 
@@ -18,7 +19,6 @@ export const ReminderCreate = z.strictObject({
 });
 export type ReminderCreate = z.input<typeof ReminderCreate>;
 
-export const REMINDER_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
 
 export const Reminder = z.object({
   _id: EntityId,

@@ -60,11 +60,3 @@ export const DoctorCompleteProfile = z.strictObject({
   qualifications: z.array(RequiredText(100)).min(1).max(30),
 });
 export type DoctorCompleteProfile = z.infer<typeof DoctorCompleteProfile>;
-
-/** Google sign-in could not finish; the web app's login page explains which. */
-export const GOOGLE_SIGN_IN_ERRORS = {
-  google_unavailable: 'Google sign-in is not available right now. Please sign in with your e-mail and password.',
-  google_failed: 'Google sign-in did not complete. Please try again.',
-  google_unverified: 'Your Google e-mail address is not verified. Please verify it with Google, or sign up with e-mail.',
-} as const;
-export type GoogleSignInError = keyof typeof GOOGLE_SIGN_IN_ERRORS;

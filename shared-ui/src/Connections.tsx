@@ -117,11 +117,11 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
 }
 
 /** The people on the other side of the caller's care relationships, on the dashboard. */
-export function AssignedPeople({ title, people, empty }: { title: string; people: { id: string; name: string }[]; empty: string }) {
+export function AssignedPeople({ title, people, empty }: { title: string; people?: { id: string; name: string }[]; empty: string }) {
   return (
-    <Card aria-label={title}>
+    <Card aria-label={title} aria-busy={!people}>
       <h2 style={{ fontSize: '1.15rem', margin: '0 0 0.4rem' }}>{title}</h2>
-      {people.length === 0 ? (
+      {!people ? null : people.length === 0 ? (
         <EmptyState>{empty}</EmptyState>
       ) : (
         <Items>

@@ -46,6 +46,9 @@ const Facts = styled.dl`
   dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
 `;
 
+/** Holds the profile card's place while the profile loads, so nothing below it moves (CLS). */
+export const ProfilePlaceholder = () => <Card aria-label="Profile summary" aria-busy="true" style={{ minHeight: 330 }} />;
+
 /** The profile summary at the top of both dashboards, with Edit. */
 export function ProfileSummary({
   name, facts, editTo,

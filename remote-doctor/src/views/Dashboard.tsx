@@ -1,5 +1,5 @@
 import { useDoctorProfile } from 'shared-auth';
-import { AssignedPeople, DashboardCard, Grid, Heading, Page, ProfileSummary, joinList } from 'shared-ui';
+import { AssignedPeople, DashboardCard, ProfilePlaceholder, Grid, Heading, Page, ProfileSummary, joinList } from 'shared-ui';
 
 export default function Dashboard() {
   const { data } = useDoctorProfile();
@@ -8,7 +8,7 @@ export default function Dashboard() {
     <Page>
       <Heading>Doctor dashboard</Heading>
       <Grid>
-        {doctor && (
+        {doctor ? (
           <ProfileSummary
             name={doctor.name}
             editTo="/doctor/edit"
@@ -20,14 +20,14 @@ export default function Dashboard() {
               ['Gender', doctor.gender],
             ]}
           />
+        ) : (
+          <ProfilePlaceholder />
         )}
-        {doctor && (
-          <AssignedPeople
-            title="Assigned patients"
-            empty="No assigned patients found"
-            people={doctor.assignedPatients.map((p) => ({ id: p.patient, name: p.name }))}
-          />
-        )}
+        <AssignedPeople
+          title="Assigned patients"
+          empty="No assigned patients found"
+          people={doctor?.assignedPatients.map((p) => ({ id: p.patient, name: p.name }))}
+        />
         <DashboardCard title="Files" text="Medical files your patients have shared." actions={[{ text: 'View', to: '/doctor/dashboard/medical-files' }]} />
         <DashboardCard title="Prescription" text="Prescribe for one of your patients." actions={[{ text: 'Create', to: '/create-prescription' }]} />
         <DashboardCard

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router-dom';
 import { usePatientProfile } from 'shared-auth';
-import { AssignedPeople, DashboardCard, Grid, Heading, Page, ProfileSummary } from 'shared-ui';
+import { AssignedPeople, DashboardCard, ProfilePlaceholder, Grid, Heading, Page, ProfileSummary } from 'shared-ui';
 
 export default function Dashboard() {
   const { data } = usePatientProfile();
@@ -14,7 +14,7 @@ export default function Dashboard() {
     <Page>
       <Heading>Patient dashboard</Heading>
       <Grid>
-        {patient && (
+        {patient ? (
           <ProfileSummary
             name={patient.name}
             editTo="/patient/edit"
@@ -27,6 +27,8 @@ export default function Dashboard() {
               ['Address', address],
             ]}
           />
+        ) : (
+          <ProfilePlaceholder />
         )}
         <DashboardCard
           title="Files"
@@ -51,13 +53,11 @@ export default function Dashboard() {
             { text: 'Outgoing', to: '/patient/view-outgoing-requests' },
           ]}
         />
-        {patient && (
-          <AssignedPeople
-            title="Assigned Doctors"
-            empty="No assigned doctors yet"
-            people={patient.assignedDoctors.map((d) => ({ id: d.doctor, name: d.name }))}
-          />
-        )}
+        <AssignedPeople
+          title="Assigned Doctors"
+          empty="No assigned doctors yet"
+          people={patient?.assignedDoctors.map((d) => ({ id: d.doctor, name: d.name }))}
+        />
         <DashboardCard
           title="Access history"
           text="See who opened or changed your records, prescriptions and files, and when."
