@@ -1,0 +1,162 @@
+// The real HTTP api, used to set up the users, the care-network assignment and the records
+// before anything is measured; and a keep-alive client for sequential latency samples.
+import http from 'node:http';
+import { performance } from 'node:perf_hooks';
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request on a kept-alive socket; resolves { status, body (parsed JSON or text), ms }. */
+export function request(base, method, path, { token, body } = {}) {
+  const url = new URL(path, base);
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        agent,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+        timeout: 30_000,
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const ms = performance.now() - t0;
+          const text = Buffer.concat(chunks).toString();
+          let parsed = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode, body: parsed, ms });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function ok(base, method, path, opts, expected) {
+  const res = await request(base, method, path, opts);
+  if (!expected.includes(res.status)) {
+    throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  }
+  return res.body;
+}
+
+export const PASSWORD = 'Bench-Passw0rd-CareLoop!';
+
+export async function signup(base, role, email, name, extra = {}) {
+  const body = { name, email, password: PASSWORD, ...extra };
+  const res = await ok(base, 'POST', `/${role}/signup`, { body }, [201]);
+  const me = await ok(base, 'GET', `/${role}/me`, { token: res.token }, [200]);
+  return { token: res.token, id: me[role]._id, email, name };
+}
+
+/** doctor asks, patient accepts: the assignment is made by the api itself. */
+export async function connect(base, doctor, patient) {
+  await ok(base, 'POST', '/doctor/requestPatient', { token: doctor.token, body: { email: patient.email } }, [201]);
+  const received = await ok(base, 'GET', '/patient/receivedRequests', { token: patient.token }, [200]);
+  const mine = received.find((r) => r.doctor.email === doctor.email);
+  if (!mine) throw new Error('the connection request did not reach the patient');
+  await ok(base, 'PATCH', `/patient/responseRequest/${mine._id}`, { token: patient.token, body: { action: 'accept' } }, [200]);
+}
+
+export function recordBody(i) {
+  return {
+    medicalHistory: {
+      title: `Bench visit ${i}`,
+      biodata: { modeOfAdmission: i % 2 ? 'Outpatient' : 'Emergency' },
+      systemicHistory: {
+        centralNervousSystem: 'No headache, no focal deficit',
+        cardiovascularSystem: 'No chest pain',
+        gastrointestinalSystem: 'Normal appetite',
+        genitourinarySystem: '',
+        musculoskeletalSystem: '',
+      },
+      historyOfPresentingComplaints: 'Cough for five days',
+      historyOfPresentingIllness: 'Productive cough, low-grade fever',
+      pastSurgicalHistory: 'Appendicectomy 2010',
+      pastMedicalHistory: 'Asthma',
+      familyHistory: 'Hypertension (father)',
+      drugHistory: 'Salbutamol inhaler',
+      allergies: 'Penicillin',
+      gynecologicalHistory: '',
+      occupationalHistory: 'Teacher',
+      travelHistory: 'None',
+      socioeconomicHistory: 'Non-smoker',
+    },
+    examination: {
+      generalPhysicalExamination: {
+        bloodPressure: '128/84',
+        pulse: 88,
+        temperature: '37.9',
+        respiratoryRate: 18,
+        bloodSugarLevel: '5.6',
+        Notes: 'Alert, mildly unwell',
+      },
+      respiratorySystem: 'Crackles right base',
+      centralNervousSystem: 'Normal',
+      cardiovascularSystem: 'S1 S2 normal',
+      gastrointestinalSystem: 'Soft, non-tender',
+    },
+    investigations: {
+      completeBloodCount: 'WBC 12.1',
+      liverFunctionTests: 'Normal',
+      renalFunctionTests: 'Normal',
+      vitalMarkers: '',
+      serumElectrolytes: 'Normal',
+      prothrombinTime: '',
+      activatedPartialThromboplastinTime: '',
+      electrocardiogram: 'Sinus rhythm',
+      chestXRay: 'Right lower lobe consolidation',
+    },
+    treatment: { prescribedDrug: 'Clarithromycin', dosage: '500 mg', administrationRoute: 'Oral', dosageFrequency: 'Twice daily' },
+  };
+}
+
+export const PRESCRIPTION_BODY = {
+  prescribedDrug: 'Paracetamol',
+  dosage: '1 g',
+  administrationRoute: 'Oral',
+  dosageFrequency: 'Every 6 hours',
+  allergies: [],
+};
+
+export async function createRecord(base, doctor, patientId, i) {
+  return ok(base, 'POST', `/medicalhistory/${patientId}`, { token: doctor.token, body: recordBody(i) }, [201]);
+}
+
+export async function createPrescription(base, doctor, patientId) {
+  return ok(base, 'POST', `/prescription/${patientId}`, { token: doctor.token, body: PRESCRIPTION_BODY }, [201]);
+}
+
+/** k sequential GETs on one kept-alive socket; every answer must be 200. Returns { ms[], last }. */
+export async function sampleGets(base, path, token, k) {
+  const ms = [];
+  let last;
+  for (let i = 0; i < k; i++) {
+    const res = await request(base, 'GET', path, { token });
+    if (res.status !== 200) throw new Error(`GET ${path} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
+    ms.push(res.ms);
+    last = res.body;
+  }
+  return { ms, last };
+}
+
+/** median, p99 and max of latency samples (ms) */
+export function latencyStats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+  return { n: s.length, median: q(0.5), p99: q(0.99), max: s.at(-1) };
+}

@@ -1,0 +1,235 @@
+// CareLoop benchmark suite. `npm run bench` (= npm run build && node bench/run.mjs) runs every
+// section; `node bench/run.mjs [--only api|scale|web] [--quick]` for iteration. See bench/README.md.
+// Prints one table per section (each figure next to its same-run baseline and its target) and
+// writes bench/results/latest.json.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { API_P99_TARGET_MS, runApi } from './api.mjs';
+import { BENCH, cleanupAll, ROOT } from './lib/proc.mjs';
+import { runScale, SCALE_RATIO_TARGET } from './scale.mjs';
+import { LANDING_JS_TARGET_KB, LIGHTHOUSE_TARGET, runWeb } from './web.mjs';
+
+const SECTIONS = ['api', 'scale', 'web'];
+
+function parseArgs(argv) {
+  const opts = { quick: false, only: [...SECTIONS] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') opts.quick = true;
+    else if (a === '--only' || a.startsWith('--only=')) {
+      const value = a.includes('=') ? a.split('=')[1] : argv[++i];
+      const list = (value ?? '').split(',').filter(Boolean);
+      const bad = list.filter((s) => !SECTIONS.includes(s));
+      if (!list.length || bad.length) throw new Error(`--only takes ${SECTIONS.join('|')} (comma-separated), got ${value}`);
+      opts.only = list;
+    } else if (a === '--help' || a === '-h') {
+      console.log('usage: node bench/run.mjs [--only api|scale|web[,…]] [--quick]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  return opts;
+}
+
+// ---- formatting -------------------------------------------------------------------------------
+const fmt = {
+  ms: (v) => (v === null || v === undefined ? '–' : v < 10 ? v.toFixed(2) : v.toFixed(1)),
+  int: (v) => (v === null || v === undefined ? '–' : Math.round(v).toLocaleString('en')),
+  kb: (bytes) => `${(bytes / 1024).toFixed(1)} KB`,
+  x: (v) => `${v.toFixed(2)}×`,
+};
+const mark = (met) => (met ? 'met' : 'NOT MET');
+
+function table(headers, rows) {
+  const cells = [headers, ...rows].map((r) => r.map((c) => String(c)));
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(cells[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
+}
+
+// ---- tables + target verdicts -----------------------------------------------------------------
+function apiReport(api, targets) {
+  const out = [];
+  const ceiling = Object.fromEntries(api.bare.map((b) => [b.connections, b]));
+  out.push(
+    `Ceiling (bare Fastify route returning a constant, same run): ` +
+      api.bare.map((b) => `c=${b.connections}: ${fmt.int(b.rps)} req/s, p50 ${b.p50} ms, p99 ${b.p99} ms`).join('; '),
+  );
+  for (const backend of [...new Set(api.rows.map((r) => r.backend))]) {
+    const rows = api.rows
+      .filter((r) => r.backend === backend)
+      .map((r) => {
+        const c = ceiling[r.connections];
+        const targeted = r.read && r.connections === 100;
+        const met = r.p99 <= API_P99_TARGET_MS && r.errors + r.timeouts + r.non2xx === 0;
+        if (targeted) targets.push({ section: 'api', what: `${backend} ${r.label} p99 @100 conns`, value: `${r.p99} ms`, target: `≤ ${API_P99_TARGET_MS} ms`, met });
+        return [
+          r.label,
+          r.connections,
+          fmt.int(r.rps),
+          `${r.p50} ms`,
+          `${r.p99} ms`,
+          `${r.errors + r.timeouts}/${r.non2xx}`,
+          `${fmt.int(c.rps)} req/s, p99 ${c.p99} ms`,
+          `${((r.rps / c.rps) * 100).toFixed(1)}%`,
+          targeted ? `p99 ≤ ${API_P99_TARGET_MS} ms: ${mark(met)}` : '',
+        ];
+      });
+    out.push(
+      `\n${backend === 'pglite' ? 'PGlite (embedded, default)' : 'PostgreSQL 15'} — autocannon ${api.durationPerRun} s per row, loopback`,
+      table(['endpoint', 'conns', 'req/s', 'p50', 'p99', 'errors/non-2xx', 'baseline: bare Fastify', 'of ceiling', 'target'], rows),
+    );
+  }
+  for (const n of api.notes) out.push(`note: ${n}`);
+  return out.join('\n');
+}
+
+function scaleReport(scale, targets) {
+  const rows = scale.rows.map((r) => {
+    const met = r.ratioMedian <= SCALE_RATIO_TARGET;
+    const label = `${r.backend} ${fmt.int(r.bigRows)}/${fmt.int(r.smallRows)}`;
+    targets.push({ section: 'scale', what: `${r.backend} ${r.endpoint} median ratio ${label}`, value: fmt.x(r.ratioMedian), target: `≤ ${SCALE_RATIO_TARGET}`, met, primary: r.bigRows >= 1_000_000 });
+    return [
+      r.backend,
+      r.endpoint,
+      `${r.small.total}`,
+      `${fmt.ms(r.small.median)} / ${fmt.ms(r.small.p99)} ms`,
+      `${fmt.ms(r.big.median)} / ${fmt.ms(r.big.p99)} ms`,
+      `${fmt.x(r.ratioMedian)} / ${fmt.x(r.ratioP99)}`,
+      `≤ ${SCALE_RATIO_TARGET}: ${mark(met)}`,
+    ];
+  });
+  const sizes = [...new Set(scale.rows.map((r) => `${r.backend}: ${fmt.int(r.smallRows)} → ${fmt.int(r.bigRows)} rows per table`))];
+  const seed = Object.entries(scale.seed)
+    .map(([b, s]) => `${b} seeded to the big size in ${s.bigSeconds.toFixed(1)} s${s.sizes ? ` (medical_records ${s.sizes.records}, prescriptions ${s.sizes.prescriptions} incl. indexes)` : ''}`)
+    .join('; ');
+  return [
+    `${sizes.join('; ')}. ${scale.samples} sequential keep-alive requests per figure (after 20 warm-up), page=1&limit=10,`,
+    `both sizes served at once (two api processes) and sampled in alternating rounds of ${scale.samples / 10}.`,
+    `Baseline: the same request on the 1,000-rows-per-table database, same run. "own rows" = the list's total (the user's own data, equal at both sizes).`,
+    table(['backend', 'endpoint (as)', 'own rows', 'small: median / p99', 'big: median / p99', 'ratio median / p99', 'target (median ratio)'], rows),
+    `seeding: ${seed}`,
+    ...scale.notes.map((n) => `note: ${n}`),
+  ].join('\n');
+}
+
+function webReport(web, targets) {
+  const { js, lighthouse: lh } = web;
+  const base = js.single;
+  const jsRow = (name, r, baseline, targeted) => {
+    const met = r.gzipBytes <= LANDING_JS_TARGET_KB * 1024;
+    if (targeted) targets.push({ section: 'web', what: `${name}: JS gzipped before first paint`, value: fmt.kb(r.gzipBytes), target: `≤ ${LANDING_JS_TARGET_KB} KB`, met });
+    return [name, fmt.kb(r.gzipBytes), fmt.kb(r.rawBytes), r.scripts, `${r.headingMs} ms`, baseline, targeted ? `≤ ${LANDING_JS_TARGET_KB} KB: ${mark(met)}` : `(≤ ${LANDING_JS_TARGET_KB} KB: ${mark(met)})`];
+  };
+  const jsRows = [
+    jsRow('/ landing (shell + remote-public, federated)', js.landing, `${fmt.kb(base.gzipBytes)} single bundle (${((js.landing.gzipBytes / base.gzipBytes - 1) * 100).toFixed(0)}% more)`, true),
+    jsRow('/ landing as ONE bundle, no federation', base, '—', false),
+    jsRow('/patient/dashboard (logged-in patient)', js.dashboard, `${fmt.kb(js.landing.gzipBytes)} federated landing`, false),
+  ];
+  const lhRow = (name, r, baseline, targeted) => {
+    const met = r.medianScore >= LIGHTHOUSE_TARGET;
+    if (targeted) targets.push({ section: 'web', what: `${name}: Lighthouse performance`, value: String(r.medianScore), target: `≥ ${LIGHTHOUSE_TARGET}`, met });
+    return [
+      name,
+      `${r.medianScore} (${r.scores.join(', ')})`,
+      `${fmt.int(r.lcp)} ms`,
+      `${fmt.int(r.tbt)} ms`,
+      r.cls.toFixed(3),
+      `${fmt.int(r.fcp)} ms`,
+      baseline,
+      targeted ? `≥ ${LIGHTHOUSE_TARGET}: ${mark(met)}` : '',
+    ];
+  };
+  const lhBase = `single bundle: ${lh.single.medianScore}, LCP ${fmt.int(lh.single.lcp)} ms`;
+  const lhRows = [
+    lhRow('/ landing (federated)', lh.landing, lhBase, true),
+    lhRow('/ landing, single bundle', lh.single, '—', false),
+    lhRow('/patient/dashboard', lh.dashboard, `federated landing: ${lh.landing.medianScore}`, true),
+  ];
+  const chunks = js.landing.files
+    .filter((f) => f.beforeHeading)
+    .slice(0, 8)
+    .map((f) => [f.file, f.origin, fmt.kb(f.gzip), fmt.kb(f.raw), f.contains]);
+  return [
+    'JS downloaded by Chromium before the page heading is visible (cache disabled, gzip as served by scripts/web-server.mjs):',
+    table(['page', 'JS gzipped', 'JS raw', 'scripts', 'heading at', 'baseline', 'target'], jsRows),
+    '\nLargest scripts of the federated landing (what dominates):',
+    table(['file', 'from', 'gzipped', 'raw', 'contains'], chunks),
+    `\nLighthouse ${web.lighthouseRuns === 1 ? '(1 run)' : `(median of ${web.lighthouseRuns} runs)`}, ${web.preset} preset (simulated throttling), Debian Chromium headless:`,
+    table(['page', 'performance', 'LCP', 'TBT', 'CLS', 'FCP', 'baseline', 'target'], lhRows),
+    ...Object.entries(lh).map(
+      ([k, r]) =>
+        `${k}: LCP element ${JSON.stringify(r.lcpElement)}` +
+        (r.layoutShifts.length ? `; layout shifts: ${r.layoutShifts.map((x) => `${JSON.stringify(x.element)} (${x.score.toFixed(3)})`).join(', ')}` : ''),
+    ),
+  ].join('\n');
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const log = (m) => console.log(m);
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
+  } catch {
+    /* not a checkout */
+  }
+  const results = {
+    date: new Date().toISOString(),
+    commit,
+    quick: opts.quick,
+    sections: opts.only,
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavgAtStart: loadavg() },
+    targets: [],
+  };
+  console.log(`CareLoop bench — ${opts.quick ? 'QUICK (shorter durations, smaller tables)' : 'full'} run of ${opts.only.join(', ')}; commit ${commit}; ${results.machine.cpus} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (loadavg()[0] > 1.5) console.log('warning: the machine is already busy (load average > 1.5): figures will be noisy and pessimistic');
+
+  const runners = { api: runApi, scale: runScale, web: runWeb };
+  const failures = [];
+  for (const section of opts.only) {
+    console.log(`\n=== ${section.toUpperCase()} ===`);
+    const load = loadavg()[0];
+    try {
+      results[section] = { loadavgAtStart: load, ...(await runners[section]({ quick: opts.quick, log })) };
+    } catch (err) {
+      console.error(`${section} failed: ${err?.stack ?? err}`);
+      results[section] = { error: String(err?.message ?? err) };
+      failures.push(section);
+    }
+  }
+
+  const reports = [];
+  const targets = results.targets;
+  if (results.api && !results.api.error) reports.push(['API', apiReport(results.api, targets)]);
+  if (results.scale && !results.scale.error) reports.push(['SCALE — page-1 latency, 1k rows vs big table', scaleReport(results.scale, targets)]);
+  if (results.web && !results.web.error) reports.push(['WEB', webReport(results.web, targets)]);
+  console.log('\n\n================ RESULTS ================');
+  for (const [title, text] of reports) console.log(`\n## ${title}\n${text}`);
+  if (targets.length) {
+    console.log('\n## TARGETS');
+    console.log(table(['section', 'figure', 'value', 'target', 'verdict'], targets.map((t) => [t.section, t.what, t.value, t.target, mark(t.met)])));
+  }
+  for (const f of failures) console.log(`\n${f}: FAILED — ${results[f].error}`);
+  results.seconds = (Date.now() - started) / 1000;
+  results.machine.loadavgAtEnd = loadavg();
+  mkdirSync(join(BENCH, 'results'), { recursive: true });
+  const file = join(BENCH, 'results', 'latest.json');
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote ${file} — total ${(results.seconds / 60).toFixed(1)} min`);
+  return failures.length ? 1 : 0;
+}
+
+main()
+  .then(async (code) => {
+    await cleanupAll();
+    process.exit(code);
+  })
+  .catch(async (err) => {
+    console.error(err?.stack ?? err);
+    await cleanupAll();
+    process.exit(1);
+  });
