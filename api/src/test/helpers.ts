@@ -217,3 +217,20 @@ export async function signup(app: FastifyInstance, role: 'patient' | 'doctor', b
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
   return { email, token: res.json().token as string };
 }
+
+/**
+ * The usual test file's fixture: a fresh database of `backend` and an app on it, made before the
+ * file's tests and closed after them. Destructure it in a beforeAll: `({ t, tdb } = fixture)`.
+ */
+export function appPerFile(backend: Backend, env: Record<string, string> = {}): { t: TestApp; tdb: TestDb } {
+  const fixture = {} as { t: TestApp; tdb: TestDb };
+  beforeAll(async () => {
+    fixture.tdb = await createTestDb(backend);
+    fixture.t = await createTestApp(fixture.tdb.adapter, env);
+  });
+  afterAll(async () => {
+    await fixture.t?.app.close();
+    await fixture.tdb?.cleanup();
+  });
+  return fixture;
+}

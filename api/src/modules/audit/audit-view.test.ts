@@ -1,19 +1,12 @@
 import { AuditPage } from 'shared-contracts';
 import { account, connect, prescriptionBody, recordBody, setClock } from '../../test/clinical';
-import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+import { appPerFile, BACKENDS, bearer, type TestApp, type TestDb } from '../../test/helpers';
 
 describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
   let tdb: TestDb;
   let t: TestApp;
-
-  beforeAll(async () => {
-    tdb = await createTestDb(backend);
-    t = await createTestApp(tdb.adapter);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const fixture = appPerFile(backend);
+  beforeAll(() => ({ t, tdb } = fixture));
 
   const auditOf = (token: string, query = '') =>
     t.app.inject({ method: 'GET', url: `/patient/audit${query}`, headers: bearer(token) });

@@ -3,17 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import { selectRows } from '../../adapters/db';
 import { assignments, connectionRequests, patients } from '../../db/schema';
-import {
-  BACKENDS,
-  bearer,
-  countRows,
-  createTestApp,
-  createTestDb,
-  signup,
-  uniqueEmail,
-  type TestApp,
-  type TestDb,
-} from '../../test/helpers';
+import { appPerFile, BACKENDS, bearer, countRows, signup, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';
 import { assign, assignedDoctorsOf, assignedPatientsOf, isAssigned } from './assignments';
 import {
   ALREADY_ANSWERED,
@@ -41,15 +31,8 @@ const requestPath = (role: Role) => (role === 'doctor' ? '/doctor/requestPatient
 describe.each(BACKENDS)('connections on %s', (backend) => {
   let tdb: TestDb;
   let t: TestApp;
-
-  beforeAll(async () => {
-    tdb = await createTestDb(backend);
-    t = await createTestApp(tdb.adapter);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const fixture = appPerFile(backend);
+  beforeAll(() => ({ t, tdb } = fixture));
 
   const db = () => tdb.adapter.db;
 

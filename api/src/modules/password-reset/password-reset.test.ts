@@ -1,20 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { passwordResets } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
-import {
-  BACKENDS,
-  PASSWORD,
-  bearer,
-  countRows,
-  createTestApp,
-  createTestDb,
-  readOutbox,
-  signup,
-  totpCode,
-  uniqueEmail,
-  type TestApp,
-  type TestDb,
-} from '../../test/helpers';
+import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, createTestApp, createTestDb, readOutbox, signup, totpCode, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';
 import {
   FORGOT_PASSWORD_MESSAGE,
   RESET_DONE_MESSAGE,
@@ -29,15 +16,8 @@ const LINK = /^(http:\/\/web\.example)\/(patient|doctor)\/reset-password\/([0-9a
 describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
   let tdb: TestDb;
   let t: TestApp;
-
-  beforeAll(async () => {
-    tdb = await createTestDb(backend);
-    t = await createTestApp(tdb.adapter, { WEB_ORIGIN: 'http://web.example' });
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const fixture = appPerFile(backend, { WEB_ORIGIN: 'http://web.example' });
+  beforeAll(() => ({ t, tdb } = fixture));
 
   const forgot = (role: Role, email: string) =>
     t.app.inject({ method: 'POST', url: `/${role}/forgot-password`, payload: { email } });

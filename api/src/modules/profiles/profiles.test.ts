@@ -1,29 +1,11 @@
-import {
-  BACKENDS,
-  PASSWORD,
-  bearer,
-  countRows,
-  createTestApp,
-  createTestDb,
-  signup,
-  uniqueEmail,
-  type TestApp,
-  type TestDb,
-} from '../../test/helpers';
+import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, signup, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
 
 describe.each(BACKENDS)('profiles on %s', (backend) => {
   let tdb: TestDb;
   let t: TestApp;
-
-  beforeAll(async () => {
-    tdb = await createTestDb(backend);
-    t = await createTestApp(tdb.adapter);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const fixture = appPerFile(backend);
+  beforeAll(() => ({ t, tdb } = fixture));
 
   const getMe = (role: string, token: string) => t.app.inject({ method: 'GET', url: `/${role}/me`, headers: bearer(token) });
   const patchMe = (role: string, token: string, payload: unknown) =>

@@ -1,16 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { doctors, patients } from '../../db/schema';
-import {
-  BACKENDS,
-  PASSWORD,
-  bearer,
-  createTestApp,
-  createTestDb,
-  signup,
-  totpCode,
-  type TestApp,
-  type TestDb,
-} from '../../test/helpers';
+import { appPerFile, BACKENDS, PASSWORD, bearer, signup, totpCode, type TestApp, type TestDb } from '../../test/helpers';
 import { INVALID_CODE, TWO_FACTOR_DISABLED } from './routes';
 
 type Role = 'patient' | 'doctor';
@@ -21,15 +11,8 @@ const tableOf = (role: Role) => (role === 'patient' ? patients : doctors) as typ
 describe.each(BACKENDS)('two-factor on %s', (backend) => {
   let tdb: TestDb;
   let t: TestApp;
-
-  beforeAll(async () => {
-    tdb = await createTestDb(backend);
-    t = await createTestApp(tdb.adapter);
-  });
-  afterAll(async () => {
-    await t?.app.close();
-    await tdb?.cleanup();
-  });
+  const fixture = appPerFile(backend);
+  beforeAll(() => ({ t, tdb } = fixture));
 
   const qr = (role: Role, token: string) => t.app.inject({ method: 'GET', url: `/${role}/qrCode`, headers: bearer(token) });
   const verifyQr = (role: Role, token: string, code: string) =>
