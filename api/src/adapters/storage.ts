@@ -190,7 +190,8 @@ export class LocalDiskStorage implements FileStorage {
     });
     // The request body is piped in, not part of the pipeline: a refusal must not destroy the
     // request (and its socket) before the 413/415 answer is written.
-    const written = pipeline(check, fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+    const out = fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
+    const written = pipeline(check, out);
     const abort = (err?: Error) => {
       if (!body.readableEnded) check.destroy(err ?? new Error('The upload was interrupted'));
     };
@@ -209,6 +210,9 @@ export class LocalDiskStorage implements FileStorage {
     } finally {
       body.unpipe(check);
       body.off('error', abort);
+      // A refusal can settle the pipeline while the file is still being opened: wait for the
+      // stream to close, or the removal below would run first and the .part file would survive.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await fs.promises.rm(tmp, { force: true });
     }
   }
