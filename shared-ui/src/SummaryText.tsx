@@ -18,6 +18,8 @@ export function SummaryText({ markdown }: { markdown: string }) {
       {lines.map((line, i) => {
         const heading = /^##\s+(.*)$/.exec(line);
         if (heading) return <h3 key={i} style={{ fontSize: '1rem', margin: '0.9rem 0 0.2rem' }}>{inline(heading[1])}</h3>;
+        // A blank line before a heading: the heading's own margin already separates the sections.
+        if (line.trim() === '' && /^##\s/.test(lines[i + 1] ?? '')) return null;
         return (
           <Fragment key={i}>
             {inline(line)}

@@ -54,6 +54,12 @@ test('summary markdown: ## headings and **bold** as elements, newlines as breaks
   expect(container.querySelectorAll('br')).toHaveLength(2);
 });
 
+test('a blank line before a heading adds no extra break', () => {
+  const { container } = render(<SummaryText markdown={'## Patient\nAsha\n\n## Vital signs\nPulse 96'} />);
+  expect(screen.getAllByRole('heading')).toHaveLength(2);
+  expect(container.querySelectorAll('br')).toHaveLength(1);
+});
+
 test('every section of a record is shown; a doctor can generate the summary', async () => {
   renderView(<RecordDetail role="doctor" record={record} />);
   for (const section of ['Biodata', 'Doctor information', 'Systemic history', 'Examination', 'Investigations', 'Treatment', 'Summary']) {
