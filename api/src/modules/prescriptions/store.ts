@@ -2,7 +2,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { prescriptions } from '../../db/schema';
-import { assignedPageIds, countScope, scopeCount, type ListScope, type Page } from '../records/store';
+import { countScope, listQueries, type ListScope, type Page } from '../records/store';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
 
@@ -33,18 +33,9 @@ export async function findPrescription(db: Queryable, id: string): Promise<Presc
   return row;
 }
 
-/** The page query and the count query of a list (exported so a test can EXPLAIN exactly these). */
-export function prescriptionListQueries(db: Queryable, scope: ListScope, page: number, limit: number) {
-  const t = prescriptions;
-  const order = [desc(t.createdAt), desc(t.id)];
-  return {
-    page:
-      'patientId' in scope
-        ? db.select().from(t).where(eq(t.patientId, scope.patientId)).orderBy(...order).limit(limit).offset((page - 1) * limit)
-        : db.select().from(t).where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, page, limit)})`).orderBy(...order),
-    count: scopeCount(t, scope),
-  };
-}
+/** The prescription list's queries (exported so a test can EXPLAIN exactly these). */
+export const prescriptionListQueries = (db: Queryable, scope: ListScope, page: number, limit: number) =>
+  listQueries(db, prescriptions, scope, page, limit);
 
 export async function listPrescriptions(db: Queryable, scope: ListScope, page: number, limit: number): Promise<Page<Prescription>> {
   const q = prescriptionListQueries(db, scope, page, limit);

@@ -144,18 +144,27 @@ export async function countScope(db: Queryable, table: typeof medicalRecords | t
   return Number(row.n);
 }
 
-/** The page query and the count query of a list (exported so a test can EXPLAIN exactly these). */
-export function recordListQueries(db: Queryable, scope: ListScope, page: number, limit: number) {
-  const t = medicalRecords;
+type ListTable = typeof medicalRecords | typeof prescriptions;
+
+/**
+ * The page query and the count query of a list of records or prescriptions, newest first: a
+ * patient's own through the patient index, a doctor's across assigned patients (assignedPageIds).
+ */
+export function listQueries<T extends ListTable>(db: Queryable, t: T, scope: ListScope, page: number, limit: number) {
   const order = [desc(t.createdAt), desc(t.id)];
+  const rows = db.select().from(t as ListTable);
   return {
-    page:
-      'patientId' in scope
-        ? db.select().from(t).where(eq(t.patientId, scope.patientId)).orderBy(...order).limit(limit).offset((page - 1) * limit)
-        : db.select().from(t).where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, page, limit)})`).orderBy(...order),
+    page: ('patientId' in scope
+      ? rows.where(eq(t.patientId, scope.patientId)).orderBy(...order).limit(limit).offset((page - 1) * limit)
+      : rows.where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, page, limit)})`).orderBy(...order)
+    ) as unknown as Promise<T['$inferSelect'][]> & { getSQL(): SQL },
     count: scopeCount(t, scope),
   };
 }
+
+/** The record list's queries (exported so a test can EXPLAIN exactly these). */
+export const recordListQueries = (db: Queryable, scope: ListScope, page: number, limit: number) =>
+  listQueries(db, medicalRecords, scope, page, limit);
 
 export async function listRecords(db: Queryable, scope: ListScope, page: number, limit: number): Promise<Page<MedicalRecord>> {
   const q = recordListQueries(db, scope, page, limit);
