@@ -3,21 +3,14 @@ import styled from 'styled-components';
 import type { Role } from 'shared-contracts';
 import { usePrescriptions } from 'shared-auth';
 import { Card, EmptyState, Heading } from './components';
+import { ListDetail, PickList } from './ListDetail';
 import { theme } from './theme';
 
-const Layout = styled.div`
+const Facts = styled.dl`
   display: grid;
-  gap: 1rem;
-  grid-template-columns: minmax(220px, 320px) 1fr;
-  @media (max-width: 800px) { grid-template-columns: 1fr; }
-  ul { list-style: none; margin: 0; padding: 0; }
-  li button {
-    width: 100%; text-align: left; padding: 0.7rem 0.8rem; border: 0; border-radius: 8px;
-    background: none; font: inherit; cursor: pointer;
-  }
-  li button[aria-current='true'], li button:hover { background: ${theme.color.primarySoft}; }
-  small { display: block; color: ${theme.color.muted}; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.4rem 1rem; margin: 0; }
+  grid-template-columns: max-content 1fr;
+  gap: 0.4rem 1rem;
+  margin: 0;
   dt { color: ${theme.color.muted}; }
   dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
 `;
@@ -33,9 +26,9 @@ export function PrescriptionList({ role }: { role: Role }) {
       <Heading>Prescriptions</Heading>
       {prescriptions.data && items.length === 0 && <Card><EmptyState>No prescriptions found</EmptyState></Card>}
       {current && (
-        <Layout>
+        <ListDetail>
           <Card>
-            <ul aria-label="Prescriptions">
+            <PickList aria-label="Prescriptions">
               {items.map((p) => (
                 <li key={p._id}>
                   <button type="button" aria-current={p._id === current._id} onClick={() => setSelected(p._id)}>
@@ -44,20 +37,20 @@ export function PrescriptionList({ role }: { role: Role }) {
                   </button>
                 </li>
               ))}
-            </ul>
+            </PickList>
           </Card>
           <Card aria-label="Prescription">
             <h2 style={{ marginTop: 0 }}>{current.prescribedDrug}</h2>
-            <dl>
+            <Facts>
               <dt>Dosage</dt><dd>{current.dosage}</dd>
               <dt>Route</dt><dd>{current.administrationRoute}</dd>
               <dt>Frequency</dt><dd>{current.dosageFrequency}</dd>
               <dt>Allergies</dt><dd>{current.allergies.length ? current.allergies.join(', ') : 'None recorded'}</dd>
               <dt>Prescribed by</dt><dd>{current.assignedBy}</dd>
               <dt>Date</dt><dd>{current.createdAt.slice(0, 10)}</dd>
-            </dl>
+            </Facts>
           </Card>
-        </Layout>
+        </ListDetail>
       )}
     </>
   );

@@ -4,32 +4,10 @@ import styled from 'styled-components';
 import type { MedicalRecord, Role } from 'shared-contracts';
 import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading } from './components';
+import { ListDetail, PickList } from './ListDetail';
 import { SummaryText } from './SummaryText';
 import { theme } from './theme';
 
-const Layout = styled.div`
-  display: grid;
-  gap: 1rem;
-  grid-template-columns: minmax(220px, 320px) 1fr;
-  @media (max-width: 800px) { grid-template-columns: 1fr; }
-`;
-const Items = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  button {
-    width: 100%;
-    text-align: left;
-    padding: 0.7rem 0.8rem;
-    border: 0;
-    border-radius: 8px;
-    background: none;
-    font: inherit;
-    cursor: pointer;
-  }
-  button[aria-current='true'], button:hover { background: ${theme.color.primarySoft}; }
-  small { display: block; color: ${theme.color.muted}; }
-`;
 const Section = styled.section`
   margin-top: 1.25rem;
   h2 { font-size: 1.05rem; margin: 0 0 0.5rem; color: ${theme.color.primaryDark}; }
@@ -135,9 +113,9 @@ export function RecordList({ role }: { role: Role }) {
       <Heading>Medical Records</Heading>
       {records.data && items.length === 0 && <Card><EmptyState>No medical record found</EmptyState></Card>}
       {items.length > 0 && (
-        <Layout>
+        <ListDetail>
           <Card>
-            <Items aria-label="Medical records">
+            <PickList aria-label="Medical records">
               {items.map((r) => (
                 <li key={r._id}>
                   <button type="button" aria-current={r._id === current?._id} onClick={() => setSelected(r._id)}>
@@ -149,13 +127,13 @@ export function RecordList({ role }: { role: Role }) {
                   </button>
                 </li>
               ))}
-            </Items>
+            </PickList>
           </Card>
           <Card>
             {current && <RecordDetail role={role} record={current} />}
             {current && <Link to={`/all-medical-records/${current._id}`}>Open on its own page</Link>}
           </Card>
-        </Layout>
+        </ListDetail>
       )}
     </>
   );
