@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { createPrescription } from 'shared-auth';
 import { Banner, Button, DrugAlertList, EmptyState, Heading, Narrow, Page, TextField, splitList } from 'shared-ui';
-import { useAssignedPatient } from './usePatientName';
+import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
 
 /** /create-prescription/{id}: drug, dosage, route and frequency required; allergies comma-separated. */

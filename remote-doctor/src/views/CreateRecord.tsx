@@ -7,7 +7,7 @@ import { createMedicalRecord } from 'shared-auth';
 import {
   DrugAlertList, EmptyState, Heading, MultiStepForm, Narrow, Page, SelectField, TextAreaField, TextField, splitList,
 } from 'shared-ui';
-import { useAssignedPatient } from './usePatientName';
+import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
 
 type Form = {
