@@ -5,7 +5,7 @@ import { reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
 import { startReminderRunner, type ReminderRunner } from './boss';
-import { deliveriesOf, runDueReminders } from './runner';
+import { deliveriesOf, runDueReminders } from '../../access';
 import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from './schedule';
 
 const MIN = 60 * 1000;

@@ -1,10 +1,10 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { MedicalRecord, MedicalRecordCreate } from 'shared-contracts';
 import type { z } from 'zod';
-import { selectRows, type Queryable } from '../../adapters/db';
-import { doctors, medicalRecords, patients, prescriptions, type MedicalRecordBiodata } from '../../db/schema';
-import { assignedPatientIds } from '../connections/assignments';
-import { ageOn, isoDate } from './age';
+import { selectRows, type Queryable } from '../adapters/db';
+import { doctors, medicalRecords, patients, prescriptions, type MedicalRecordBiodata } from '../db/schema';
+import { assignedPatientIds } from './assignments';
+import { ageOn, isoDate } from '../clinical/age';
 
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type RecordInput = z.output<typeof MedicalRecordCreate>;
