@@ -14,7 +14,7 @@ import {
 import type { AppDeps } from './deps';
 import { BackgroundTasks } from './lib/background';
 import { DB_UNAVAILABLE_MESSAGE, DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError, isDatabaseUnavailable } from './lib/errors';
-import { authRoutes } from './modules/auth/routes';
+import { authRoutes } from './modules/sign-in/routes';
 import { connectionRoutes } from './modules/connections/routes';
 import { localFileRoutes } from './modules/files/local-routes';
 import { fileRoutes } from './modules/files/routes';

@@ -8,6 +8,8 @@
 // Requests: the caller's per-request access (404 for what they may not see; audited).
 export { accessFor, PatientAccess, type PageRequest } from './patient-access';
 export type { Caller } from './policy';
+export * from './messages';
+export { actorOf, type AuditAction, type AuditActor, type AuditEntity } from './audit';
 export type { Page } from './records';
 
 // The local disk's signed URLs (no bearer; the signature names who the URL was issued to).

@@ -6,11 +6,17 @@ import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
-import { actorOf, audit, type AuditActor, type AuditEntity } from '../modules/audit/audit';
-import { OWN_RECORD_ONLY, PATIENT_ID_REQUIRED } from '../modules/files/messages';
-import { PATIENT_NOT_FOUND, PRESCRIPTION_NOT_FOUND, RECORD_NOT_FOUND } from '../modules/records/messages';
-import { NOT_YOUR_PATIENT, REMINDER_NOT_FOUND } from '../modules/reminders/messages';
 import { isAssigned } from './assignments';
+import { actorOf, audit, type AuditActor, type AuditEntity } from './audit';
+import {
+  NOT_YOUR_PATIENT,
+  OWN_RECORD_ONLY,
+  PATIENT_ID_REQUIRED,
+  PATIENT_NOT_FOUND,
+  PRESCRIPTION_NOT_FOUND,
+  RECORD_NOT_FOUND,
+  REMINDER_NOT_FOUND,
+} from './messages';
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
 import { listScope, requireAssignedDoctor, requireSee, type Caller } from './policy';
 import { findPrescription, insertPrescription, listPrescriptions, toPrescription } from './prescriptions';

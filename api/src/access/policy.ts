@@ -1,8 +1,8 @@
 import type { Role } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { HttpError } from '../lib/errors';
-import { PATIENT_NOT_FOUND } from '../modules/records/messages';
 import { isAssigned } from './assignments';
+import { PATIENT_NOT_FOUND } from './messages';
 import type { ListScope } from './records';
 
 /** Who is asking: the account of a request's session (or of a signed URL's issuer). */

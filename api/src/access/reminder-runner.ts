@@ -3,7 +3,7 @@ import type { Db } from '../adapters/db';
 import { selectRows } from '../adapters/db';
 import type { Mailer } from '../adapters/mail';
 import { doctors, reminderDeliveries, reminders } from '../db/schema';
-import { latestOccurrence, nextOccurrence, retryDelayMs } from '../modules/reminders/schedule';
+import { latestOccurrence, nextOccurrence, retryDelayMs } from './reminder-schedule';
 
 /*
  * Sends the reminders that are due. Safe to run from any number of processes at once:

@@ -1,6 +1,6 @@
 import type { Db } from '../adapters/db';
 import type { UrlIssuedTo } from '../adapters/storage';
-import { audit } from '../modules/audit/audit';
+import { audit } from './audit';
 import { findFileByKey, markRejected, markStored, type MedicalFileRow } from './files';
 import { maySee } from './policy';
 

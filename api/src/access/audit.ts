@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from 'shared-contracts';
-import type { Clock } from '../../adapters/clock';
-import type { Queryable } from '../../adapters/db';
-import { auditLog, type AUDIT_ACTIONS, type AUDIT_ENTITIES } from '../../db/schema';
+import type { Clock } from '../adapters/clock';
+import type { Queryable } from '../adapters/db';
+import { auditLog, type AUDIT_ACTIONS, type AUDIT_ENTITIES } from '../db/schema';
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
