@@ -36,6 +36,7 @@ declare module 'fastify' {
   }
 }
 
+// Moved to deps.ts (a leaf module); re-exported for code that still imports it from here.
 export type { AppDeps };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
