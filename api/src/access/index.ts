@@ -10,7 +10,7 @@ export { accessFor, PatientAccess, type PageRequest } from './patient-access';
 export type { Caller } from './policy';
 export * from './messages';
 export { actorOf, type AuditAction, type AuditActor, type AuditEntity } from './audit';
-export type { Page } from './records';
+export type { ListScope, Page } from './pagination';
 
 // The local disk's signed URLs (no bearer; the signature names who the URL was issued to).
 export { signedDownload, signedUploads } from './signed-files';
@@ -23,4 +23,4 @@ export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type R
 
 // Tests and diagnostics (no patient data leaves through these; they EXPLAIN or count).
 export { prescriptionListQueries } from './prescriptions';
-export { recordListQueries, type ListScope } from './records';
+export { recordListQueries } from './records';

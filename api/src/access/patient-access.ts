@@ -18,6 +18,7 @@ import {
   REMINDER_NOT_FOUND,
 } from './messages';
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
+import type { Page } from './pagination';
 import { listScope, requireAssignedDoctor, requireSee, type Caller } from './policy';
 import { findPrescription, insertPrescription, listPrescriptions, toPrescription } from './prescriptions';
 import {
@@ -32,7 +33,6 @@ import {
   recordedAllergies,
   setSummary,
   toMedicalRecord,
-  type Page,
   type RecordInput,
 } from './records';
 import { cancelReminder, findPatientIdByEmail, insertReminder, remindersOf, toReminder } from './reminders';

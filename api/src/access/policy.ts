@@ -3,7 +3,7 @@ import type { Queryable } from '../adapters/db';
 import { HttpError } from '../lib/errors';
 import { isAssigned } from './assignments';
 import { PATIENT_NOT_FOUND } from './messages';
-import type { ListScope } from './records';
+import type { ListScope } from './pagination';
 
 /** Who is asking: the account of a request's session (or of a signed URL's issuer). */
 export interface Caller {
