@@ -20,7 +20,7 @@ export interface AuditEntry extends AuditActor {
   entity: AuditEntity;
   /** null for a list */
   entityId?: string | null;
-  /** the patient concerned; null for a doctor's list across all their patients */
+  /** the patient concerned (a list writes one row per patient it returned; older rows may be null) */
   patientId?: string | null;
 }
 

@@ -311,7 +311,7 @@ export const auditLog = pgTable(
     entity: text('entity').$type<(typeof AUDIT_ENTITIES)[number]>().notNull(),
     /** null for a list */
     entityId: uuid('entity_id'),
-    /** the patient concerned; null for a doctor's list across all their patients */
+    /** the patient concerned (a list writes one row per patient it returned; older rows may be null) */
     patientId: uuid('patient_id'),
     ip: text('ip'),
   },
