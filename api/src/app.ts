@@ -11,15 +11,10 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Clock } from './adapters/clock';
-import type { DbAdapter } from './adapters/db';
-import type { Mailer } from './adapters/mail';
-import { LocalDiskStorage, type FileStorage } from './adapters/storage';
-import type { Config } from './config';
+import type { AppDeps } from './deps';
 import { BackgroundTasks } from './lib/background';
 import { DB_UNAVAILABLE_MESSAGE, DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError, isDatabaseUnavailable } from './lib/errors';
-import type { SecretBox } from './lib/secret-box';
-import { authRoutes } from './modules/auth/routes';
+import { authRoutes } from './modules/sign-in/routes';
 import { connectionRoutes } from './modules/connections/routes';
 import { localFileRoutes } from './modules/files/local-routes';
 import { fileRoutes } from './modules/files/routes';
@@ -41,19 +36,8 @@ declare module 'fastify' {
   }
 }
 
-export interface AppDeps {
-  db: DbAdapter;
-  clock: Clock;
-  config: Config;
-  /** Outgoing e-mail (adapters/mail.ts); tests read the outbox it writes. */
-  mailer: Mailer;
-  /** Seals secrets stored in the database (two-factor secrets); see lib/secret-box.ts. */
-  secretBox: SecretBox;
-  /** Medical PDFs: local disk (URLs served by this api) or S3 (presigned URLs); adapters/storage.ts. */
-  storage: FileStorage;
-  /** Outgoing HTTP (the optional summary model); default globalThis.fetch. Tests inject or point it at a local server. */
-  fetch?: typeof globalThis.fetch;
-}
+// Moved to deps.ts (a leaf module); re-exported for code that still imports it from here.
+export type { AppDeps };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -151,7 +135,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(prescriptionRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(fileRoutes(deps));
-  if (deps.storage instanceof LocalDiskStorage) await app.register(localFileRoutes(deps, deps.storage));
+  // A storage whose URLs the api serves itself (local disk) brings its upload and download routes.
+  if (deps.storage.localServer) await app.register(localFileRoutes(deps, deps.storage.localServer));
   // Delivery is not started here: server.ts starts the runner (modules/reminders/boss.ts).
   await app.register(reminderRoutes(deps));
 

@@ -178,8 +178,8 @@ export const connectionRequests = pgTable(
 
 /**
  * Who is connected to whom: a row per (doctor, patient) pair, made when a request is accepted.
- * Every permission check between a doctor and a patient reads this table, through
- * modules/connections/assignments.ts (isAssigned) and nothing else.
+ * Every permission check between a doctor and a patient reads this table, through the access
+ * layer (src/access/assignments.ts, isAssigned) and nothing else.
  */
 export const assignments = pgTable(
   'assignments',
@@ -293,7 +293,7 @@ export const prescriptions = pgTable(
 );
 
 export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize'] as const;
-export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file'] as const;
+export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder'] as const;
 
 /**
  * Who read or wrote which clinical record, when and from where. APPEND-ONLY: a trigger (migration
@@ -311,7 +311,7 @@ export const auditLog = pgTable(
     entity: text('entity').$type<(typeof AUDIT_ENTITIES)[number]>().notNull(),
     /** null for a list */
     entityId: uuid('entity_id'),
-    /** the patient concerned; null for a doctor's list across all their patients */
+    /** the patient concerned (a list writes one row per patient it returned; older rows may be null) */
     patientId: uuid('patient_id'),
     ip: text('ip'),
   },
@@ -320,7 +320,7 @@ export const auditLog = pgTable(
     index('audit_log_actor_at_idx').on(t.actorId, t.at),
     check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
     check('audit_log_action_check', sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize')`),
-    check('audit_log_entity_check', sql`${t.entity} in ('medical_record', 'prescription', 'medical_file')`),
+    check('audit_log_entity_check', sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder')`),
   ],
 );
 
@@ -340,7 +340,7 @@ export const medicalFiles = pgTable(
       .notNull()
       .references(() => patients.id),
     storageKey: text('storage_key').notNull().unique('medical_files_storage_key_unique'),
-    /** the display name, cleaned (adapters/storage.ts safeFileName), at most 255 characters */
+    /** the display name, cleaned (adapters/storage safeFileName), at most 255 characters */
     fileName: text('file_name').notNull(),
     size: bigint('size', { mode: 'number' }),
     status: text('status').$type<(typeof MEDICAL_FILE_STATUSES)[number]>().notNull().default('pending'),
@@ -359,7 +359,7 @@ export const REMINDER_STATUS_VALUES = ['scheduled', 'completed', 'cancelled'] as
 /**
  * E-mail reminders a doctor schedules for an assigned patient (SPEC §3 "Reminder").
  * next_run_at is the next occurrence still to send (null once completed or cancelled): the
- * runner (modules/reminders/runner.ts) takes the reminders whose next_run_at has come.
+ * runner (access/reminder-runner.ts) takes the reminders whose next_run_at has come.
  */
 export const reminders = pgTable(
   'reminders',

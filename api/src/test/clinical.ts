@@ -1,5 +1,5 @@
 import type { Role } from 'shared-contracts';
-import { assign } from '../modules/connections/assignments';
+import { assign } from '../access';
 import { bearer, signup, uniqueEmail, type TestApp } from './helpers';
 
 /** Fixtures for the records and prescriptions suites. */

@@ -8,7 +8,7 @@ import { systemClock } from '../adapters/clock';
 import { openDatabase } from '../adapters/db';
 import { createMailer } from '../adapters/mail';
 import { startReminderRunner } from '../modules/reminders/boss';
-import { runDueReminders } from '../modules/reminders/runner';
+import { runDueReminders } from '../access';
 
 async function main(): Promise<void> {
   const dataDir = process.env.DATA_DIR!;

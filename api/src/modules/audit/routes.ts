@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuditPage, AuditQuery, ErrorResponse } from 'shared-contracts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { auditLog, doctors, patients } from '../../db/schema';
 import { requireAnyRole } from '../auth/guard';
 

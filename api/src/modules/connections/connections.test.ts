@@ -4,7 +4,7 @@ import type { Role } from 'shared-contracts';
 import { selectRows } from '../../adapters/db';
 import { assignments, connectionRequests, patients } from '../../db/schema';
 import { appPerFile, BACKENDS, bearer, countRows, signup, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';
-import { assign, assignedDoctorsOf, assignedPatientsOf, isAssigned } from './assignments';
+import { assign, assignedDoctorsOf, assignedPatientsOf, isAssigned } from '../../access';
 import {
   ALREADY_ANSWERED,
   ALREADY_CONNECTED,

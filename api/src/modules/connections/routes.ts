@@ -9,10 +9,10 @@ import {
   ROLES,
   type Role,
 } from 'shared-contracts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
 import { requireRole, sessionOf } from '../auth/guard';
-import { isAssigned } from './assignments';
+import { isAssigned } from '../../access';
 import {
   ALREADY_ANSWERED,
   ALREADY_CONNECTED,

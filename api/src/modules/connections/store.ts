@@ -4,7 +4,7 @@ import type { Queryable } from '../../adapters/db';
 import { connectionRequests, doctors, patients } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/errors';
 import { accountTables } from '../profiles/accounts';
-import { assign } from './assignments';
+import { assign } from '../../access';
 
 export type RequestStatus = 'pending' | 'accepted' | 'rejected';
 export type RequestAction = 'accept' | 'reject';

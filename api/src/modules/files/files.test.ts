@@ -317,7 +317,12 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       expect((await list(t, assigned, '?patientId=x')).statusCode).toBe(400);
 
       const audits = await tdb.adapter.db.select().from(auditLog).where(eq(auditLog.actorId, assigned.id));
-      expect(audits).toEqual([expect.objectContaining({ action: 'list', entity: 'medical_file', patientId: patient.id, entityId: null })]);
+      const [file] = await tdb.adapter.db.select().from(medicalFiles).where(eq(medicalFiles.patientId, patient.id));
+      expect(audits).toEqual([
+        expect.objectContaining({ action: 'list', entity: 'medical_file', patientId: patient.id, entityId: null }),
+        // the download through the URL issued to the doctor
+        expect.objectContaining({ action: 'read', entity: 'medical_file', patientId: patient.id, entityId: file.id }),
+      ]);
     });
   });
 

@@ -2,26 +2,29 @@ import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, PDF_MIME } from 'shared-contracts';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { contentDisposition, type LocalDiskStorage, UploadRejected } from '../../adapters/storage';
+import { signedDownload, signedUploads } from '../../access';
+import { contentDisposition, type LocalFileServer, UploadRejected } from '../../adapters/storage';
+import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
 import { ONLY_PDF, URL_EXPIRED, URL_INVALID, URL_USED } from './messages';
-import { findFileByKey, markRejected, markStored } from './store';
 
 const Params = z.object({ patientId: z.string().max(64), file: z.string().max(64) });
 const SignedQuery = z.object({
   expires: z.string().max(20).optional(),
   sig: z.string().max(128).optional(),
   name: z.string().max(1024).optional(),
+  /** who a download URL was issued to (`<role>.<accountId>`), covered by the signature */
+  by: z.string().max(64).optional(),
 });
 const Stored = z.object({ message: z.string(), key: z.string() });
 
 /**
  * The local-disk storage's own URLs (no bearer: the HMAC signature in the URL is the authority):
  *   PUT /files/{patientId}/{uuid}.pdf?expires&sig         once: streamed, ≤ MAX_UPLOAD_MB, `%PDF-`
- *   GET /files/{patientId}/{uuid}.pdf?expires&name&sig    the PDF, inline, under the signed name
+ *   GET /files/{patientId}/{uuid}.pdf?expires&name&by&sig the PDF, inline, under the signed name;
+ *       audited as a read by the account the URL was issued to (`by`), if it may still see the patient
  */
-export function localFileRoutes(deps: AppDeps, storage: LocalDiskStorage): FastifyPluginAsyncZod {
+export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
   const maxBytes = config.files.maxUploadBytes;
   const common = { tags: ['medical files'] };
@@ -52,13 +55,13 @@ export function localFileRoutes(deps: AppDeps, storage: LocalDiskStorage): Fasti
       async (request, reply) => {
         const key = `${request.params.patientId}/${request.params.file}`;
         checkSignature('PUT', key, request.query);
-        const row = await findFileByKey(db.db, key);
+        const row = await signedUploads.find(db.db, key);
         if (!row) throw new HttpError(404, 'Not found');
         if (row.status !== 'pending') throw new HttpError(409, URL_USED);
         // From here on the answer may come before the whole body was read: close the connection
         // after it rather than read the rest of a refused upload.
         const refuse = async (status: 413 | 415, message: string) => {
-          await markRejected(db.db, row.id);
+          await signedUploads.markRejected(db.db, row.id);
           reply.header('connection', 'close');
           throw new HttpError(status, message);
         };
@@ -76,7 +79,7 @@ export function localFileRoutes(deps: AppDeps, storage: LocalDiskStorage): Fasti
           }
           throw err;
         }
-        if (!(await markStored(db.db, row.id, size, clock.now()))) {
+        if (!(await signedUploads.markStored(db.db, row.id, size, clock.now()))) {
           // The row left 'pending' meanwhile (a concurrent, refused PUT): keep nothing.
           await storage.delete(key);
           throw new HttpError(409, URL_USED);
@@ -99,6 +102,9 @@ export function localFileRoutes(deps: AppDeps, storage: LocalDiskStorage): Fasti
       async (request, reply) => {
         const key = `${request.params.patientId}/${request.params.file}`;
         checkSignature('GET', key, request.query);
+        // Deny by default: a download names who it was issued to, or it is not served.
+        const issuedTo = storage.issuedTo(request.query);
+        if (!issuedTo) throw new HttpError(403, URL_INVALID);
         const file = storage.pathOf(key);
         let stat: fs.Stats;
         try {
@@ -106,6 +112,8 @@ export function localFileRoutes(deps: AppDeps, storage: LocalDiskStorage): Fasti
         } catch {
           throw new HttpError(404, 'Not found');
         }
+        // The audit row is written (and the issuer's access checked again) before a byte is sent.
+        if (!(await signedDownload(db.db, key, issuedTo, clock.now(), request.ip ?? null))) throw new HttpError(404, 'Not found');
         reply
           .header('content-type', PDF_MIME)
           .header('content-length', stat.size)

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ErrorResponse,
@@ -9,18 +8,12 @@ import {
   UploadUrlQuery,
   UploadUrlResponse,
 } from 'shared-contracts';
-import type { AppDeps } from '../../app';
+import { accessFor } from '../../access';
 import { safeFileName } from '../../adapters/storage';
+import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
-import { actorOf, audit } from '../audit/audit';
 import { requireAnyRole } from '../auth/guard';
-import { isAssigned } from '../connections/assignments';
-import { PATIENT_NOT_FOUND } from '../records/messages';
-import { ONLY_PDF, OWN_RECORD_ONLY, PATIENT_ID_REQUIRED } from './messages';
-import { filesOf, insertPendingFile, markRejected, markStored } from './store';
-
-/** An upload URL never used this long after it expired is given up (S3: its row becomes 'rejected'). */
-const ABANDON_GRACE_MS = 60 * 60 * 1000;
+import { ONLY_PDF } from './messages';
 
 /**
  * Medical PDF files (SPEC §3 "Medical file", §5 Upload, §7):
@@ -30,36 +23,13 @@ const ABANDON_GRACE_MS = 60 * 60 * 1000;
  * modules/files/local-routes.ts; S3: a presigned URL) and reads through expiring URLs.
  */
 export function fileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const { db, clock, config, storage } = deps;
+  const { config, storage } = deps;
   const anyone = requireAnyRole(deps, ['patient', 'doctor']);
   const patientOnly = requireAnyRole(deps, ['patient']);
   const common = { tags: ['medical files'], security: [{ bearerAuth: [] }] };
   const denied = { 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
   const ttl = config.files.urlTtlSeconds;
   const maxBytes = config.files.maxUploadBytes;
-
-  /** S3 only: checks pending uploads of the patient (size, `%PDF-`) before anything is listed. */
-  async function verifyPending(patientId: string, log: { warn(obj: object, msg: string): void }): Promise<void> {
-    const pending = await filesOf(db.db, patientId, ['pending']);
-    const now = clock.now();
-    await Promise.all(
-      pending.map(async (row) => {
-        try {
-          const result = await storage.verify(row.storageKey, { maxBytes });
-          if (result.status === 'stored') await markStored(db.db, row.id, result.size, now);
-          else if (result.status === 'rejected') {
-            log.warn({ fileId: row.id, reason: result.reason }, 'uploaded object rejected and deleted');
-            await markRejected(db.db, row.id);
-          } else if (now.getTime() - row.createdAt.getTime() > ttl * 1000 + ABANDON_GRACE_MS) {
-            await markRejected(db.db, row.id); // never uploaded: stop checking it
-          }
-        } catch (err) {
-          // Storage unreachable: the file is simply not listed yet; the next listing tries again.
-          log.warn({ err, fileId: row.id }, 'could not verify an uploaded object');
-        }
-      }),
-    );
-  }
 
   return async (app) => {
     app.get(
@@ -82,15 +52,8 @@ export function fileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           if (issues.some((i) => i.instancePath === '/fileType')) throw new HttpError(400, ONLY_PDF);
           throw request.validationError;
         }
-        const actor = actorOf(request, clock);
-        const { patientId } = request.params;
-        if (patientId !== actor.actorId) throw new HttpError(403, OWN_RECORD_ONLY);
-        const storageKey = `${patientId}/${randomUUID()}.pdf`;
         const fileName = safeFileName(request.query.fileName);
-        await db.db.transaction(async (tx) => {
-          const row = await insertPendingFile(tx, { patientId, storageKey, fileName, createdAt: actor.at });
-          await audit(tx, { ...actor, action: 'create', entity: 'medical_file', entityId: row.id, patientId });
-        });
+        const storageKey = await accessFor(deps, request).createUpload(request.params.patientId, fileName);
         const uploadUrl = await storage.createUploadUrl(storageKey, { contentType: PDF_MIME, maxBytes, expiresInSeconds: ttl });
         return { uploadUrl, key: storageKey };
       },
@@ -108,24 +71,7 @@ export function fileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = actorOf(request, clock);
-        const asked = request.query.patientId;
-        let patientId: string;
-        if (actor.actorRole === 'patient') {
-          if (asked !== undefined && asked !== actor.actorId) throw new HttpError(404, PATIENT_NOT_FOUND);
-          patientId = actor.actorId;
-        } else {
-          if (asked === undefined) throw new HttpError(400, PATIENT_ID_REQUIRED);
-          if (!(await isAssigned(db.db, actor.actorId, asked))) throw new HttpError(404, PATIENT_NOT_FOUND);
-          patientId = asked;
-        }
-        if (!storage.verifiesOnReceipt) await verifyPending(patientId, request.log);
-        const rows = await filesOf(db.db, patientId, ['stored']);
-        const presignedUrl = await Promise.all(
-          rows.map((r) => storage.createDownloadUrl(r.storageKey, { fileName: r.fileName, expiresInSeconds: ttl })),
-        );
-        await audit(db.db, { ...actor, action: 'list', entity: 'medical_file', patientId });
-        return { presignedUrl, fileName: rows.map((r) => r.fileName) };
+        return accessFor(deps, request).listFiles(request.query.patientId, storage, { maxBytes, ttlSeconds: ttl, log: request.log });
       },
     );
   };

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { Email, type GoogleSignInError } from 'shared-contracts';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Queryable } from '../../adapters/db';
 import { oidcLogins, patients } from '../../db/schema';
 import { hashPassword } from '../../lib/password';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { DB_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lib/errors';
 
 export function healthRoutes({ db }: AppDeps): FastifyPluginAsyncZod {

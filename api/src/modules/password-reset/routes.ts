@@ -9,7 +9,7 @@ import {
   ResetPasswordParams,
   type Role,
 } from 'shared-contracts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { passwordResets } from '../../db/schema';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';

@@ -11,16 +11,10 @@ import {
   PrescriptionList,
   RecordIdParams,
 } from 'shared-contracts';
-import type { AppDeps } from '../../app';
-import { HttpError } from '../../lib/errors';
-import { actorOf, audit } from '../audit/audit';
+import { accessFor } from '../../access';
+import { drugAllergyAlerts } from '../../clinical';
+import type { AppDeps } from '../../deps';
 import { requireAnyRole } from '../auth/guard';
-import { isAssigned } from '../connections/assignments';
-import { PATIENT_NOT_FOUND, PRESCRIPTION_NOT_FOUND } from '../records/messages';
-import { listScope, maySee } from '../records/routes';
-import { distinctNotes, findDoctor, recordedAllergies } from '../records/store';
-import { drugAllergyAlerts } from './drug-allergy';
-import { findPrescription, insertPrescription, listPrescriptions, toPrescription } from './store';
 
 /**
  * Prescriptions (SPEC §3, §7) and the drug–allergy check behind the prescribing forms:
@@ -30,7 +24,6 @@ import { findPrescription, insertPrescription, listPrescriptions, toPrescription
  *   GET  /drug-alerts/{patientId}?drug&allergies   doctor, assigned patient
  */
 export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const { db, clock } = deps;
   const anyone = requireAnyRole(deps, ['patient', 'doctor']);
   const doctorOnly = requireAnyRole(deps, ['doctor']);
   const common = { tags: ['prescriptions'], security: [{ bearerAuth: [] }] };
@@ -50,30 +43,10 @@ export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const actor = actorOf(request, clock);
-        const { patientId } = request.params;
         const body = request.body;
-        const result = await db.db.transaction(async (tx) => {
-          if (!(await isAssigned(tx, actor.actorId, patientId))) throw new HttpError(404, PATIENT_NOT_FOUND);
-          const doctor = await findDoctor(tx, actor.actorId);
-          if (!doctor) throw new HttpError(401, 'Unauthorized');
-          const allergies = distinctNotes([...body.allergies, ...(await recordedAllergies(tx, patientId))]);
-          const row = await insertPrescription(tx, {
-            patientId,
-            doctorId: doctor.id,
-            prescribedDrug: body.prescribedDrug,
-            dosage: body.dosage,
-            administrationRoute: body.administrationRoute,
-            dosageFrequency: body.dosageFrequency,
-            allergies: body.allergies,
-            assignedBy: doctor.name,
-            createdAt: actor.at,
-          });
-          await audit(tx, { ...actor, action: 'create', entity: 'prescription', entityId: row.id, patientId });
-          return { row, allergies };
-        });
+        const result = await accessFor(deps, request).createPrescription(request.params.patientId, body);
         reply.code(201);
-        return { ...toPrescription(result.row), alerts: drugAllergyAlerts(body.prescribedDrug, result.allergies) };
+        return { ...result.prescription, alerts: drugAllergyAlerts(body.prescribedDrug, result.allergies) };
       },
     );
 
@@ -89,12 +62,7 @@ export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = actorOf(request, clock);
-        const { page, limit, patientId } = request.query;
-        const scope = await listScope(deps, actor.actorRole, actor.actorId, patientId);
-        const list = await listPrescriptions(db.db, scope, page, limit);
-        await audit(db.db, { ...actor, action: 'list', entity: 'prescription', patientId: 'patientId' in scope ? scope.patientId : null });
-        return list;
+        return accessFor(deps, request).listPrescriptions(request.query);
       },
     );
 
@@ -110,13 +78,7 @@ export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = actorOf(request, clock);
-        const row = await findPrescription(db.db, request.params.id);
-        if (!row || !(await maySee(deps, actor.actorRole, actor.actorId, row.patientId))) {
-          throw new HttpError(404, PRESCRIPTION_NOT_FOUND);
-        }
-        await audit(db.db, { ...actor, action: 'read', entity: 'prescription', entityId: row.id, patientId: row.patientId });
-        return toPrescription(row);
+        return accessFor(deps, request).readPrescription(request.params.id);
       },
     );
 
@@ -133,13 +95,8 @@ export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = actorOf(request, clock);
-        const { patientId } = request.params;
         const { drug, allergies: typed } = request.query;
-        if (!(await isAssigned(db.db, actor.actorId, patientId))) throw new HttpError(404, PATIENT_NOT_FOUND);
-        const allergies = distinctNotes([...(await recordedAllergies(db.db, patientId)), ...(typed ?? '').split(',')]);
-        // It reads the allergy notes of the patient's records and prescriptions: audited as a list.
-        await audit(db.db, { ...actor, action: 'list', entity: 'medical_record', patientId });
+        const allergies = await accessFor(deps, request).allergiesFor(request.params.patientId, (typed ?? '').split(','));
         return { alerts: drugAllergyAlerts(drug, allergies), allergies };
       },
     );

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { DoctorCompleteProfile, ErrorResponse, PatientCompleteProfile, TokenResponse, type Role } from 'shared-contracts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { Queryable } from '../../adapters/db';
 import { doctors, patients } from '../../db/schema';
 import { HttpError } from '../../lib/errors';

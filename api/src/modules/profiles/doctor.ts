@@ -9,7 +9,7 @@ import {
 } from 'shared-contracts';
 import type { z } from 'zod';
 import { doctors } from '../../db/schema';
-import { assignedPatientsOf } from '../connections/assignments';
+import { assignedPatientsOf } from '../../access';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof doctors.$inferSelect;

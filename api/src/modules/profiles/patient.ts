@@ -10,7 +10,7 @@ import {
 } from 'shared-contracts';
 import type { z } from 'zod';
 import { patients } from '../../db/schema';
-import { assignedDoctorsOf } from '../connections/assignments';
+import { assignedDoctorsOf } from '../../access';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof patients.$inferSelect;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, ROLES } from 'shared-contracts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { requireRole, sessionOf } from '../auth/guard';

@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { selectRows } from '../../adapters/db';
 import { BACKENDS, createTestDb, type TestDb } from '../../test/helpers';
-import { prescriptionListQueries } from '../prescriptions/store';
-import { recordListQueries, type ListScope } from './store';
+import { prescriptionListQueries, recordListQueries, type ListScope } from '../../access';
 
 /*
  * The list queries must stay index-driven at scale: with many rows, page 1 of a patient's list and

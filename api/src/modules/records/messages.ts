@@ -1,3 +1,1 @@
-export const PATIENT_NOT_FOUND = 'Patient not found';
-export const RECORD_NOT_FOUND = 'Medical record not found';
-export const PRESCRIPTION_NOT_FOUND = 'Prescription not found';
+export { PATIENT_NOT_FOUND, PRESCRIPTION_NOT_FOUND, RECORD_NOT_FOUND } from '../../access';

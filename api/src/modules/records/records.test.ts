@@ -431,10 +431,10 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
         { at: new Date('2025-03-01T18:00:04Z'), actorId: patient.id, actorRole: 'patient', action: 'list', entity: 'medical_record', entityId: null, patientId: patient.id, ip: '127.0.0.1' },
       ]);
 
-      // a doctor's list across all patients: no patient id
+      // a doctor's list across all patients: a row naming the patient whose records it returned
       await list(doctor);
       const [last] = await db().select().from(auditLog).where(and(eq(auditLog.actorId, doctor.id), eq(auditLog.action, 'list'))).orderBy(sql`${auditLog.id} desc`).limit(1);
-      expect(last).toMatchObject({ patientId: null, entityId: null, entity: 'medical_record' });
+      expect(last).toMatchObject({ patientId: patient.id, entityId: null, entity: 'medical_record' });
       setClock(t, '2025-03-01T10:00:00Z');
     });
 

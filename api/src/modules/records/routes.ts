@@ -11,29 +11,11 @@ import {
   SummaryResponse,
 } from 'shared-contracts';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { HttpError } from '../../lib/errors';
-import { actorOf, audit } from '../audit/audit';
-import { requireAnyRole, sessionOf } from '../auth/guard';
-import { isAssigned } from '../connections/assignments';
-import { drugAllergyAlerts } from '../prescriptions/drug-allergy';
-import { buildSummary } from '../summary/summary';
-import { PATIENT_NOT_FOUND, RECORD_NOT_FOUND } from './messages';
-import { narrativeSummary } from './narrative';
-import {
-  biodataOf,
-  distinctNotes,
-  findDoctor,
-  findPatient,
-  findRecord,
-  insertRecord,
-  listRecords,
-  prescriptionsForSummary,
-  recordedAllergies,
-  setSummary,
-  toMedicalRecord,
-  type ListScope,
-} from './store';
+import { accessFor } from '../../access';
+import { narrativeSummary } from '../../adapters/model';
+import { buildSummary, drugAllergyAlerts } from '../../clinical';
+import type { AppDeps } from '../../deps';
+import { requireAnyRole } from '../auth/guard';
 
 /**
  * Medical records (SPEC §3, §7):
@@ -41,11 +23,11 @@ import {
  *   GET  /medicalhistories?page&limit      patient: own; doctor: assigned patients' (or one of them)
  *   GET  /medicalHistory/{id}              the patient, or a doctor assigned to them
  *   POST /medicalhistory/summary/{id}      doctor assigned to the record's patient: (re)generate
- * Anything the caller may not see answers 404 exactly as a missing one would; every read and
- * write appends an audit_log row.
+ * Access, the 404 for anything the caller may not see and the audit rows are the access layer's
+ * (src/access): one audit row per patient whose data is read or written.
  */
 export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const { db, clock, config } = deps;
+  const { config } = deps;
   const fetchFn = deps.fetch ?? globalThis.fetch;
   const anyone = requireAnyRole(deps, ['patient', 'doctor']);
   const doctorOnly = requireAnyRole(deps, ['doctor']);
@@ -66,31 +48,11 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const actor = actorOf(request, clock);
-        const { patientId } = request.params;
         const input = request.body;
-        const result = await db.db.transaction(async (tx) => {
-          if (!(await isAssigned(tx, actor.actorId, patientId))) throw new HttpError(404, PATIENT_NOT_FOUND);
-          const patient = await findPatient(tx, patientId);
-          const doctor = await findDoctor(tx, actor.actorId);
-          if (!patient) throw new HttpError(404, PATIENT_NOT_FOUND);
-          if (!doctor) throw new HttpError(401, 'Unauthorized');
-          // This record's allergies, then the earlier records' and prescriptions' ones.
-          const allergies = distinctNotes([input.medicalHistory.allergies, ...(await recordedAllergies(tx, patientId))]);
-          const row = await insertRecord(tx, {
-            patientId,
-            doctorId: doctor.id,
-            input,
-            biodata: biodataOf(patient, input.medicalHistory.biodata.modeOfAdmission, actor.at),
-            doctorInfo: { doctorName: doctor.name, doctorEmail: doctor.email },
-            now: actor.at,
-          });
-          await audit(tx, { ...actor, action: 'create', entity: 'medical_record', entityId: row.id, patientId });
-          return { row, allergies };
-        });
+        const result = await accessFor(deps, request).createRecord(request.params.patientId, input);
         reply.code(201);
         return {
-          record: toMedicalRecord(result.row),
+          record: result.record,
           alerts: drugAllergyAlerts(input.treatment.prescribedDrug, result.allergies),
         };
       },
@@ -108,17 +70,7 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = actorOf(request, clock);
-        const { page, limit, patientId } = request.query;
-        const scope = await listScope(deps, actor.actorRole, actor.actorId, patientId);
-        const list = await listRecords(db.db, scope, page, limit);
-        await audit(db.db, {
-          ...actor,
-          action: 'list',
-          entity: 'medical_record',
-          patientId: 'patientId' in scope ? scope.patientId : null,
-        });
-        return list;
+        return accessFor(deps, request).listRecords(request.query);
       },
     );
 
@@ -134,13 +86,7 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const actor = actorOf(request, clock);
-        const row = await findRecord(db.db, request.params.id);
-        if (!row || !(await maySee(deps, actor.actorRole, actor.actorId, row.patientId))) {
-          throw new HttpError(404, RECORD_NOT_FOUND);
-        }
-        await audit(db.db, { ...actor, action: 'read', entity: 'medical_record', entityId: row.id, patientId: row.patientId });
-        return toMedicalRecord(row);
+        return accessFor(deps, request).readRecord(request.params.id);
       },
     );
 
@@ -172,42 +118,18 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           },
         },
         async (request) => {
-          const actor = actorOf(request, clock);
-          const row = await findRecord(db.db, request.params.id);
-          if (!row || !(await isAssigned(db.db, actor.actorId, row.patientId))) throw new HttpError(404, RECORD_NOT_FOUND);
+          const access = accessFor(deps, request);
+          const { record, prescriptions } = await access.summaryInputs(request.params.id);
 
-          const computed = buildSummary(toMedicalRecord(row), { prescriptions: await prescriptionsForSummary(db.db, row.patientId) });
+          const computed = buildSummary(record, { prescriptions });
           // Outside any transaction: the model may take seconds.
           const outcome = await narrativeSummary(computed.markdown, config.summaryLlm, fetchFn);
           if (outcome.error) request.log.warn({ err: outcome.error }, 'summary model failed; deterministic summary kept');
 
-          await db.db.transaction(async (tx) => {
-            await setSummary(tx, row.id, outcome.summary);
-            await audit(tx, { ...actor, action: 'summarize', entity: 'medical_record', entityId: row.id, patientId: row.patientId });
-          });
+          await access.saveSummary(record, outcome.summary);
           return { summary: outcome.summary };
         },
       );
     });
   };
-}
-
-/** A patient sees their own; a doctor sees the patients assigned to them (isAssigned). */
-export async function maySee(deps: AppDeps, role: string, accountId: string, patientId: string): Promise<boolean> {
-  if (role === 'patient') return accountId === patientId;
-  return isAssigned(deps.db.db, accountId, patientId);
-}
-
-/**
- * Whose rows a list shows. A patient: their own (a patientId other than theirs is "not found").
- * A doctor: one assigned patient when patientId is given (else 404), all assigned patients otherwise.
- */
-export async function listScope(deps: AppDeps, role: string, accountId: string, patientId?: string): Promise<ListScope> {
-  if (role === 'patient') {
-    if (patientId !== undefined && patientId !== accountId) throw new HttpError(404, PATIENT_NOT_FOUND);
-    return { patientId: accountId };
-  }
-  if (patientId === undefined) return { assignedTo: accountId };
-  if (!(await isAssigned(deps.db.db, accountId, patientId))) throw new HttpError(404, PATIENT_NOT_FOUND);
-  return { patientId };
 }

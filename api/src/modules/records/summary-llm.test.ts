@@ -4,8 +4,8 @@ import type { MedicalRecord } from 'shared-contracts';
 import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadConfig } from '../../config';
-import { buildSummary, DISCLAIMER } from '../summary/summary';
-import { mergeNarrative, NarrativeError, SYSTEM_PROMPT } from './narrative';
+import { buildSummary, DISCLAIMER } from '../../clinical';
+import { mergeNarrative, NarrativeError, SYSTEM_PROMPT } from '../../adapters/model';
 
 /** The deterministic block of a section: heading to the next blank line. */
 const block = (markdown: string, title: string) => markdown.split('\n\n').find((b) => b.startsWith(`## ${title}\n`))!;

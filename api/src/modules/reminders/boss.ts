@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Clock } from '../../adapters/clock';
 import { PG_POOL_OPTIONS, type DbAdapter } from '../../adapters/db';
 import type { Mailer } from '../../adapters/mail';
-import { runDueReminders, type RunResult } from './runner';
+import { runDueReminders, type RunResult } from '../../access';
 
 /*
  * The durable job runner behind reminder delivery: pg-boss 10 on the app's database — its own

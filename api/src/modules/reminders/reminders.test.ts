@@ -5,8 +5,8 @@ import { reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
 import { startReminderRunner, type ReminderRunner } from './boss';
-import { deliveriesOf, runDueReminders } from './runner';
-import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from './schedule';
+import { deliveriesOf, runDueReminders } from '../../access';
+import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from '../../access/reminder-schedule';
 
 const MIN = 60 * 1000;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

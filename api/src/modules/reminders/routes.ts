@@ -1,21 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, MessageResponse, Reminder, ReminderCreate, ReminderIdParams, ReminderList } from 'shared-contracts';
-import type { AppDeps } from '../../app';
-import { HttpError } from '../../lib/errors';
-import { requireAnyRole, sessionOf } from '../auth/guard';
-import { isAssigned } from '../connections/assignments';
-import { NOT_YOUR_PATIENT, REMINDER_CANCELLED, REMINDER_NOT_FOUND } from './messages';
-import { cancelReminder, findPatientIdByEmail, insertReminder, remindersOf, toReminder } from './store';
+import { accessFor } from '../../access';
+import type { AppDeps } from '../../deps';
+import { requireAnyRole } from '../auth/guard';
+import { REMINDER_CANCELLED } from './messages';
 
 /**
  * E-mail reminders (SPEC §3 "Reminder", §5, §7), doctors only:
  *   POST   /doctor/reminder          schedule; `to` must be an ASSIGNED patient's e-mail (no open relay)
  *   GET    /doctor/reminders         the doctor's own, newest first
  *   DELETE /doctor/reminders/{id}    cancel (own only; anyone else's answers 404)
- * Delivery is the runner's job (runner.ts, started by server.ts).
+ * Each goes through the access layer (src/access), audited with the patient the reminder concerns.
+ * Delivery is the runner's job (access/reminder-runner.ts, started by boss.ts from server.ts).
  */
 export function reminderRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const { db, clock } = deps;
   const doctorOnly = requireAnyRole(deps, ['doctor']);
   const common = { tags: ['reminders'], security: [{ bearerAuth: [] }] };
   const denied = { 401: ErrorResponse, 403: ErrorResponse };
@@ -33,26 +31,9 @@ export function reminderRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const doctorId = sessionOf(request).accountId;
-        const body = request.body;
-        const patient = await findPatientIdByEmail(db.db, body.to);
-        // The same answer for an unknown address and a patient of someone else's: no account probing.
-        if (!patient || !(await isAssigned(db.db, doctorId, patient.id))) throw new HttpError(403, NOT_YOUR_PATIENT);
-        const startAt = new Date(body.startDate);
-        const row = await insertReminder(db.db, {
-          doctorId,
-          patientId: patient.id,
-          toEmail: body.to,
-          subject: body.subject,
-          text: body.text,
-          startAt,
-          intervalDays: body.intervalDays,
-          status: 'scheduled',
-          nextRunAt: startAt,
-          createdAt: clock.now(),
-        });
+        const reminder = await accessFor(deps, request).createReminder(request.body);
         reply.code(201);
-        return toReminder(row, patient.name);
+        return reminder;
       },
     );
 
@@ -63,8 +44,7 @@ export function reminderRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         schema: { ...common, summary: "The doctor's reminders, newest first", response: { 200: ReminderList, ...denied } },
       },
       async (request) => {
-        const rows = await remindersOf(db.db, sessionOf(request).accountId);
-        return rows.map((r) => toReminder(r.reminder, r.patientName));
+        return accessFor(deps, request).listReminders();
       },
     );
 
@@ -80,9 +60,7 @@ export function reminderRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!(await cancelReminder(db.db, sessionOf(request).accountId, request.params.id))) {
-          throw new HttpError(404, REMINDER_NOT_FOUND);
-        }
+        await accessFor(deps, request).cancelReminder(request.params.id);
         return { message: REMINDER_CANCELLED };
       },
     );

@@ -10,7 +10,7 @@ import {
   VerifyLoginCodeBody,
   type Role,
 } from 'shared-contracts';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
 import { requireRole, sessionOf } from '../auth/guard';
 import { createSession } from '../auth/sessions';

@@ -1,17 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse, LoginBody, LoginResponse, ROLES, TokenResponse, type Role } from 'shared-contracts';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/password';
 import { findCredentials } from '../profiles/accounts';
 import { PROFILES } from '../profiles';
-import { requireRole, sessionOf } from './guard';
-import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from './messages';
-import { createSession, deleteExpiredSessions, revokeSession } from './sessions';
-import { clearFailures, lockedUntil, recordFailure } from './throttle';
+import { requireRole, sessionOf } from '../auth/guard';
+import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
+import { createSession, deleteExpiredSessions, revokeSession } from '../auth/sessions';
+import { clearFailures, lockedUntil, recordFailure } from '../auth/throttle';
 import { openLoginWindow } from '../two-factor/store';
 
+// Sign-up, login and logout for both roles. Kept apart from modules/auth (sessions, guard,
+// throttle), which every other module uses: this file needs profiles and two-factor, and
+// living in auth it would make auth ↔ profiles ↔ two-factor a cycle.
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
 

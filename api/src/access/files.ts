@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Queryable } from '../../adapters/db';
-import { medicalFiles } from '../../db/schema';
+import type { Queryable } from '../adapters/db';
+import { medicalFiles } from '../db/schema';
 
 export type MedicalFileRow = typeof medicalFiles.$inferSelect;
 

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../adapters/db';
-import { selectRows } from '../../adapters/db';
-import type { Mailer } from '../../adapters/mail';
-import { doctors, reminderDeliveries, reminders } from '../../db/schema';
-import { latestOccurrence, nextOccurrence, retryDelayMs } from './schedule';
+import type { Db } from '../adapters/db';
+import { selectRows } from '../adapters/db';
+import type { Mailer } from '../adapters/mail';
+import { doctors, reminderDeliveries, reminders } from '../db/schema';
+import { latestOccurrence, nextOccurrence, retryDelayMs } from './reminder-schedule';
 
 /*
  * Sends the reminders that are due. Safe to run from any number of processes at once:

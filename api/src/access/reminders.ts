@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Reminder } from 'shared-contracts';
-import type { Queryable } from '../../adapters/db';
-import { patients, reminders } from '../../db/schema';
+import type { Queryable } from '../adapters/db';
+import { patients, reminders } from '../db/schema';
 
 export type ReminderRow = typeof reminders.$inferSelect;
 
@@ -26,14 +26,14 @@ export async function remindersOf(db: Queryable, doctorId: string): Promise<{ re
     .limit(500);
 }
 
-/** Cancels the doctor's own reminder: nothing more is sent, retries included. False if not theirs. */
-export async function cancelReminder(db: Queryable, doctorId: string, id: string): Promise<boolean> {
-  const rows = await db
+/** Cancels the doctor's own reminder: nothing more is sent, retries included. Undefined if not theirs. */
+export async function cancelReminder(db: Queryable, doctorId: string, id: string): Promise<{ patientId: string } | undefined> {
+  const [row] = await db
     .update(reminders)
     .set({ status: 'cancelled', nextRunAt: null })
     .where(and(eq(reminders.id, id), eq(reminders.doctorId, doctorId)))
-    .returning({ id: reminders.id });
-  return rows.length === 1;
+    .returning({ patientId: reminders.patientId });
+  return row;
 }
 
 export function toReminder(row: ReminderRow, patientName: string): Reminder {

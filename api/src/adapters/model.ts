@@ -1,4 +1,4 @@
-import { DISCLAIMER } from '../summary/summary';
+import { DISCLAIMER } from '../clinical';
 
 /*
  * Optional rewrite of a summary's narrative by a language model (an OpenAI-compatible

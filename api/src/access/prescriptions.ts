@@ -1,8 +1,8 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
-import type { Queryable } from '../../adapters/db';
-import { prescriptions } from '../../db/schema';
-import { countScope, listQueries, type ListScope, type Page } from '../records/store';
+import type { Queryable } from '../adapters/db';
+import { prescriptions } from '../db/schema';
+import { countScope, listQueries, type ListScope, type Page } from './pagination';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
 

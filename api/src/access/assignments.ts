@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
-import type { Queryable } from '../../adapters/db';
-import { assignments, doctors, patients } from '../../db/schema';
+import type { Queryable } from '../adapters/db';
+import { assignments, doctors, patients } from '../db/schema';
 
 /*
  * Assignments: which doctor is connected to which patient (made when a connection request is

@@ -1,5 +1,5 @@
 import type { DrugAllergyAlert, MedicalRecord } from 'shared-contracts';
-import { drugAllergyAlerts, normalise } from '../prescriptions/drug-allergy';
+import { drugAllergyAlerts, normalise } from './drug-allergy';
 import {
   NEWS2_LABELS,
   NEWS2_MAX_UNSCORED_POINTS,

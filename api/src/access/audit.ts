@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from 'shared-contracts';
-import type { Clock } from '../../adapters/clock';
-import type { Queryable } from '../../adapters/db';
-import { auditLog, type AUDIT_ACTIONS, type AUDIT_ENTITIES } from '../../db/schema';
+import type { Clock } from '../adapters/clock';
+import type { Queryable } from '../adapters/db';
+import { auditLog, type AUDIT_ACTIONS, type AUDIT_ENTITIES } from '../db/schema';
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
@@ -20,7 +20,7 @@ export interface AuditEntry extends AuditActor {
   entity: AuditEntity;
   /** null for a list */
   entityId?: string | null;
-  /** the patient concerned; null for a doctor's list across all their patients */
+  /** the patient concerned (a list writes one row per patient it returned; older rows may be null) */
   patientId?: string | null;
 }
 

@@ -1,0 +1,26 @@
+/*
+ * The access layer: the ONE place that reads or writes patients' data (medical records,
+ * prescriptions, medical files, reminders, assignments). Code outside src/access may use only
+ * what this file exports — checked, audited operations — never the tables or the files beside
+ * this one (.dependency-cruiser.cjs, tested by src/quality/access-boundary.test.ts).
+ */
+
+// Requests: the caller's per-request access (404 for what they may not see; audited).
+export { accessFor, PatientAccess, type PageRequest } from './patient-access';
+export type { Caller } from './policy';
+export * from './messages';
+export { actorOf, type AuditAction, type AuditActor, type AuditEntity } from './audit';
+export type { ListScope, Page } from './pagination';
+
+// The local disk's signed URLs (no bearer; the signature names who the URL was issued to).
+export { signedDownload, signedUploads } from './signed-files';
+
+// Connections: the doctor–patient assignments every check above reads, made when a request is accepted.
+export { assign, assignedDoctorsOf, assignedPatientsOf, isAssigned } from './assignments';
+
+// System actor: the reminder runner is a background job, not a request; it sends what doctors scheduled.
+export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type RunResult } from './reminder-runner';
+
+// Tests and diagnostics (no patient data leaves through these; they EXPLAIN or count).
+export { prescriptionListQueries } from './prescriptions';
+export { recordListQueries } from './records';

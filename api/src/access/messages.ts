@@ -1,0 +1,9 @@
+// The access layer's answers (SPEC §8 texts): a patient, record or prescription the caller may not
+// see is answered exactly as a missing one. The route modules' messages.ts re-export these.
+export const PATIENT_NOT_FOUND = 'Patient not found';
+export const RECORD_NOT_FOUND = 'Medical record not found';
+export const PRESCRIPTION_NOT_FOUND = 'Prescription not found';
+export const OWN_RECORD_ONLY = 'You can only upload files to your own medical record';
+export const PATIENT_ID_REQUIRED = 'patientId is required';
+export const NOT_YOUR_PATIENT = 'You can only send reminders to your assigned patients';
+export const REMINDER_NOT_FOUND = 'Reminder not found';

@@ -1,0 +1,45 @@
+import type { Role } from 'shared-contracts';
+import type { Queryable } from '../adapters/db';
+import { HttpError } from '../lib/errors';
+import { isAssigned } from './assignments';
+import { PATIENT_NOT_FOUND } from './messages';
+import type { ListScope } from './pagination';
+
+/** Who is asking: the account of a request's session (or of a signed URL's issuer). */
+export interface Caller {
+  accountId: string;
+  role: Role;
+}
+
+/**
+ * THE rule of who may see a patient's data: the patient themself, or a doctor assigned to them.
+ * Everything else is treated as if the patient did not exist.
+ */
+export async function maySee(db: Queryable, caller: Caller, patientId: string): Promise<boolean> {
+  if (caller.role === 'patient') return caller.accountId === patientId;
+  return isAssigned(db, caller.accountId, patientId);
+}
+
+/** 404 `notFound` unless the caller may see the patient (never reveals that the id exists). */
+export async function requireSee(db: Queryable, caller: Caller, patientId: string, notFound = PATIENT_NOT_FOUND): Promise<void> {
+  if (!(await maySee(db, caller, patientId))) throw new HttpError(404, notFound);
+}
+
+/** 404 unless the caller is a doctor assigned to the patient (writes are doctors' only). */
+export async function requireAssignedDoctor(db: Queryable, caller: Caller, patientId: string, notFound = PATIENT_NOT_FOUND): Promise<void> {
+  if (caller.role !== 'doctor' || !(await isAssigned(db, caller.accountId, patientId))) throw new HttpError(404, notFound);
+}
+
+/**
+ * Whose rows a list shows. A patient: their own (a patientId other than theirs is "not found").
+ * A doctor: one assigned patient when patientId is given (else 404), all assigned patients otherwise.
+ */
+export async function listScope(db: Queryable, caller: Caller, patientId?: string): Promise<ListScope> {
+  if (caller.role === 'patient') {
+    if (patientId !== undefined && patientId !== caller.accountId) throw new HttpError(404, PATIENT_NOT_FOUND);
+    return { patientId: caller.accountId };
+  }
+  if (patientId === undefined) return { assignedTo: caller.accountId };
+  await requireAssignedDoctor(db, caller, patientId);
+  return { patientId };
+}
