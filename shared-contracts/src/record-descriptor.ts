@@ -121,7 +121,7 @@ export const field = {
 const history = (step: RecordStep, label: string, labels: Pick<FieldCommon, 'shortLabel' | 'summaryLabel'> = {}) =>
   field.note({ step, section: 'History', label, ...labels });
 const systemic = (label: string) => field.note({ step: 'Systemic history', section: 'Systemic history', label });
-const vital = 'General physical examination';
+const physicalExamination = 'General physical examination';
 const system = (label: string) => field.note({ step: 'System examination', section: 'Examination', label });
 const investigation = (label: string) => field.note({ step: 'Investigations and treatment', section: 'Investigations', label });
 const treatment = (label: string, shortLabel: string) =>
@@ -164,15 +164,15 @@ export const RECORD_FIELDS = {
   examination: {
     generalPhysicalExamination: {
       /** "systolic/diastolic", e.g. "128/84" */
-      bloodPressure: field.text({ step: vital, section: 'Examination', label: 'Blood pressure', unit: 'mmHg', max: 20, placeholder: '120/80' }),
-      pulse: field.number({ step: vital, section: 'Examination', label: 'Pulse', unit: '/min', min: MIN_PULSE, max: 300, default: MIN_PULSE }),
+      bloodPressure: field.text({ step: physicalExamination, section: 'Examination', label: 'Blood pressure', unit: 'mmHg', max: 20, placeholder: '120/80' }),
+      pulse: field.number({ step: physicalExamination, section: 'Examination', label: 'Pulse', unit: '/min', min: MIN_PULSE, max: 300, default: MIN_PULSE }),
       /** as typed (°C, or °F above 45); SPEC §5's default "9" is flagged implausible by the summary */
-      temperature: field.text({ step: vital, section: 'Examination', label: 'Temperature', max: 10, default: '9' }),
+      temperature: field.text({ step: physicalExamination, section: 'Examination', label: 'Temperature', max: 10, default: '9' }),
       respiratoryRate: field.number({
-        step: vital, section: 'Examination', label: 'Respiratory rate', unit: '/min', min: MIN_RESPIRATORY_RATE, max: 80, default: MIN_RESPIRATORY_RATE,
+        step: physicalExamination, section: 'Examination', label: 'Respiratory rate', unit: '/min', min: MIN_RESPIRATORY_RATE, max: 80, default: MIN_RESPIRATORY_RATE,
       }),
-      bloodSugarLevel: field.text({ step: vital, section: 'Examination', label: 'Blood sugar level', max: 20 }),
-      Notes: field.note({ step: vital, section: 'Examination', label: 'Notes' }),
+      bloodSugarLevel: field.text({ step: physicalExamination, section: 'Examination', label: 'Blood sugar level', max: 20 }),
+      Notes: field.note({ step: physicalExamination, section: 'Examination', label: 'Notes' }),
     },
     respiratorySystem: system('Respiratory system'),
     centralNervousSystem: system('Central nervous system'),
