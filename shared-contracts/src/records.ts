@@ -15,7 +15,7 @@ export const Treatment = payloadSchemaOf(treatment);
 export const MedicalRecordCreate = payloadSchemaOf(RECORD_FIELDS);
 export type MedicalRecordCreate = z.input<typeof MedicalRecordCreate>;
 /** The payload once validated (defaults filled): what the api stores. */
-export type MedicalRecordSections = z.output<typeof MedicalRecordCreate>;
+export type ParsedMedicalRecordCreate = z.output<typeof MedicalRecordCreate>;
 
 export const Age = z.object({ years: z.number().int(), months: z.number().int(), days: z.number().int() });
 

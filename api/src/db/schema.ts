@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { MedicalRecord, MedicalRecordSections } from 'shared-contracts';
+import type { MedicalRecord, ParsedMedicalRecordCreate } from 'shared-contracts';
 
 // Patients and doctors are separate tables: an e-mail is unique per role, not across roles.
 // E-mails are stored lower-cased (the contract lower-cases them), so a plain unique index is enough.
@@ -238,11 +238,11 @@ export const medicalRecords = pgTable(
 export type MedicalRecordBiodata = MedicalRecord['biodata'];
 export type MedicalRecordDoctorInfo = MedicalRecord['doctorInfo'];
 /** The history texts of the payload's medicalHistory: everything but the title, biodata and systemic history. */
-export type MedicalRecordHistory = Omit<MedicalRecordSections['medicalHistory'], 'title' | 'biodata' | 'systemicHistory'>;
-export type MedicalRecordSystemicHistory = MedicalRecordSections['medicalHistory']['systemicHistory'];
-export type MedicalRecordExamination = MedicalRecordSections['examination'];
-export type MedicalRecordInvestigations = MedicalRecordSections['investigations'];
-export type MedicalRecordTreatment = MedicalRecordSections['treatment'];
+export type MedicalRecordHistory = Omit<ParsedMedicalRecordCreate['medicalHistory'], 'title' | 'biodata' | 'systemicHistory'>;
+export type MedicalRecordSystemicHistory = ParsedMedicalRecordCreate['medicalHistory']['systemicHistory'];
+export type MedicalRecordExamination = ParsedMedicalRecordCreate['examination'];
+export type MedicalRecordInvestigations = ParsedMedicalRecordCreate['investigations'];
+export type MedicalRecordTreatment = ParsedMedicalRecordCreate['treatment'];
 
 /** Prescriptions (SPEC §3); assigned_by is the prescribing doctor's name at the time. */
 export const prescriptions = pgTable(

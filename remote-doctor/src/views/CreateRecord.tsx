@@ -4,7 +4,7 @@ import { useController, useForm, useWatch, type Control, type UseFormTrigger } f
 import { zodResolver } from '@hookform/resolvers/zod';
 import styled from 'styled-components';
 import {
-  MedicalRecordCreate, recordDefaults, recordSteps, type MedicalRecordSections, type PlacedRecordField, type RecordFieldName,
+  MedicalRecordCreate, recordDefaults, recordSteps, type ParsedMedicalRecordCreate, type PlacedRecordField, type RecordFieldName,
 } from 'shared-contracts';
 import { createMedicalRecord } from 'shared-auth';
 import {
@@ -36,7 +36,8 @@ function RecordInput({ field, control }: { field: PlacedRecordField; control: Co
           name={field.name}
           onBlur={input.onBlur}
           placeholder={field.placeholder}
-          {...(field.kind === 'number' && { type: 'number', min: field.min })}
+          type={field.kind === 'number' ? 'number' : undefined}
+          min={field.min}
         />
       )}
       {fieldState.error && <FieldError role="alert">{fieldState.error.message}</FieldError>}
@@ -69,7 +70,7 @@ function useStepGate(trigger: UseFormTrigger<RecordValues>) {
     e.stopPropagation();
     const form = e.target;
     if (!(form instanceof HTMLFormElement)) return;
-    void trigger(current.current, { shouldFocus: true }).then((valid) => {
+    void trigger(current.current).then((valid) => {
       if (!valid) return;
       approved.current = true;
       form.requestSubmit();
@@ -83,7 +84,7 @@ export default function CreateRecord() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { loaded, patient } = useAssignedPatient(id);
-  const { control, trigger, handleSubmit, setError, formState } = useForm<RecordValues, unknown, MedicalRecordSections>({
+  const { control, trigger, handleSubmit, setError, formState } = useForm<RecordValues, unknown, ParsedMedicalRecordCreate>({
     resolver: zodResolver(MedicalRecordCreate),
     defaultValues: recordDefaults,
     mode: 'onTouched',
@@ -92,7 +93,7 @@ export default function CreateRecord() {
   const [prescribedDrug, allergies] = useWatch({ control, name: ['treatment.prescribedDrug', 'medicalHistory.allergies'] });
   const alerts = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
 
-  async function finish(record: MedicalRecordSections) {
+  async function finish(record: ParsedMedicalRecordCreate) {
     try {
       const created = await createMedicalRecord(id, record);
       navigate(`/all-medical-records/${created.record._id}`);
