@@ -6,6 +6,7 @@ export * from './constants';
 export * from './security';
 export * from './connections';
 export * from './records';
+export * from './record-descriptor';
 export * from './prescriptions';
 export * from './files';
 export * from './reminders';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import type { MedicalRecord, Role } from 'shared-contracts';
+import { recordSections, shortLabelOf, valueIn, type MedicalRecord, type Role } from 'shared-contracts';
 import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading } from './components';
 import { ListDetail, PickList } from './ListDetail';
@@ -16,37 +16,14 @@ const Section = styled.section`
   dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 `;
 
-const LABELS: Record<string, string> = {
-  centralNervousSystem: 'Central nervous system', cardiovascularSystem: 'Cardiovascular system',
-  gastrointestinalSystem: 'Gastrointestinal system', genitourinarySystem: 'Genitourinary system',
-  musculoskeletalSystem: 'Musculoskeletal system', respiratorySystem: 'Respiratory system',
-  bloodPressure: 'Blood pressure', pulse: 'Pulse', temperature: 'Temperature', respiratoryRate: 'Respiratory rate',
-  bloodSugarLevel: 'Blood sugar level', Notes: 'Notes',
-  completeBloodCount: 'Complete blood count', liverFunctionTests: 'Liver function tests',
-  renalFunctionTests: 'Renal function tests', vitalMarkers: 'Vital markers', serumElectrolytes: 'Serum electrolytes',
-  prothrombinTime: 'Prothrombin time', activatedPartialThromboplastinTime: 'Activated partial thromboplastin time',
-  electrocardiogram: 'Electrocardiogram', chestXRay: 'Chest X-ray',
-  prescribedDrug: 'Drug', dosage: 'Dosage', administrationRoute: 'Route', dosageFrequency: 'Frequency',
-  historyOfPresentingComplaints: 'Presenting complaints', historyOfPresentingIllness: 'Presenting illness',
-  pastSurgicalHistory: 'Past surgical history', pastMedicalHistory: 'Past medical history',
-  familyHistory: 'Family history', drugHistory: 'Drug history', allergies: 'Allergies',
-  gynecologicalHistory: 'Gynecological history', occupationalHistory: 'Occupational history',
-  travelHistory: 'Travel history', socioeconomicHistory: 'Socioeconomic history',
-};
-const HISTORY = [
-  'historyOfPresentingComplaints', 'historyOfPresentingIllness', 'pastMedicalHistory', 'pastSurgicalHistory',
-  'drugHistory', 'allergies', 'familyHistory', 'gynecologicalHistory', 'occupationalHistory', 'travelHistory',
-  'socioeconomicHistory',
-] as const;
-
-function Facts({ title, entries }: { title: string; entries: [string, string | number | null | undefined][] }) {
+function Facts({ title, entries }: { title: string; entries: [label: string, value: unknown][] }) {
   return (
     <Section aria-label={title}>
       <h2>{title}</h2>
       <dl>
         {entries.map(([label, value]) => (
           <div key={label} style={{ display: 'contents' }}>
-            <dt>{LABELS[label] ?? label}</dt>
+            <dt>{label}</dt>
             <dd>{value === '' || value === null || value === undefined ? '—' : String(value)}</dd>
           </div>
         ))}
@@ -61,8 +38,7 @@ const ageText = (age: MedicalRecord['biodata']['age']) =>
 /** One record, read-only, for either role; a doctor may generate its summary. */
 export function RecordDetail({ role, record }: { role: Role; record: MedicalRecord }) {
   const generate = useGenerateSummary();
-  const { biodata, doctorInfo, examination } = record;
-  const { generalPhysicalExamination: general, ...systems } = examination;
+  const { biodata, doctorInfo } = record;
   const address = [biodata.address.street, biodata.address.city, biodata.address.state, biodata.address.pinCode].filter(Boolean).join(', ');
   return (
     <article aria-label={`Medical record: ${record.title}`}>
@@ -73,11 +49,9 @@ export function RecordDetail({ role, record }: { role: Role; record: MedicalReco
         ['Mode of admission', biodata.modeOfAdmission], ['Date of admission', biodata.dateOfAdmission],
       ]} />
       <Facts title="Doctor information" entries={[['Name', doctorInfo.doctorName], ['Email', doctorInfo.doctorEmail]]} />
-      <Facts title="History" entries={HISTORY.map((k) => [k, record[k]])} />
-      <Facts title="Systemic history" entries={Object.entries(record.systemicHistory)} />
-      <Facts title="Examination" entries={[...Object.entries(general), ...Object.entries(systems)]} />
-      <Facts title="Investigations" entries={Object.entries(record.investigations)} />
-      <Facts title="Treatment" entries={Object.entries(record.treatment)} />
+      {recordSections.map((section) => (
+        <Facts key={section.title} title={section.title} entries={section.fields.map((f) => [shortLabelOf(f), valueIn(record, f)])} />
+      ))}
       <Section aria-label="Summary">
         <h2>Summary</h2>
         {record.summary === null ? (

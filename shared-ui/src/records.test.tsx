@@ -1,7 +1,7 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
-import type { MedicalRecord } from 'shared-contracts';
+import { recordFields, recordSections, shortLabelOf, type MedicalRecord } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { RecordDetail } from './Records';
@@ -78,4 +78,26 @@ test('a patient sees a notice while there is no summary, and "No summary provide
   unmount();
   renderView(<RecordDetail role="patient" record={{ ...record, summary: '' }} />);
   expect(screen.getByText('No summary provided.')).toBeInTheDocument();
+});
+
+test('the detail rows come from the record descriptor: every shown field once, under its section, in order', () => {
+  renderView(<RecordDetail role="patient" record={record} />);
+  const shown: string[] = [];
+  for (const section of recordSections) {
+    const region = screen.getByRole('region', { name: section.title });
+    const terms = [...region.querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(terms).toEqual(section.fields.map(shortLabelOf));
+    shown.push(...section.fields.map((f) => f.name));
+  }
+  // the title is the heading and the mode of admission is in biodata; every other field has its row
+  expect(shown.sort()).toEqual(recordFields.map((f) => f.name).filter((n) => n !== 'medicalHistory.title' && n !== 'medicalHistory.biodata.modeOfAdmission').sort());
+  expect(new Set(shown).size).toBe(shown.length);
+  const treatment = within(screen.getByRole('region', { name: 'Treatment' }));
+  expect(treatment.getByText('Drug').nextSibling).toHaveTextContent('Aspirin');
+  expect(treatment.getByText('Route').nextSibling).toHaveTextContent('Oral');
+  const history = within(screen.getByRole('region', { name: 'History' }));
+  expect(history.getByText('Presenting complaints').nextSibling).toHaveTextContent('Central chest pain for 2 hours');
+  expect(history.getByText('Presenting illness').nextSibling).toHaveTextContent('—');
+  const examination = within(screen.getByRole('region', { name: 'Examination' }));
+  expect(examination.getByText('Pulse').nextSibling).toHaveTextContent('96');
 });

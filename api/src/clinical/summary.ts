@@ -21,6 +21,8 @@ import {
   REFERENCE,
   type Reading,
 } from './vitals';
+// The record's field labels are the record descriptor's.
+import { recordField, recordSections, summaryLabelOf, type RecordFieldName } from 'shared-contracts';
 
 /*
  * The deterministic decision-support summary of one medical record: a Markdown text (only "## "
@@ -55,6 +57,8 @@ export function inline(text: string): string {
 }
 
 const field = (label: string, text: string) => `**${label}:** ${inline(text)}`;
+/** The summary's label of one of the record's fields. */
+const labelOf = (name: RecordFieldName) => summaryLabelOf(recordField(name));
 const quote = (text: string) => `“${inline(text)}”`;
 
 function formatAge(age: MedicalRecord['biodata']['age']): string {
@@ -89,8 +93,8 @@ function patientSection(r: MedicalRecord): string[] {
 
 function presentingSection(r: MedicalRecord): string[] {
   const lines = nonEmpty([
-    ['Presenting complaints', r.historyOfPresentingComplaints],
-    ['History of presenting illness', r.historyOfPresentingIllness],
+    [labelOf('medicalHistory.historyOfPresentingComplaints'), r.historyOfPresentingComplaints],
+    [labelOf('medicalHistory.historyOfPresentingIllness'), r.historyOfPresentingIllness],
   ]);
   return ['## Presenting complaint', ...(lines.length ? lines : ['Not recorded.'])];
 }
@@ -101,37 +105,31 @@ function nonEmpty(fields: [string, string | undefined][]): string[] {
 
 function historySection(r: MedicalRecord): string[] {
   // Allergies always shown: "not recorded" (status unknown) is not the same as "none".
-  const allergies = inline(r.allergies) ? [] : [field('Allergies', 'Not recorded.')];
+  const allergies = inline(r.allergies) ? [] : [field(labelOf('medicalHistory.allergies'), 'Not recorded.')];
   const lines = [
     ...nonEmpty([
-      ['Past medical history', r.pastMedicalHistory],
-      ['Past surgical history', r.pastSurgicalHistory],
-      ['Drug history', r.drugHistory],
-      ['Allergies', r.allergies],
+      [labelOf('medicalHistory.pastMedicalHistory'), r.pastMedicalHistory],
+      [labelOf('medicalHistory.pastSurgicalHistory'), r.pastSurgicalHistory],
+      [labelOf('medicalHistory.drugHistory'), r.drugHistory],
+      [labelOf('medicalHistory.allergies'), r.allergies],
     ]),
     ...allergies,
     ...nonEmpty([
-      ['Family history', r.familyHistory],
-      ['Social history', r.socioeconomicHistory],
-      inline(r.occupationalHistory) ? ['Occupational history', r.occupationalHistory] : ['Occupation', r.biodata.occupation],
-      ['Gynaecological history', r.gynecologicalHistory],
-      ['Travel history', r.travelHistory],
+      [labelOf('medicalHistory.familyHistory'), r.familyHistory],
+      [labelOf('medicalHistory.socioeconomicHistory'), r.socioeconomicHistory],
+      inline(r.occupationalHistory) ? [labelOf('medicalHistory.occupationalHistory'), r.occupationalHistory] : ['Occupation', r.biodata.occupation],
+      [labelOf('medicalHistory.gynecologicalHistory'), r.gynecologicalHistory],
+      [labelOf('medicalHistory.travelHistory'), r.travelHistory],
     ]),
   ];
   return ['## Key history', ...lines];
 }
 
-const INVESTIGATION_LABELS: Record<string, string> = {
-  completeBloodCount: 'Complete blood count',
-  liverFunctionTests: 'Liver function tests',
-  renalFunctionTests: 'Renal function tests',
-  vitalMarkers: 'Vital markers',
-  serumElectrolytes: 'Serum electrolytes',
-  prothrombinTime: 'Prothrombin time',
-  activatedPartialThromboplastinTime: 'Activated partial thromboplastin time',
-  electrocardiogram: 'Electrocardiogram',
-  chestXRay: 'Chest X-ray',
-};
+const INVESTIGATIONS = recordSections.find((s) => s.title === 'Investigations')!.fields;
+/** key in record.investigations → label, in the descriptor's order */
+const INVESTIGATION_LABELS: Record<string, string> = Object.fromEntries(
+  INVESTIGATIONS.map((f) => [f.readPath[f.readPath.length - 1], summaryLabelOf(f)]),
+);
 
 const humanise = (key: string) => {
   const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
@@ -149,10 +147,10 @@ function investigationsSection(r: MedicalRecord): string[] {
 function treatmentSection(r: MedicalRecord, otherDrugs: string[]): string[] {
   const t = r.treatment;
   const lines = nonEmpty([
-    ['Drug', t.prescribedDrug],
-    ['Dosage', t.dosage],
-    ['Route', t.administrationRoute],
-    ['Frequency', t.dosageFrequency],
+    [labelOf('treatment.prescribedDrug'), t.prescribedDrug],
+    [labelOf('treatment.dosage'), t.dosage],
+    [labelOf('treatment.administrationRoute'), t.administrationRoute],
+    [labelOf('treatment.dosageFrequency'), t.dosageFrequency],
   ]);
   if (otherDrugs.length) lines.push(field(lines.length ? 'Other prescriptions' : 'Prescriptions', otherDrugs.map(inline).join('; ')));
   return ['## Treatment', ...(lines.length ? lines : ['None recorded.'])];

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { MedicalRecord, ParsedMedicalRecordCreate } from 'shared-contracts';
 
 // Patients and doctors are separate tables: an e-mail is unique per role, not across roles.
 // E-mails are stored lower-cased (the contract lower-cases them), so a plain unique index is enough.
@@ -218,12 +219,12 @@ export const medicalRecords = pgTable(
     /** the decision-support summary, once a doctor has generated it */
     summary: text('summary'),
     biodata: jsonb('biodata').$type<MedicalRecordBiodata>().notNull(),
-    doctorInfo: jsonb('doctor_info').$type<{ doctorName: string; doctorEmail: string }>().notNull(),
+    doctorInfo: jsonb('doctor_info').$type<MedicalRecordDoctorInfo>().notNull(),
     /** the eleven history texts (historyOfPresentingComplaints … socioeconomicHistory), allergies included */
-    history: jsonb('history').$type<Record<string, string>>().notNull(),
-    systemicHistory: jsonb('systemic_history').$type<Record<string, string>>().notNull(),
+    history: jsonb('history').$type<MedicalRecordHistory>().notNull(),
+    systemicHistory: jsonb('systemic_history').$type<MedicalRecordSystemicHistory>().notNull(),
     examination: jsonb('examination').$type<MedicalRecordExamination>().notNull(),
-    investigations: jsonb('investigations').$type<Record<string, string>>().notNull(),
+    investigations: jsonb('investigations').$type<MedicalRecordInvestigations>().notNull(),
     treatment: jsonb('treatment').$type<MedicalRecordTreatment>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
@@ -233,39 +234,15 @@ export const medicalRecords = pgTable(
   ],
 );
 
-export interface MedicalRecordBiodata {
-  name: string;
-  email: string;
-  gender: string;
-  age: { years: number; months: number; days: number } | null;
-  occupation: string;
-  modeOfAdmission: string;
-  dateOfAdmission: string;
-  maritalStatus: string;
-  address: { street: string; city: string; state: string; pinCode: string };
-}
-
-export interface MedicalRecordExamination {
-  generalPhysicalExamination: {
-    bloodPressure: string;
-    pulse: number;
-    temperature: string;
-    respiratoryRate: number;
-    bloodSugarLevel: string;
-    Notes: string;
-  };
-  respiratorySystem: string;
-  centralNervousSystem: string;
-  cardiovascularSystem: string;
-  gastrointestinalSystem: string;
-}
-
-export interface MedicalRecordTreatment {
-  prescribedDrug: string;
-  dosage: string;
-  administrationRoute: string;
-  dosageFrequency: string;
-}
+// The stored shapes are the contract's (shared-contracts/src/record-descriptor.ts), not declared again here.
+export type MedicalRecordBiodata = MedicalRecord['biodata'];
+export type MedicalRecordDoctorInfo = MedicalRecord['doctorInfo'];
+/** The history texts of the payload's medicalHistory: everything but the title, biodata and systemic history. */
+export type MedicalRecordHistory = Omit<ParsedMedicalRecordCreate['medicalHistory'], 'title' | 'biodata' | 'systemicHistory'>;
+export type MedicalRecordSystemicHistory = ParsedMedicalRecordCreate['medicalHistory']['systemicHistory'];
+export type MedicalRecordExamination = ParsedMedicalRecordCreate['examination'];
+export type MedicalRecordInvestigations = ParsedMedicalRecordCreate['investigations'];
+export type MedicalRecordTreatment = ParsedMedicalRecordCreate['treatment'];
 
 /** Prescriptions (SPEC §3); assigned_by is the prescribing doctor's name at the time. */
 export const prescriptions = pgTable(

@@ -1,111 +1,104 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, type FormEvent, type MutableRefObject, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { useController, useForm, useWatch, type Control, type UseFormTrigger } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import styled from 'styled-components';
 import {
-  MIN_PULSE, MIN_RESPIRATORY_RATE, MODES_OF_ADMISSION, type MedicalRecordCreate,
+  MedicalRecordCreate, recordDefaults, recordSteps, type ParsedMedicalRecordCreate, type PlacedRecordField, type RecordFieldName,
 } from 'shared-contracts';
 import { createMedicalRecord } from 'shared-auth';
 import {
-  DrugAlertList, EmptyState, Heading, MultiStepForm, Narrow, Page, SelectField, TextAreaField, TextField, splitList,
+  DrugAlertList, EmptyState, Heading, MultiStepForm, Narrow, Page, SelectField, TextAreaField, TextField, splitList, theme,
 } from 'shared-ui';
 import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
 
-type Form = {
-  title: string;
-  modeOfAdmission: (typeof MODES_OF_ADMISSION)[number] | '';
-  [field: string]: string;
-};
+type RecordValues = MedicalRecordCreate;
 
-const HISTORY_STEPS: { title: string; fields: [key: string, label: string][] }[] = [
-  { title: 'Presenting complaint', fields: [['historyOfPresentingComplaints', 'History of presenting complaints'], ['historyOfPresentingIllness', 'History of presenting illness']] },
-  {
-    title: 'Systemic history',
-    fields: [
-      ['sh.centralNervousSystem', 'Central nervous system'], ['sh.cardiovascularSystem', 'Cardiovascular system'],
-      ['sh.gastrointestinalSystem', 'Gastrointestinal system'], ['sh.genitourinarySystem', 'Genitourinary system'],
-      ['sh.musculoskeletalSystem', 'Musculoskeletal system'],
-    ],
-  },
-  {
-    title: 'Past history',
-    fields: [
-      ['pastSurgicalHistory', 'Past surgical history'], ['pastMedicalHistory', 'Past medical history'],
-      ['familyHistory', 'Family history'], ['drugHistory', 'Drug history'], ['allergies', 'Allergies'],
-    ],
-  },
-  {
-    title: 'Personal history',
-    fields: [
-      ['gynecologicalHistory', 'Gynecological history'], ['occupationalHistory', 'Occupational history'],
-      ['travelHistory', 'Travel history'], ['socioeconomicHistory', 'Socioeconomic history'],
-    ],
-  },
-];
-const SYSTEM_EXAMINATION: [string, string][] = [
-  ['ex.respiratorySystem', 'Respiratory system'], ['ex.centralNervousSystem', 'Central nervous system'],
-  ['ex.cardiovascularSystem', 'Cardiovascular system'], ['ex.gastrointestinalSystem', 'Gastrointestinal system'],
-];
-const INVESTIGATIONS: [string, string][] = [
-  ['completeBloodCount', 'Complete blood count'], ['liverFunctionTests', 'Liver function tests'],
-  ['renalFunctionTests', 'Renal function tests'], ['vitalMarkers', 'Vital markers'], ['serumElectrolytes', 'Serum electrolytes'],
-  ['prothrombinTime', 'Prothrombin time'], ['activatedPartialThromboplastinTime', 'Activated partial thromboplastin time'],
-  ['electrocardiogram', 'Electrocardiogram'], ['chestXRay', 'Chest X-ray'],
-];
-const TREATMENT: [string, string][] = [
-  ['prescribedDrug', 'Prescribed drug'], ['dosage', 'Dosage'], ['administrationRoute', 'Administration route'],
-  ['dosageFrequency', 'Dosage frequency'],
-];
+const FieldError = styled.p`
+  margin: -0.6rem 0 0.9rem;
+  color: ${theme.color.danger};
+  font-size: 0.9rem;
+`;
 
-/** Picks `prefix.*` fields of the flat form into an object. */
-const pick = (form: Form, prefix: string) =>
-  Object.fromEntries(Object.entries(form).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-
-function toPayload(form: Form): MedicalRecordCreate {
-  const text = (k: string) => form[k] ?? '';
-  return {
-    medicalHistory: {
-      title: form.title,
-      biodata: { modeOfAdmission: form.modeOfAdmission as 'Emergency' | 'Outpatient' },
-      systemicHistory: pick(form, 'sh.'),
-      ...Object.fromEntries(HISTORY_STEPS.flatMap((s) => s.fields).filter(([k]) => !k.startsWith('sh.')).map(([k]) => [k, text(k)])),
-    },
-    examination: {
-      generalPhysicalExamination: {
-        bloodPressure: text('bloodPressure'), pulse: Number(form.pulse), temperature: text('temperature'),
-        respiratoryRate: Number(form.respiratoryRate), bloodSugarLevel: text('bloodSugarLevel'), Notes: text('Notes'),
-      },
-      ...pick(form, 'ex.'),
-    },
-    investigations: Object.fromEntries(INVESTIGATIONS.map(([k]) => [k, text(k)])),
-    treatment: Object.fromEntries(TREATMENT.map(([k]) => [k, text(k)])),
-  } as MedicalRecordCreate;
+/** One field of the descriptor, as its kind is entered; its error, if any, right beside it. */
+function RecordInput({ field, control }: { field: PlacedRecordField; control: Control<RecordValues> }) {
+  const { field: input, fieldState } = useController({ control, name: field.name });
+  const value = input.value === undefined || input.value === null ? '' : String(input.value);
+  const common = { label: field.label, value, onChange: input.onChange, required: field.required };
+  return (
+    <>
+      {field.kind === 'note' && <TextAreaField {...common} />}
+      {field.kind === 'select' && <SelectField {...common} options={field.options ?? []} />}
+      {(field.kind === 'text' || field.kind === 'number') && (
+        <TextField
+          {...common}
+          name={field.name}
+          onBlur={input.onBlur}
+          placeholder={field.placeholder}
+          type={field.kind === 'number' ? 'number' : undefined}
+          min={field.min}
+        />
+      )}
+      {fieldState.error && <FieldError role="alert">{fieldState.error.message}</FieldError>}
+    </>
+  );
 }
 
-/** /medical-record/create/{id}: the eight-step record form; submitted only on Finish. */
+/** Tells the step gate which fields the step on screen holds (only the current step is mounted). */
+function StepFields({ names, current, children }: { names: RecordFieldName[]; current: MutableRefObject<RecordFieldName[]>; children: ReactNode }) {
+  useLayoutEffect(() => {
+    current.current = names;
+  }, [current, names]);
+  return <>{children}</>;
+}
+
+/**
+ * MultiStepForm moves to the next step (or finishes) on submit. This gate catches the submit first,
+ * has react-hook-form validate the fields of the step on screen, and lets it through only when they
+ * pass, so an error is shown beside its field on its own step.
+ */
+function useStepGate(trigger: UseFormTrigger<RecordValues>) {
+  const current = useRef<RecordFieldName[]>([]);
+  const approved = useRef(false);
+  function onSubmitCapture(e: FormEvent) {
+    if (approved.current) {
+      approved.current = false;
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement)) return;
+    void trigger(current.current).then((valid) => {
+      if (!valid) return;
+      approved.current = true;
+      form.requestSubmit();
+    });
+  }
+  return { current, onSubmitCapture };
+}
+
+/** /medical-record/create/{id}: the eight-step record form, built from the record descriptor; submitted only on Finish. */
 export default function CreateRecord() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { loaded, patient } = useAssignedPatient(id);
-  const [form, setForm] = useState<Form>({
-    title: '', modeOfAdmission: '',
-    pulse: String(MIN_PULSE), respiratoryRate: String(MIN_RESPIRATORY_RATE), temperature: '9',
+  const { control, trigger, handleSubmit, setError, formState } = useForm<RecordValues, unknown, ParsedMedicalRecordCreate>({
+    resolver: zodResolver(MedicalRecordCreate),
+    defaultValues: recordDefaults,
+    mode: 'onTouched',
   });
-  const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const set = (key: string) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
-  const area = ([key, label]: [string, string]) => <TextAreaField key={key} label={label} value={form[key] ?? ''} onChange={set(key)} />;
-  const alerts = useDrugAlerts(id, form.prescribedDrug ?? '', splitList(form.allergies ?? ''));
+  const gate = useStepGate(trigger);
+  const [prescribedDrug, allergies] = useWatch({ control, name: ['treatment.prescribedDrug', 'medicalHistory.allergies'] });
+  const alerts = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
 
-  async function finish() {
-    setBusy(true);
-    setFailed(false);
+  async function finish(record: ParsedMedicalRecordCreate) {
     try {
-      const { record } = await createMedicalRecord(id, toPayload(form));
-      navigate(`/all-medical-records/${record._id}`);
+      const created = await createMedicalRecord(id, record);
+      navigate(`/all-medical-records/${created.record._id}`);
     } catch {
-      setFailed(true);
-    } finally {
-      setBusy(false);
+      setError('root', { message: 'Could not create record. Try again?' });
     }
   }
 
@@ -114,48 +107,23 @@ export default function CreateRecord() {
     <Page>
       <Narrow style={{ maxWidth: 680 }}>
         <Heading>New medical record{patient ? ` for ${patient.name}` : ''}</Heading>
-        <MultiStepForm
-          label="New medical record"
-          busy={busy}
-          onFinish={() => void finish()}
-          error={failed && 'Could not create record. Try again?'}
-          steps={[
-            {
-              title: 'Record',
+        <div onSubmitCapture={gate.onSubmitCapture}>
+          <MultiStepForm
+            label="New medical record"
+            busy={formState.isSubmitting}
+            onFinish={() => void handleSubmit(finish)()}
+            error={formState.errors.root?.message}
+            steps={recordSteps.map((step, i) => ({
+              title: step.title,
               content: (
-                <>
-                  <TextField label="Title" value={form.title} onChange={set('title')} required />
-                  <SelectField label="Mode of admission" value={form.modeOfAdmission} options={MODES_OF_ADMISSION} onChange={set('modeOfAdmission')} required />
-                </>
+                <StepFields names={step.fields.map((f) => f.name)} current={gate.current}>
+                  {step.fields.map((f) => <RecordInput key={f.name} field={f} control={control} />)}
+                  {i === recordSteps.length - 1 && alerts.length > 0 && <DrugAlertList alerts={alerts} />}
+                </StepFields>
               ),
-            },
-            ...HISTORY_STEPS.map((s) => ({ title: s.title, content: <>{s.fields.map(area)}</> })),
-            {
-              title: 'General physical examination',
-              content: (
-                <>
-                  <TextField label="Blood pressure" value={form.bloodPressure ?? ''} onChange={set('bloodPressure')} placeholder="120/80" />
-                  <TextField label="Pulse" type="number" min={MIN_PULSE} value={form.pulse} onChange={set('pulse')} required />
-                  <TextField label="Temperature" value={form.temperature} onChange={set('temperature')} />
-                  <TextField label="Respiratory rate" type="number" min={MIN_RESPIRATORY_RATE} value={form.respiratoryRate} onChange={set('respiratoryRate')} required />
-                  <TextField label="Blood sugar level" value={form.bloodSugarLevel ?? ''} onChange={set('bloodSugarLevel')} />
-                  <TextAreaField label="Notes" value={form.Notes ?? ''} onChange={set('Notes')} />
-                </>
-              ),
-            },
-            { title: 'System examination', content: <>{SYSTEM_EXAMINATION.map(area)}</> },
-            {
-              title: 'Investigations and treatment',
-              content: (
-                <>
-                  {INVESTIGATIONS.map(area)}
-                  {TREATMENT.map(([key, label]) => <TextField key={key} label={label} value={form[key] ?? ''} onChange={set(key)} />)}
-                  {alerts.length > 0 && <DrugAlertList alerts={alerts} />}
-                </>
-              ),
-            },
-          ]}
-        />
+            }))}
+          />
+        </div>
       </Narrow>
     </Page>
   );

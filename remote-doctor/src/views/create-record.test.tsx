@@ -1,0 +1,142 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { MedicalRecordCreate, recordFields, recordSteps } from 'shared-contracts';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../../test-support/fake-api';
+import CreateRecord from './CreateRecord';
+
+const patientId = '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11';
+const failingPatientId = '7f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a12';
+const recordId = '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44';
+const doctor = {
+  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee', email: 'lee@example.com', yearsOfExperience: 12,
+  specialization: [], qualifications: [], gender: 'Male', twoFactorEnabled: false,
+  assignedPatients: [{ patient: patientId, name: 'Asha Rao' }, { patient: failingPatientId, name: 'Ravi Rao' }],
+};
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
+    [`POST /medicalhistory/${patientId}`]: { status: 201, body: { record: { _id: recordId }, alerts: [] } },
+    [`POST /medicalhistory/${failingPatientId}`]: { status: 500, body: { error: 'Internal server error' } },
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  useSession.getState().login('doc-token', 'doctor');
+});
+
+function renderForm(id = patientId) {
+  const router = createMemoryRouter(
+    [
+      { path: '/medical-record/create/:id', element: <CreateRecord /> },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: [`/medical-record/create/${id}`] },
+  );
+  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  return router;
+}
+const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const stepHeading = () => screen.getByRole('form', { name: 'New medical record' }).querySelector('h2')?.textContent;
+const next = async (expected: string) => {
+  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+  await waitFor(() => expect(stepHeading()).toBe(expected));
+};
+
+async function fillFirstStep() {
+  await screen.findByRole('heading', { name: 'New medical record for Asha Rao' });
+  type('Title', 'Chest pain');
+  fireEvent.change(screen.getByLabelText('Mode of admission'), { target: { value: 'Emergency' } });
+}
+
+test('the eight steps and their fields come from the record descriptor, each field once', async () => {
+  renderForm();
+  await fillFirstStep();
+  const seen: string[] = [];
+  for (const [i, step] of recordSteps.entries()) {
+    expect(stepHeading()).toBe(step.title);
+    const form = screen.getByRole('form', { name: 'New medical record' });
+    // the controls on screen are exactly this step's fields, in the descriptor's order
+    const controls = [...form.querySelectorAll('input, textarea, select')];
+    expect(controls).toHaveLength(step.fields.length);
+    step.fields.forEach((f, k) => expect(within(form).getByLabelText(f.label)).toBe(controls[k]));
+    seen.push(...step.fields.map((f) => f.name));
+    if (i < recordSteps.length - 1) await next(recordSteps[i + 1].title);
+  }
+  expect(recordSteps.map((s) => s.title)).toEqual([
+    'Record', 'Presenting complaint', 'Systemic history', 'Past history', 'Personal history',
+    'General physical examination', 'System examination', 'Investigations and treatment',
+  ]);
+  expect(seen).toEqual(recordFields.map((f) => f.name));
+  expect(screen.getByRole('button', { name: 'Finish' })).toBeInTheDocument();
+});
+
+test('SPEC defaults on the examination step: pulse 78 (min 78), respiratory rate 16, temperature "9"', async () => {
+  renderForm();
+  await fillFirstStep();
+  for (const title of recordSteps.slice(1, 6).map((s) => s.title)) await next(title);
+  expect(screen.getByLabelText('Pulse')).toHaveValue(78);
+  expect(screen.getByLabelText('Pulse')).toHaveAttribute('min', '78');
+  expect(screen.getByLabelText('Respiratory rate')).toHaveValue(16);
+  expect(screen.getByLabelText('Temperature')).toHaveValue('9');
+  expect(screen.getByLabelText('Blood pressure')).toHaveAttribute('placeholder', '120/80');
+});
+
+test("a field's error shows beside it on its own step, and Next waits until it is fixed", async () => {
+  renderForm();
+  await fillFirstStep();
+  type('Title', '   '); // passes the browser's "required", not the contract (trimmed, then empty)
+  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Title is required');
+  expect(stepHeading()).toBe('Record');
+  type('Title', 'Chest pain');
+  await next('Presenting complaint');
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+});
+
+test('Finish posts the record in the contract shape, defaults filled, and opens it', async () => {
+  const router = renderForm();
+  await fillFirstStep();
+  await next('Presenting complaint');
+  type('History of presenting complaints', 'Central chest pain for 2 hours');
+  for (const title of recordSteps.slice(2, 6).map((s) => s.title)) await next(title);
+  type('Pulse', '112');
+  await next('System examination');
+  await next('Investigations and treatment');
+  type('Prescribed drug', 'Aspirin');
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe(`/all-medical-records/${recordId}`));
+  const post = fake.requests.find((r) => r.method === 'POST');
+  const expected = MedicalRecordCreate.parse({
+    medicalHistory: {
+      title: 'Chest pain', biodata: { modeOfAdmission: 'Emergency' }, systemicHistory: {},
+      historyOfPresentingComplaints: 'Central chest pain for 2 hours',
+    },
+    examination: { generalPhysicalExamination: { pulse: 112 } },
+    investigations: {},
+    treatment: { prescribedDrug: 'Aspirin' },
+  });
+  expect(post?.body).toEqual(expected);
+  expect(expected.examination.generalPhysicalExamination).toMatchObject({ pulse: 112, respiratoryRate: 16, temperature: '9' });
+});
+
+test('a failed create says so on the last step', async () => {
+  renderForm(failingPatientId);
+  await screen.findByRole('heading', { name: 'New medical record for Ravi Rao' });
+  type('Title', 'Chest pain');
+  fireEvent.change(screen.getByLabelText('Mode of admission'), { target: { value: 'Outpatient' } });
+  for (const title of recordSteps.slice(1).map((s) => s.title)) await next(title);
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  expect(await screen.findByText('Could not create record. Try again?')).toBeInTheDocument();
+  expect(stepHeading()).toBe('Investigations and treatment');
+});
+
+test('a patient not assigned to the doctor: "No assigned patients found"', async () => {
+  renderForm('9f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a99');
+  expect(await screen.findByText('No assigned patients found')).toBeInTheDocument();
+});
