@@ -17,7 +17,7 @@ import {
   summaryLabelOf,
   valueIn,
 } from 'shared-contracts';
-import { buildSummary } from '../summary/summary';
+import { buildSummary } from '../../clinical/summary';
 
 const minimal = { medicalHistory: { title: 'Review', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {} }, examination: { generalPhysicalExamination: {} }, investigations: {}, treatment: {} };
 
