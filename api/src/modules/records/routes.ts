@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { HttpError } from '../../lib/errors';
 import { actorOf, audit } from '../audit/audit';
-import { requireAnyRole, sessionOf } from '../auth/guard';
+import { requireAnyRole } from '../auth/guard';
 import { isAssigned } from '../connections/assignments';
 import { drugAllergyAlerts } from '../prescriptions/drug-allergy';
 import { buildSummary } from '../summary/summary';
