@@ -1,4 +1,5 @@
 import path from 'path';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration } from 'webpack';
@@ -16,6 +17,10 @@ const SINGLETONS = [
 export const shared = Object.fromEntries(
   SINGLETONS.map((pkg) => [pkg, { singleton: true, requiredVersion: `^${versionOf(pkg)}` }]),
 );
+
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
+/** A deployment replaces this file after the build: a stale compressed copy beside it would win. */
+const DEPLOY_TIME = /runtime-config\.json$/;
 
 export interface AppOptions {
   /** the package folder (pass __dirname) */
@@ -78,6 +83,13 @@ export function createConfig(
         manifest: false,
       }),
       new HtmlWebpackPlugin({ title, publicPath: '/', template: path.join(root, 'index.html') }),
+      // Brotli and gzip files beside each text asset, served as they are by scripts/web-server.mjs.
+      ...(mode === 'production'
+        ? [
+            new CompressionPlugin({ test: COMPRESSIBLE, exclude: DEPLOY_TIME, algorithm: 'brotliCompress', filename: '[path][base].br' }),
+            new CompressionPlugin({ test: COMPRESSIBLE, exclude: DEPLOY_TIME, algorithm: 'gzip', filename: '[path][base].gz' }),
+          ]
+        : []),
     ],
     performance: { hints: false },
     stats: 'errors-warnings',
