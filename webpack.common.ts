@@ -5,6 +5,8 @@ import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration } from 'webpack';
 
 const root = __dirname;
+/** The `exports` condition under which a workspace package names its TypeScript sources (see shared-contracts/package.json). */
+export const SOURCE_CONDITION = '@careloop/source';
 const versionOf = (pkg: string): string =>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require(path.join(root, 'node_modules', pkg, 'package.json')).version;
@@ -56,7 +58,8 @@ export function createConfig(
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      alias: { 'shared-contracts': path.join(root, 'shared-contracts/src') },
+      // Workspace packages resolve through their package.json `exports`: this condition picks their sources.
+      conditionNames: [SOURCE_CONDITION, '...'],
     },
     module: {
       rules: [
