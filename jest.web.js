@@ -4,6 +4,8 @@ module.exports = (dir) => ({
   displayName: path.basename(dir),
   rootDir: dir,
   testEnvironment: path.join(__dirname, 'jest.web.env.js'),
+  // Workspace packages resolve through their package.json `exports`, to their sources (webpack.common.ts).
+  testEnvironmentOptions: { customExportConditions: ['@careloop/source', 'browser'] },
   setupFilesAfterEnv: ['@testing-library/jest-dom'],
   transform: {
     '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json') }],
@@ -11,7 +13,6 @@ module.exports = (dir) => ({
   // ky is ESM-only: let ts-jest turn it into CommonJS.
   transformIgnorePatterns: ['/node_modules/(?!ky/)'],
   moduleNameMapper: {
-    '^shared-contracts$': path.join(__dirname, 'shared-contracts/src'),
     '\\.(png|jpe?g|svg|webp)$': path.join(__dirname, 'jest.asset.js'),
   },
   testMatch: ['<rootDir>/src/**/*.test.ts?(x)'],

@@ -1,9 +1,12 @@
 import path from 'path';
+import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
 import type { Configuration } from 'webpack';
 
 const root = __dirname;
+/** The `exports` condition under which a workspace package names its TypeScript sources (see shared-contracts/package.json). */
+export const SOURCE_CONDITION = '@careloop/source';
 const versionOf = (pkg: string): string =>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require(path.join(root, 'node_modules', pkg, 'package.json')).version;
@@ -16,6 +19,10 @@ const SINGLETONS = [
 export const shared = Object.fromEntries(
   SINGLETONS.map((pkg) => [pkg, { singleton: true, requiredVersion: `^${versionOf(pkg)}` }]),
 );
+
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
+/** A deployment replaces this file after the build: a stale compressed copy beside it would win. */
+const DEPLOY_TIME = /runtime-config\.json$/;
 
 export interface AppOptions {
   /** the package folder (pass __dirname) */
@@ -51,7 +58,8 @@ export function createConfig(
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],
-      alias: { 'shared-contracts': path.join(root, 'shared-contracts/src') },
+      // Workspace packages resolve through their package.json `exports`: this condition picks their sources.
+      conditionNames: [SOURCE_CONDITION, '...'],
     },
     module: {
       rules: [
@@ -78,6 +86,13 @@ export function createConfig(
         manifest: false,
       }),
       new HtmlWebpackPlugin({ title, publicPath: '/', template: path.join(root, 'index.html') }),
+      // Brotli and gzip files beside each text asset, served as they are by scripts/web-server.mjs.
+      ...(mode === 'production'
+        ? [
+            new CompressionPlugin({ test: COMPRESSIBLE, exclude: DEPLOY_TIME, algorithm: 'brotliCompress', filename: '[path][base].br' }),
+            new CompressionPlugin({ test: COMPRESSIBLE, exclude: DEPLOY_TIME, algorithm: 'gzip', filename: '[path][base].gz' }),
+          ]
+        : []),
     ],
     performance: { hints: false },
     stats: 'errors-warnings',

@@ -15,7 +15,8 @@ module.exports = {
   transformIgnorePatterns: [
     '[\\\\/]node_modules[\\\\/](?!(@electric-sql[\\\\/]pglite|content-disposition|cookie|openid-client|oauth4webapi|jose)[\\\\/])',
   ],
-  moduleNameMapper: { '^shared-contracts$': '<rootDir>/../shared-contracts/src' },
+  // shared-contracts resolves through its package.json `exports`, to its sources: no build needed for tests.
+  testEnvironmentOptions: { customExportConditions: ['@careloop/source', 'node', 'node-addons'] },
   // PGlite boots in a few seconds per database; scrypt runs at a low cost in tests (test/helpers.ts).
   testTimeout: 30000,
   setupFilesAfterEnv: ['<rootDir>/jest.setup.js'],

@@ -152,7 +152,7 @@ function webReport(web, targets) {
     .slice(0, 8)
     .map((f) => [f.file, f.origin, fmt.kb(f.gzip), fmt.kb(f.raw), f.contains]);
   return [
-    'JS downloaded by Chromium before the page heading is visible (cache disabled, gzip as served by scripts/web-server.mjs):',
+    'JS downloaded by Chromium before the page heading is visible (cache disabled, Brotli/gzip as served by scripts/web-server.mjs):',
     table(['page', 'JS gzipped', 'JS raw', 'scripts', 'heading at', 'baseline', 'target'], jsRows),
     '\nLargest scripts of the federated landing (what dominates):',
     table(['file', 'from', 'gzipped', 'raw', 'contains'], chunks),

@@ -45,7 +45,7 @@ async function interleaved(small, big, n) {
     const got = { small: [], big: [] };
     const last = {};
     try {
-      for (const [k, t] of Object.entries({ small, big })) await sampleGets(t.api.url, path, t.who[role].token, WARMUP);
+      for (const t of [small, big]) await sampleGets(t.api.url, path, t.who[role].token, WARMUP);
       for (let round = 0; round < ROUNDS; round++) {
         const order = round % 2 ? ['big', 'small'] : ['small', 'big'];
         for (const k of order) {
@@ -56,7 +56,7 @@ async function interleaved(small, big, n) {
         }
       }
     } catch (err) {
-      throw new Error(`${err.message}\napi output (small):\n${small.api.stderr().slice(-1500)}\napi output (big):\n${big.api.stderr().slice(-1500)}`);
+      throw new Error(`${err.message}\napi output (small):\n${small.api.stderr().slice(-1500)}\napi output (big):\n${big.api.stderr().slice(-1500)}`, { cause: err });
     }
     const s = { ...latencyStats(got.small), total: last.small.total };
     const b = { ...latencyStats(got.big), total: last.big.total };

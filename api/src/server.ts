@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     );
   }
 
+  // eslint-disable-next-line prefer-const -- assigned once the app exists; the mailer's logger reads it later
   let logTo: { info(obj: object, msg: string): void } | undefined;
   const mailer = createMailer(config, { info: (obj, msg) => logTo?.info(obj, msg) });
   const app = await buildApp({

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, logIn, logOut, openMenu, storedToken, uniqueEmail } from './helpers';
+import { PASSWORD, logIn, logOut, storedToken, uniqueEmail } from './helpers';
 
 test('a doctor signs up, reaches the dashboard, logs out, logs in again and edits the profile', async ({ page }) => {
   const email = uniqueEmail('doctor');

@@ -44,3 +44,19 @@ test('a logout in another tab logs this tab out', () => {
   window.dispatchEvent(new StorageEvent('storage', { key: 'token' }));
   expect(useSession.getState().isAuthenticated).toBe(false);
 });
+
+test('the session is kept as the two plain keys only, never as one JSON value', () => {
+  useSession.getState().login('t1', 'doctor');
+  useSession.getState().replaceToken('t2');
+  expect(Object.keys(localStorage).sort()).toEqual(['role', 'token']);
+  expect(localStorage.getItem('token')).toBe('t2');
+  expect(localStorage.getItem('role')).toBe('doctor');
+});
+
+test('a login in another tab logs this tab in', () => {
+  useSession.getState().start();
+  localStorage.setItem('token', 'other-tab');
+  localStorage.setItem('role', 'patient');
+  window.dispatchEvent(new StorageEvent('storage', { key: 'token' }));
+  expect(useSession.getState()).toMatchObject({ token: 'other-tab', role: 'patient', isAuthenticated: true });
+});

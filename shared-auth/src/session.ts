@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { persist, type PersistStorage } from 'zustand/middleware';
 import { isRole, type Role } from 'shared-contracts';
 
 export const TOKEN_KEY = 'token';
@@ -16,45 +17,70 @@ export interface SessionState {
   logout(): void;
 }
 
-const storedRole = (): Role | null => {
-  const value = localStorage.getItem(ROLE_KEY);
-  return isRole(value) ? value : null;
-};
+type StoredSession = Pick<SessionState, 'token' | 'role'>;
 
-const fromStorage = () => {
-  const token = localStorage.getItem(TOKEN_KEY);
-  return { token, role: token ? storedRole() : null, isAuthenticated: Boolean(token) };
+/**
+ * persist's own JSON storage keeps one JSON value under one key; the SPEC (and the e2e tests) keep the
+ * session as two plain strings, `localStorage.token` and `localStorage.role`. This maps one to the other.
+ */
+export const sessionStorageOfTwoKeys: PersistStorage<StoredSession> = {
+  getItem() {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const role = localStorage.getItem(ROLE_KEY);
+    // A stray role without a token, or a role that is not a role, is not trusted.
+    return { state: { token, role: token && isRole(role) ? role : null } };
+  },
+  setItem(_name, { state }) {
+    if (state.token) localStorage.setItem(TOKEN_KEY, state.token);
+    else localStorage.removeItem(TOKEN_KEY);
+    if (state.token && state.role) localStorage.setItem(ROLE_KEY, state.role);
+    else localStorage.removeItem(ROLE_KEY);
+  },
+  removeItem() {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(ROLE_KEY);
+  },
 };
 
 let listening = false;
 
-export const useSession = create<SessionState>()((set) => ({
-  token: null,
-  role: null,
-  isAuthenticated: false,
-  isLoading: true,
-  start() {
-    set({ ...fromStorage(), isLoading: false });
-    if (!listening && typeof window !== 'undefined') {
-      listening = true;
-      // A login or logout in another tab applies here too.
-      window.addEventListener('storage', (e) => {
-        if (e.key === TOKEN_KEY || e.key === ROLE_KEY || e.key === null) set(fromStorage());
-      });
-    }
-  },
-  login(token, role) {
-    localStorage.setItem(TOKEN_KEY, token);
-    localStorage.setItem(ROLE_KEY, role);
-    set({ token, role, isAuthenticated: true, isLoading: false });
-  },
-  replaceToken(token) {
-    localStorage.setItem(TOKEN_KEY, token);
-    set({ token });
-  },
-  logout() {
-    localStorage.removeItem(TOKEN_KEY);
-    localStorage.removeItem(ROLE_KEY);
-    set({ token: null, role: null, isAuthenticated: false });
-  },
-}));
+export const useSession = create<SessionState>()(
+  persist(
+    (set) => ({
+      token: null,
+      role: null,
+      isAuthenticated: false,
+      isLoading: true,
+      start() {
+        // Read again: the stored session may have changed since the store was created.
+        void useSession.persist.rehydrate();
+        set({ isLoading: false });
+        if (!listening && typeof window !== 'undefined') {
+          listening = true;
+          // A login or logout in another tab applies here too.
+          window.addEventListener('storage', (e) => {
+            if (e.key === TOKEN_KEY || e.key === ROLE_KEY || e.key === null) void useSession.persist.rehydrate();
+          });
+        }
+      },
+      login(token, role) {
+        set({ token, role, isAuthenticated: true, isLoading: false });
+      },
+      replaceToken(token) {
+        set({ token });
+      },
+      logout() {
+        set({ token: null, role: null, isAuthenticated: false });
+      },
+    }),
+    {
+      name: 'session',
+      storage: sessionStorageOfTwoKeys,
+      partialize: ({ token, role }): StoredSession => ({ token, role }),
+      merge: (stored, current) => {
+        const { token, role } = stored as StoredSession;
+        return { ...current, token, role, isAuthenticated: Boolean(token) };
+      },
+    },
+  ),
+);

@@ -41,6 +41,7 @@ class RemoteBoundary extends Component<{ owner: Owner; onRetry(): void; children
 export function RemoteView({ owner, view, props }: { owner: Owner; view: string; props?: Record<string, unknown> }) {
   const [attempt, setAttempt] = useState(0);
   // React.lazy caches a rejection: a retry needs a fresh lazy component.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `attempt` is the point: a new lazy() per retry
   const View = useMemo(() => lazy(() => importView(owner, view)), [owner, view, attempt]);
   return (
     <RemoteBoundary key={`${owner}/${view}/${attempt}`} owner={owner} onRetry={() => setAttempt((a) => a + 1)}>

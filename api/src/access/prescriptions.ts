@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { prescriptions } from '../db/schema';

@@ -26,6 +26,7 @@ export async function selectRows<T>(db: Queryable, query: SQL): Promise<T[]> {
 
 /** Raw SQL on a connection (pg-boss's `db` option); rows as the driver parses them. */
 export interface SqlExecutor {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are whatever shape the caller's SQL returns
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
 }
 

@@ -24,6 +24,7 @@ export class LockFile {
             `The database in ${lockPath.replace(/\.lock$/, '')} is already in use by process ${holder}. ` +
               'Only one api process may use an embedded (PGlite) database; stop the other one, use another ' +
               `DATA_DIR, or set DATABASE_URL to share a PostgreSQL server. If no such process runs, delete ${lockPath}.`,
+            { cause: err },
           );
         }
         // Stale lock from a crashed process: remove it and try once more.

@@ -1,12 +1,11 @@
 import { AuditPage } from 'shared-contracts';
 import { account, connect, prescriptionBody, recordBody, setClock } from '../../test/clinical';
-import { appPerFile, BACKENDS, bearer, type TestApp, type TestDb } from '../../test/helpers';
+import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
 
 describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
-  let tdb: TestDb;
   let t: TestApp;
   const fixture = appPerFile(backend);
-  beforeAll(() => ({ t, tdb } = fixture));
+  beforeAll(() => ({ t } = fixture));
 
   const auditOf = (token: string, query = '') =>
     t.app.inject({ method: 'GET', url: `/patient/audit${query}`, headers: bearer(token) });

@@ -1,14 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { sessions } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
-import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, createTestApp, signup, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';
+import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, createTestApp, signup, uniqueEmail, type TestApp } from '../../test/helpers';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from './messages';
 
 describe.each(BACKENDS)('auth on %s', (backend) => {
-  let tdb: TestDb;
   let t: TestApp;
   const fixture = appPerFile(backend);
-  beforeAll(() => ({ t, tdb } = fixture));
+  beforeAll(() => ({ t } = fixture));
 
   const login = (role: string, email: string, password: string) =>
     t.app.inject({ method: 'POST', url: `/${role}/login`, payload: { email, password } });

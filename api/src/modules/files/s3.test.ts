@@ -4,6 +4,7 @@ import path from 'node:path';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 // s3rver ships no types; a functional S3 stand-in (it does not check signatures, STACK.md).
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped CommonJS package
 const S3rver = require('s3rver') as new (opts: object) => { run(): Promise<{ port: number }>; close(): Promise<void> };
 import { MedicalFilesResponse, UploadUrlResponse } from 'shared-contracts';
 import { S3Storage } from '../../adapters/storage';

@@ -1,11 +1,10 @@
-import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, signup, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';
+import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, signup, uniqueEmail, type TestApp } from '../../test/helpers';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
 
 describe.each(BACKENDS)('profiles on %s', (backend) => {
-  let tdb: TestDb;
   let t: TestApp;
   const fixture = appPerFile(backend);
-  beforeAll(() => ({ t, tdb } = fixture));
+  beforeAll(() => ({ t } = fixture));
 
   const getMe = (role: string, token: string) => t.app.inject({ method: 'GET', url: `/${role}/me`, headers: bearer(token) });
   const patchMe = (role: string, token: string, payload: unknown) =>

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { doctors, patients } from '../../db/schema';
-import { appPerFile, BACKENDS, PASSWORD, bearer, signup, totpCode, type TestApp, type TestDb } from '../../test/helpers';
+import { appPerFile, BACKENDS, PASSWORD, bearer, signup, totpCode, type TestApp } from '../../test/helpers';
 import { INVALID_CODE, TWO_FACTOR_DISABLED } from './routes';
 
 type Role = 'patient' | 'doctor';
@@ -9,10 +9,9 @@ const idKey = (role: Role) => (role === 'patient' ? 'patientId' : 'doctorId');
 const tableOf = (role: Role) => (role === 'patient' ? patients : doctors) as typeof doctors;
 
 describe.each(BACKENDS)('two-factor on %s', (backend) => {
-  let tdb: TestDb;
   let t: TestApp;
   const fixture = appPerFile(backend);
-  beforeAll(() => ({ t, tdb } = fixture));
+  beforeAll(() => ({ t } = fixture));
 
   const qr = (role: Role, token: string) => t.app.inject({ method: 'GET', url: `/${role}/qrCode`, headers: bearer(token) });
   const verifyQr = (role: Role, token: string, code: string) =>

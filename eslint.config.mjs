@@ -1,0 +1,61 @@
+// One lint over the whole tree (`npm run lint`). Syntax-only rules: type-aware linting is too slow on 2 cores.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/', '**/dist/', '**/data/', 'api/drizzle/', 'test-results/', 'playwright-report/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Input sanitising matches control characters on purpose (file names, free text).
+      'no-control-regex': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  {
+    // Only the two classic hook rules: the plugin's React Compiler rules are a separate decision.
+    files: ['**/*.tsx', '**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['**/*.tsx'],
+    rules: {
+      // ARCHITECTURE: no HTML from data — the summary's markup is rendered as React elements.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'No HTML from data: render React elements instead of dangerouslySetInnerHTML.',
+        },
+      ],
+    },
+  },
+  {
+    // CommonJS config files (jest configs, transforms).
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: {
+      '@typescript-eslint/no-require-imports': 'off',
+      // A CommonJS module may name a local after a Node global (const crypto = require('node:crypto')).
+      'no-redeclare': ['error', { builtinGlobals: false }],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/jest.setup.js', 'api/src/test/**', 'api/src/quality/**'],
+    languageOptions: { globals: globals.jest },
+    // Test doubles and fixtures read loosely shaped JSON.
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
