@@ -6,7 +6,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -16,6 +15,7 @@ import type { DbAdapter } from './adapters/db';
 import type { Mailer } from './adapters/mail';
 import { LocalDiskStorage, type FileStorage } from './adapters/storage';
 import type { Config } from './config';
+import { contractTransform } from './http/openapi';
 import { BackgroundTasks } from './lib/background';
 import { DB_UNAVAILABLE_MESSAGE, DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError, isDatabaseUnavailable } from './lib/errors';
 import type { SecretBox } from './lib/secret-box';
@@ -127,9 +127,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     openapi: {
       openapi: '3.0.3',
       info: { title: 'CareLoop API', version: '1.0.0' },
+      servers: [{ url: config.apiPublicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    // Every operation is described by its endpoint in the shared contract (shared-contracts ENDPOINTS).
+    transform: contractTransform,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

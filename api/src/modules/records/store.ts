@@ -1,5 +1,5 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { MedicalRecord, MedicalRecordCreate } from 'shared-contracts';
+import type { MedicalRecord, MedicalRecordCreate, Page } from 'shared-contracts';
 import type { z } from 'zod';
 import { selectRows, type Queryable } from '../../adapters/db';
 import { doctors, medicalRecords, patients, prescriptions, type MedicalRecordBiodata } from '../../db/schema';
@@ -12,12 +12,7 @@ export type RecordInput = z.output<typeof MedicalRecordCreate>;
 /** Whose records a list shows: one patient's, or those of every patient assigned to a doctor. */
 export type ListScope = { patientId: string } | { assignedTo: string };
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type { Page };
 
 /** The stored row in the shape of the contract (SPEC §3): history texts and sections at top level. */
 export function toMedicalRecord(row: RecordRow): MedicalRecord {
