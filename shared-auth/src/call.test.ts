@@ -1,7 +1,7 @@
 import { ENDPOINTS } from 'shared-contracts';
 import { ZodError } from 'zod';
 import { startFakeApi } from '../../test-support/fake-api';
-import { call, configureApi } from './client';
+import { call, configureApi, endpointUrl } from './client';
 import { useSession } from './session';
 
 const PRESCRIPTION_ID = '3f0c2a52-1d7e-4a0b-9a55-5b0d2e7f8a11';
@@ -58,4 +58,10 @@ test('rejects a response that does not match the schema (development and tests)'
 test('refuses to call a path with a parameter missing', async () => {
   await expect(call(ENDPOINTS.getPrescription, { params: { id: '' } })).rejects.toThrow('path parameter id is missing');
   expect(fake.requests).toHaveLength(0);
+});
+
+test('endpointUrl: the absolute URL of an endpoint the browser opens itself', () => {
+  configureApi('https://api.example.org/');
+  expect(endpointUrl(ENDPOINTS.patientGoogleSignIn)).toBe('https://api.example.org/patient/auth/google');
+  configureApi(fake.url);
 });
