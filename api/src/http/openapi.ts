@@ -24,11 +24,8 @@ export const contractTransform: SwaggerTransform = (input) => {
   const e = endpointOf(methods[0], input.url);
   if (!e) return jsonSchemaTransform(input);
   const out = jsonSchemaTransform({ ...input, url: routePattern(e.path), schema: { ...routeSchema(e), hide: false } });
-  if (e.response === null) {
-    // Not JSON (the PDF itself): documented here only, since no schema serializes a stream.
-    const response = { ...(out.schema.response as object) };
-    Object.assign(response, { [e.status]: { description: e.description ?? e.summary, content: { [PDF_MIME]: { schema: { type: 'string', format: 'binary' } } } } });
-    return { ...out, schema: { ...out.schema, response } };
-  }
-  return out;
+  if (e.response !== null) return out;
+  // Not JSON (the PDF itself): documented here only, since no schema serializes a stream.
+  const pdf = { description: e.description ?? e.summary, content: { [PDF_MIME]: { schema: { type: 'string', format: 'binary' } } } };
+  return { ...out, schema: { ...out.schema, response: { ...(out.schema.response as object), [e.status]: pdf } } };
 };
