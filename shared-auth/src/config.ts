@@ -1,9 +1,10 @@
-import { RuntimeConfig } from 'shared-contracts';
+import type { RuntimeConfig } from 'shared-contracts';
 
 export type { RuntimeConfig } from 'shared-contracts';
 
 export async function loadRuntimeConfig(url = '/runtime-config.json'): Promise<RuntimeConfig> {
   const res = await fetch(url, { cache: 'no-store' });
   if (!res.ok) throw new Error(`Could not load ${url}: ${res.status}`);
-  return RuntimeConfig.parse(await res.json());
+  // Not parsed: a remote's standalone page is served one with no remotes at all (scripts/standalone.mjs).
+  return (await res.json()) as RuntimeConfig;
 }
