@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { RuntimeConfig } from 'shared-contracts';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore -- plain ESM script, no types
 import { startWebServer } from '../scripts/web-server.mjs';
@@ -20,10 +21,6 @@ export const origin = (port: number) => `http://localhost:${port}`;
 export const API_URL = origin(PORTS.api);
 export const SHELL_URL = origin(PORTS.shell);
 
-export interface RuntimeConfig {
-  apiUrl: string;
-  remotes: { public: string; patient: string; doctor: string };
-}
 export const runtimeConfig = (remotePorts: { public: number; patient: number; doctor: number }): RuntimeConfig => ({
   apiUrl: API_URL,
   remotes: {

@@ -6,12 +6,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
+import { contractTransform } from './http/openapi';
 import { BackgroundTasks } from './lib/background';
 import { DB_UNAVAILABLE_MESSAGE, DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError, isDatabaseUnavailable } from './lib/errors';
 import { authRoutes } from './modules/sign-in/routes';
@@ -111,9 +111,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     openapi: {
       openapi: '3.0.3',
       info: { title: 'CareLoop API', version: '1.0.0' },
+      servers: [{ url: config.apiPublicUrl }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    // Every operation is described by its endpoint in the shared contract (shared-contracts ENDPOINTS).
+    transform: contractTransform,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

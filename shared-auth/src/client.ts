@@ -1,4 +1,6 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
+import { fillPath, type EndpointDef } from 'shared-contracts';
+import type { z } from 'zod';
 import { useSession } from './session';
 
 let apiUrl = 'http://localhost:4000';
@@ -6,6 +8,10 @@ let instance: KyInstance | undefined;
 
 /** The api's origin, for links the browser follows itself (e.g. Google sign-in). */
 export const apiBaseUrl = () => apiUrl;
+
+/** The absolute URL of an endpoint the browser opens itself: `endpointUrl(ENDPOINTS.patientGoogleSignIn)`. */
+export const endpointUrl = (endpoint: EndpointDef, params?: Record<string, unknown>) =>
+  `${apiUrl}${fillPath(endpoint.path, params)}`;
 
 export function configureApi(url: string): void {
   apiUrl = url.replace(/\/+$/, '');
@@ -46,6 +52,57 @@ export function api(): KyInstance {
     },
   });
   return instance;
+}
+
+type Slot<E, K extends 'params' | 'query' | 'body'> = E extends { [P in K]: infer S extends z.ZodType }
+  ? undefined extends z.input<S>
+    ? { [P in K]?: z.input<S> }
+    : { [P in K]: z.input<S> }
+  : { [P in K]?: never };
+
+/** What a call of an endpoint sends: its path parameters, query and body, as the contract types them. */
+export type CallInput<E extends EndpointDef> = Slot<E, 'params'> &
+  Slot<E, 'query'> &
+  Slot<E, 'body'> & {
+    /** Extra headers (logout sends the token it ends, see auth.ts). */
+    headers?: Record<string, string>;
+  };
+
+/** What a call of an endpoint answers: its success response, as the contract types it. */
+export type CallOutput<E extends EndpointDef> = E['response'] extends z.ZodType ? z.output<E['response']> : unknown;
+
+// webpack's mode sets process.env.NODE_ENV; jest sets 'test'.
+const checkResponses = process.env.NODE_ENV !== 'production';
+
+/**
+ * Calls one endpoint of the api (shared-contracts ENDPOINTS) through the one ky client: the path
+ * is built from the endpoint's path and params, the answer is parsed against the endpoint's
+ * response schema in development and tests (a mismatch throws) and trusted in production.
+ */
+export async function call<E extends EndpointDef>(
+  endpoint: E,
+  ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+): Promise<CallOutput<E>> {
+  const { params, query, body, headers } = (input ?? {}) as {
+    params?: Record<string, unknown>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+    headers?: Record<string, string>;
+  };
+  const searchParams = Object.fromEntries(
+    Object.entries(query ?? {})
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => [key, String(value)]),
+  );
+  const response = await api()(fillPath(endpoint.path, params).replace(/^\//, ''), {
+    method: endpoint.method,
+    searchParams,
+    ...(body !== undefined ? { json: body } : {}),
+    ...(headers ? { headers } : {}),
+  });
+  if (!endpoint.response || endpoint.status === 204) return undefined as CallOutput<E>;
+  const answer: unknown = await response.json();
+  return (checkResponses ? endpoint.response.parse(answer) : answer) as CallOutput<E>;
 }
 
 /** The server's `error` text of a failed call, if it sent one. */

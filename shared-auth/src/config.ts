@@ -1,11 +1,10 @@
-/** runtime-config.json, served beside the shell: where the api and the remotes live today. */
-export interface RuntimeConfig {
-  apiUrl: string;
-  remotes: { public: string; patient: string; doctor: string };
-}
+import type { RuntimeConfig } from 'shared-contracts';
+
+export type { RuntimeConfig } from 'shared-contracts';
 
 export async function loadRuntimeConfig(url = '/runtime-config.json'): Promise<RuntimeConfig> {
   const res = await fetch(url, { cache: 'no-store' });
   if (!res.ok) throw new Error(`Could not load ${url}: ${res.status}`);
+  // Not parsed: a remote's standalone page is served one with no remotes at all (scripts/standalone.mjs).
   return (await res.json()) as RuntimeConfig;
 }

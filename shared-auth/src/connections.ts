@@ -1,22 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { REQUEST_LIST_REFRESH_DELAY_MS, type ConnectionRequest, type MessageResponse, type Role } from 'shared-contracts';
-import { api } from './client';
+import { ENDPOINTS, REQUEST_LIST_REFRESH_DELAY_MS, type Role } from 'shared-contracts';
+import { call } from './client';
 import { profileKey } from './profile';
 
 export type RequestDirection = 'incoming' | 'outgoing';
-const LIST_PATH: Record<RequestDirection, string> = { incoming: 'receivedRequests', outgoing: 'sentRequests' };
+const LIST: Record<RequestDirection, 'ReceivedRequests' | 'SentRequests'> = { incoming: 'ReceivedRequests', outgoing: 'SentRequests' };
 export const requestsKey = (role: Role, direction: RequestDirection) => ['connection-requests', role, direction] as const;
 
 /** A doctor asks a patient (by the patient's e-mail), a patient asks a doctor. */
 export const requestConnection = (role: Role, email: string) =>
-  api()
-    .post(role === 'doctor' ? 'doctor/requestPatient' : 'patient/requestDoctor', { json: { email } })
-    .json<MessageResponse>();
+  call(ENDPOINTS[`${role}RequestConnection`], { body: { email } });
 
 export const useConnectionRequests = (role: Role, direction: RequestDirection) =>
   useQuery({
     queryKey: requestsKey(role, direction),
-    queryFn: () => api().get(`${role}/${LIST_PATH[direction]}`).json<ConnectionRequest[]>(),
+    queryFn: () => call(ENDPOINTS[`${role}${LIST[direction]}`]),
   });
 
 /** Accept or reject (Cancel sends reject); the lists and the assignments are read again after 400 ms. */
@@ -24,7 +22,7 @@ export function useRespondToRequest(role: Role) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: 'accept' | 'reject' }) =>
-      api().patch(`${role}/responseRequest/${encodeURIComponent(id)}`, { json: { action } }).json<MessageResponse>(),
+      call(ENDPOINTS[`${role}RespondToRequest`], { params: { requestId: id }, body: { action } }),
     onSettled: () =>
       setTimeout(() => {
         void queryClient.invalidateQueries({ queryKey: ['connection-requests', role] });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { PDF_MIME, type MedicalFilesResponse, type UploadUrlResponse } from 'shared-contracts';
-import { api } from './client';
+import { ENDPOINTS, PDF_MIME } from 'shared-contracts';
+import { call } from './client';
 
 export const filesKey = (patientId?: string) => ['medical-files', patientId ?? 'mine'] as const;
 
@@ -10,17 +10,13 @@ export const useMedicalFiles = (patientId?: string, enabled = true) =>
     queryKey: filesKey(patientId),
     enabled,
     queryFn: async () => {
-      const res = await api()
-        .get('medical-record', { searchParams: patientId ? { patientId } : {} })
-        .json<MedicalFilesResponse>();
+      const res = await call(ENDPOINTS.listMedicalFiles, { query: { patientId } });
       return res.fileName.map((name, i) => ({ name, url: res.presignedUrl[i] }));
     },
   });
 
 export const requestUploadUrl = (patientId: string, fileName: string) =>
-  api()
-    .get(`medical-record/${encodeURIComponent(patientId)}`, { searchParams: { fileType: PDF_MIME, fileName } })
-    .json<UploadUrlResponse>();
+  call(ENDPOINTS.uploadUrl, { params: { patientId }, query: { fileType: PDF_MIME, fileName } });
 
 /** PUT the file to its one-time URL, reporting progress (fetch cannot report upload progress). */
 export function putFile(url: string, file: Blob, onProgress: (fraction: number) => void): Promise<void> {

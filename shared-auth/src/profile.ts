@@ -1,21 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  DoctorMeResponse, DoctorProfileUpdate, PatientMeResponse, PatientProfileUpdate,
-} from 'shared-contracts';
-import { api } from './client';
+import { ENDPOINTS, type DoctorProfileUpdate, type PatientProfileUpdate } from 'shared-contracts';
+import { call } from './client';
 
 export const profileKey = (role: 'patient' | 'doctor') => ['me', role] as const;
 
 export const usePatientProfile = () =>
   useQuery({
     queryKey: profileKey('patient'),
-    queryFn: () => api().get('patient/me').json<PatientMeResponse>(),
+    queryFn: () => call(ENDPOINTS.patientMe),
   });
 
 export const useDoctorProfile = () =>
   useQuery({
     queryKey: profileKey('doctor'),
-    queryFn: () => api().get('doctor/me').json<DoctorMeResponse>(),
+    queryFn: () => call(ENDPOINTS.doctorMe),
   });
 
 /** PATCH /{role}/me; a token in the answer replaces the stored one (see client.ts). */
@@ -28,7 +26,7 @@ export function useUpdateProfile(role: 'patient' | 'doctor') {
 function useProfileMutation<Body extends object>(role: 'patient' | 'doctor') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Body) => api().patch(`${role}/me`, { json: body }).json<unknown>(),
+    mutationFn: (body: Body): Promise<unknown> => call(ENDPOINTS[`${role}UpdateMe`], { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKey(role) }),
   });
 }
@@ -37,6 +35,6 @@ function useProfileMutation<Body extends object>(role: 'patient' | 'doctor') {
 export const useAccount = (role: 'patient' | 'doctor') =>
   useQuery({
     queryKey: profileKey(role),
-    queryFn: () => api().get(`${role}/me`).json<PatientMeResponse | DoctorMeResponse>(),
+    queryFn: () => call(ENDPOINTS[`${role}Me`]),
     select: (data) => ('patient' in data ? data.patient : data.doctor),
   });

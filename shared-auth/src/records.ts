@@ -1,18 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  PAGE_SIZE, type AuditEntry, type DrugAllergyAlert, type MedicalRecord, type MedicalRecordCreate, type Prescription,
-  type PrescriptionCreate,
-} from 'shared-contracts';
-import { api } from './client';
+import { ENDPOINTS, PAGE_SIZE, type MedicalRecordCreate, type PrescriptionCreate } from 'shared-contracts';
+import { call } from './client';
 
-interface Page<T> {
-  items: T[];
-  page: number;
-  limit: number;
-  total: number;
-}
-
-const FIRST_PAGE = { page: '1', limit: String(PAGE_SIZE) };
+const FIRST_PAGE = { page: 1, limit: PAGE_SIZE };
 export const recordsKey = ['medical-records'] as const;
 export const prescriptionsKey = ['prescriptions'] as const;
 
@@ -20,26 +10,23 @@ export const prescriptionsKey = ['prescriptions'] as const;
 export const useMedicalRecords = () =>
   useQuery({
     queryKey: [...recordsKey, 'page', 1],
-    queryFn: () => api().get('medicalhistories', { searchParams: FIRST_PAGE }).json<Page<MedicalRecord>>(),
+    queryFn: () => call(ENDPOINTS.listMedicalRecords, { query: FIRST_PAGE }),
   });
 
 export const useMedicalRecord = (id: string) =>
   useQuery({
     queryKey: [...recordsKey, id],
-    queryFn: () => api().get(`medicalHistory/${encodeURIComponent(id)}`).json<MedicalRecord>(),
+    queryFn: () => call(ENDPOINTS.getMedicalRecord, { params: { id } }),
   });
 
 export const createMedicalRecord = (patientId: string, body: MedicalRecordCreate) =>
-  api()
-    .post(`medicalhistory/${encodeURIComponent(patientId)}`, { json: body })
-    .json<{ record: MedicalRecord; alerts: DrugAllergyAlert[] }>();
+  call(ENDPOINTS.createMedicalRecord, { params: { patientId }, body });
 
 /** POST /medicalhistory/summary/{id}: the decision-support summary, stored on the record. */
 export function useGenerateSummary() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      api().post(`medicalhistory/summary/${encodeURIComponent(id)}`, { json: {} }).json<{ summary: string }>(),
+    mutationFn: (id: string) => call(ENDPOINTS.summarizeMedicalRecord, { params: { id }, body: {} }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: recordsKey }),
   });
 }
@@ -47,28 +34,23 @@ export function useGenerateSummary() {
 export const usePrescriptions = () =>
   useQuery({
     queryKey: [...prescriptionsKey, 'page', 1],
-    queryFn: () => api().get('prescription', { searchParams: FIRST_PAGE }).json<Page<Prescription>>(),
+    queryFn: () => call(ENDPOINTS.listPrescriptions, { query: FIRST_PAGE }),
   });
 
+/** POST /prescription/{id}, id being the patient's. */
 export const createPrescription = (patientId: string, body: PrescriptionCreate) =>
-  api()
-    .post(`prescription/${encodeURIComponent(patientId)}`, { json: body })
-    .json<Prescription & { alerts: DrugAllergyAlert[] }>();
+  call(ENDPOINTS.createPrescription, { params: { id: patientId }, body });
 
 /** The warning a prescribing form shows before Finish: this drug against the patient's recorded allergies. */
 export const fetchDrugAlerts = (patientId: string, drug: string, typedAllergies: string[] = []) =>
-  api()
-    .get(`drug-alerts/${encodeURIComponent(patientId)}`, {
-      searchParams: typedAllergies.length ? { drug, allergies: typedAllergies.join(',') } : { drug },
-    })
-    .json<{ alerts: DrugAllergyAlert[]; allergies: string[] }>();
+  call(ENDPOINTS.drugAlerts, {
+    params: { patientId },
+    query: typedAllergies.length ? { drug, allergies: typedAllergies.join(',') } : { drug },
+  });
 
 /** GET /patient/audit: who accessed the patient's records, prescriptions and files. */
 export const useAccessHistory = (page = 1) =>
   useQuery({
     queryKey: ['access-history', page],
-    queryFn: () =>
-      api()
-        .get('patient/audit', { searchParams: { page: String(page), limit: '20' } })
-        .json<Page<AuditEntry>>(),
+    queryFn: () => call(ENDPOINTS.accessHistory, { query: { page, limit: 20 } }),
   });

@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MessageResponse, Reminder, ReminderCreate } from 'shared-contracts';
-import { api } from './client';
+import { ENDPOINTS, type ReminderCreate } from 'shared-contracts';
+import { call } from './client';
 
 const remindersKey = ['reminders'] as const;
 
 export const useReminders = () =>
-  useQuery({ queryKey: remindersKey, queryFn: () => api().get('doctor/reminders').json<Reminder[]>() });
+  useQuery({ queryKey: remindersKey, queryFn: () => call(ENDPOINTS.listReminders) });
 
 export function useScheduleReminder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ReminderCreate) => api().post('doctor/reminder', { json: body }).json<Reminder>(),
+    mutationFn: (body: ReminderCreate) => call(ENDPOINTS.scheduleReminder, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: remindersKey }),
   });
 }
@@ -18,7 +18,7 @@ export function useScheduleReminder() {
 export function useCancelReminder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api().delete(`doctor/reminders/${encodeURIComponent(id)}`).json<MessageResponse>(),
+    mutationFn: (id: string) => call(ENDPOINTS.cancelReminder, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: remindersKey }),
   });
 }

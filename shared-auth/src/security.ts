@@ -1,27 +1,33 @@
-import type {
-  DoctorCompleteProfile, MessageResponse, PatientCompleteProfile, Role, TokenResponse,
-  TwoFactorSetupResponse, VerifyCodeResponse,
+import {
+  ENDPOINTS,
+  type DoctorCompleteProfile,
+  type PatientCompleteProfile,
+  type Role,
+  TokenResponse,
 } from 'shared-contracts';
-import { api } from './client';
+import { call } from './client';
 
 /** GET /{role}/qrCode: a new secret to scan; on only once a code verifies it. */
-export const fetchTwoFactorSetup = (role: Role) => api().get(`${role}/qrCode`).json<TwoFactorSetupResponse>();
+export const fetchTwoFactorSetup = (role: Role) => call(ENDPOINTS[`${role}TwoFactorSetup`]);
 
 export const verifyTwoFactorCode = (role: Role, code: string) =>
-  api().post(`${role}/verifyqrCode`, { json: { code } }).json<VerifyCodeResponse>();
+  call(ENDPOINTS[`${role}VerifyTwoFactorCode`], { body: { code } });
 
-export const removeTwoFactor = (role: Role) => api().post(`${role}/remove2FA`).json<MessageResponse>();
+export const removeTwoFactor = (role: Role) => call(ENDPOINTS[`${role}RemoveTwoFactor`]);
 
 export const requestPasswordReset = (role: Role, email: string) =>
-  api().post(`${role}/forgot-password`, { json: { email } }).json<MessageResponse>();
+  call(ENDPOINTS[`${role}ForgotPassword`], { body: { email } });
 
 export const resetPassword = (role: Role, id: string, token: string, password: string) =>
-  api()
-    .post(`${role}/reset-password/${encodeURIComponent(id)}/${encodeURIComponent(token)}`, { json: { password } })
-    .json<MessageResponse>();
+  call(ENDPOINTS[`${role}ResetPassword`], { params: { id, token }, body: { password } });
 
 export function completeProfile(role: 'patient', body: PatientCompleteProfile): Promise<Partial<TokenResponse>>;
 export function completeProfile(role: 'doctor', body: DoctorCompleteProfile): Promise<Partial<TokenResponse>>;
 export function completeProfile(role: Role, body: PatientCompleteProfile | DoctorCompleteProfile) {
-  return api().post(`${role}/complete-profile`, { json: body }).json<Partial<TokenResponse>>();
+  // SPEC §7 "Response: token or error": the form says "No token received" (SPEC §8) for an answer
+  // without one, so this call accepts it rather than failing on the schema.
+  const lenient = { response: TokenResponse.partial() } as const;
+  return role === 'patient'
+    ? call({ ...ENDPOINTS.patientCompleteProfile, ...lenient }, { body: body as PatientCompleteProfile })
+    : call({ ...ENDPOINTS.doctorCompleteProfile, ...lenient }, { body: body as DoctorCompleteProfile });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { page } from './common';
 
 /** GET /patient/audit: who read or changed the caller's records, prescriptions and files, and when. */
 export const AuditQuery = z.strictObject({
@@ -14,4 +15,4 @@ export const AuditEntry = z.object({
   entityId: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
-export const AuditPage = z.object({ items: z.array(AuditEntry), page: z.number(), limit: z.number(), total: z.number() });
+export const AuditPage = page(AuditEntry);

@@ -20,5 +20,3 @@ export const LoginResponse = z.object({
   doctorId: z.string().optional(),
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
-
-export const RoleParam = z.strictObject({ role: Role });

@@ -35,3 +35,13 @@ export const ModeOfAdmission = z.enum(MODES_OF_ADMISSION);
 
 /** A calendar date as the browser's date input gives it: YYYY-MM-DD, a real day. */
 export const CalendarDate = z.iso.date({ error: 'Invalid date (YYYY-MM-DD)' });
+
+/** One page of a list, newest first (records, prescriptions, the access history). */
+export const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), page: z.number(), limit: z.number(), total: z.number() });
+export interface Page<T> {
+  items: T[];
+  page: number;
+  limit: number;
+  total: number;
+}

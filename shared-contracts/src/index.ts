@@ -11,3 +11,6 @@ export * from './prescriptions';
 export * from './files';
 export * from './reminders';
 export * from './audit';
+export * from './runtime-config';
+export * from './endpoint';
+export * from './endpoints';

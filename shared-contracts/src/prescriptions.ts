@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EntityId, RequiredText, Text } from './common';
+import { EntityId, RequiredText, Text, page } from './common';
 import { DrugAllergyAlert } from './records';
 
 /** POST /prescription/{patientId}: drug, dosage, route and frequency required (SPEC §5). */
@@ -26,7 +26,7 @@ export const Prescription = z.object({
 });
 export type Prescription = z.infer<typeof Prescription>;
 
-export const PrescriptionList = z.object({ items: z.array(Prescription), page: z.number(), limit: z.number(), total: z.number() });
+export const PrescriptionList = page(Prescription);
 export const PrescriptionCreated = Prescription.extend({ alerts: z.array(DrugAllergyAlert) });
 
 /** GET /drug-alerts/{patientId}?drug=…: the warning a form shows before Finish. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate, Email, EntityId, Gender, MaritalStatus, RequiredText, Role } from './common';
+import { CalendarDate, Email, EntityId, Gender, MaritalStatus, RequiredText } from './common';
 import { Password } from './password';
 import { YearsOfExperience } from './profiles';
 
@@ -32,7 +32,6 @@ export type MessageResponse = z.infer<typeof MessageResponse>;
 
 export const ForgotPasswordBody = z.strictObject({ email: Email });
 export const ResetPasswordParams = z.strictObject({
-  role: Role.optional(),
   id: EntityId,
   token: z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, { error: 'Invalid reset link' }),
 });

@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
+import { patientMe } from '../../test-support/fixtures';
 import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm } from './CompleteProfileForm';
 import { SelectField } from './fields';
 import { TwoFactorSettings } from './TwoFactorSettings';
@@ -13,7 +14,7 @@ let completeReply: { status: number; body?: unknown } = { status: 200, body: { t
 
 beforeAll(async () => {
   fake = await startFakeApi({
-    'GET /patient/me': { status: 200, body: { patient: { name: 'A', twoFactorEnabled: false }, profileUrl: null } },
+    'GET /patient/me': { status: 200, body: patientMe({ name: 'A', twoFactorEnabled: false }) },
     'GET /patient/qrCode': { status: 200, body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' } },
     'POST /patient/verifyqrCode': () => verifyReply,
     'POST /patient/remove2FA': { status: 200, body: { message: 'Two-factor authentication disabled' } },

@@ -1,4 +1,5 @@
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { Page } from 'shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import type { medicalRecords, prescriptions } from '../db/schema';
 import { assignedPatientIds } from './assignments';
@@ -8,12 +9,7 @@ import { assignedPatientIds } from './assignments';
 /** Whose records a list shows: one patient's, or those of every patient assigned to a doctor. */
 export type ListScope = { patientId: string } | { assignedTo: string };
 
-export interface Page<T> {
-  items: T[];
-  page: number;
-  limit: number;
-  total: number;
-}
+export type { Page };
 
 /**
  * The ids of one page, newest first, for a doctor's assigned patients: for each assigned patient

@@ -9,7 +9,6 @@ import { countScope, listQueries, type ListScope, type Page } from './pagination
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type RecordInput = z.output<typeof MedicalRecordCreate>;
 
-
 /** The stored row in the shape of the contract (SPEC §3): history texts and sections at top level. */
 export function toMedicalRecord(row: RecordRow): MedicalRecord {
   return {

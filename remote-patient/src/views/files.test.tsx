@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
+import { patientMe } from '../../../test-support/fixtures';
 import MedicalFiles from './MedicalFiles';
 import UploadFile from './UploadFile';
 
@@ -13,7 +14,7 @@ let files = { presignedUrl: [] as string[], fileName: [] as string[] };
 
 beforeAll(async () => {
   fake = await startFakeApi({
-    'GET /patient/me': { status: 200, body: { patient: { _id: PATIENT_ID, name: 'Asha' }, profileUrl: null } },
+    'GET /patient/me': { status: 200, body: patientMe({ _id: PATIENT_ID, name: 'Asha' }) },
     [`GET /medical-record/${PATIENT_ID}`]: (r) => ({ status: 200, body: { uploadUrl: `${fake.url}/files/k?sig=1`, key: 'k', echo: r.path } }),
     'PUT /files/k': () => ({ status: putStatus, body: {} }),
     'GET /medical-record': () => ({ status: 200, body: files }),

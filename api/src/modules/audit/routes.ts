@@ -1,9 +1,9 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AuditPage, AuditQuery, ErrorResponse } from 'shared-contracts';
+import { ENDPOINTS } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { auditLog, doctors, patients } from '../../db/schema';
-import { requireAnyRole } from '../auth/guard';
+import { route } from '../../http/route';
 
 /**
  * GET /patient/audit: a patient sees who read or changed their records, prescriptions and files,
@@ -11,20 +11,11 @@ import { requireAnyRole } from '../auth/guard';
  */
 export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db } = deps;
-  const patientOnly = requireAnyRole(deps, ['patient']);
   return async (app) => {
-    app.get(
-      '/patient/audit',
-      {
-        onRequest: patientOnly,
-        schema: {
-          tags: ['audit'],
-          security: [{ bearerAuth: [] }],
-          summary: "Who accessed the caller's medical data, newest first (patient)",
-          querystring: AuditQuery,
-          response: { 200: AuditPage, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-        },
-      },
+    route(
+      app,
+      deps,
+      ENDPOINTS.accessHistory,
       async (request) => {
         const patientId = request.auth!.accountId;
         const { page, limit } = request.query;

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
@@ -13,22 +13,10 @@ declare module 'fastify' {
 // Our tokens are 43 base64url characters; anything far off is rejected without a database trip.
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,256})$/;
 
-/** preHandler for role routes: 401 without a live session, 403 with a session of the other role. */
-export function requireRole(deps: AppDeps, role: Role): preHandlerAsyncHookHandler {
-  return async function guard(request: FastifyRequest, _reply: FastifyReply) {
-    const match = BEARER.exec(request.headers.authorization ?? '');
-    if (!match) throw new HttpError(401, 'Unauthorized');
-    const session = await findActiveSession(deps.db.db, match[1], deps.clock.now());
-    if (!session) throw new HttpError(401, 'Unauthorized');
-    if (session.role !== role) throw new HttpError(403, 'Forbidden');
-    request.auth = session;
-  };
-}
-
 /**
- * Hook for routes open to several roles (records, prescriptions): 401 without a live session,
- * 403 for a role not listed. Meant for onRequest, so an unauthenticated or wrong-role caller is
- * answered before its body or parameters are even validated.
+ * The role guard (http/route.ts adds it to every route whose endpoint is not public):
+ * 401 without a live session, 403 for a role not listed. On onRequest, an unauthenticated or
+ * wrong-role caller is answered before its body or parameters are even validated.
  */
 export function requireAnyRole(deps: AppDeps, roles: readonly Role[]) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -43,6 +31,6 @@ export function requireAnyRole(deps: AppDeps, roles: readonly Role[]) {
 
 /** The session a guarded handler runs under (the guard guarantees it is there). */
 export function sessionOf(request: FastifyRequest): Session {
-  if (!request.auth) throw new Error('route is missing the requireRole guard');
+  if (!request.auth) throw new Error('route is missing its role guard');
   return request.auth;
 }

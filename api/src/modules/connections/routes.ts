@@ -1,17 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ConnectionRequestBody,
-  ConnectionRequestList,
-  ConnectionResponseBody,
-  ErrorResponse,
-  MessageResponse,
-  RequestIdParams,
-  ROLES,
-  type Role,
-} from 'shared-contracts';
+import { ENDPOINTS, ROLES } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
+import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { requireRole, sessionOf } from '../auth/guard';
+import { sessionOf } from '../auth/guard';
 import { isAssigned } from '../../access';
 import {
   ALREADY_ANSWERED,
@@ -28,8 +20,6 @@ import {
 } from './messages';
 import { createRequest, findAccountByEmail, findAccountById, listPending, otherRole, respondToRequest } from './store';
 
-const capitalized = (role: Role) => role[0].toUpperCase() + role.slice(1);
-
 /**
  * Care network (SPEC §6–§7): a doctor asks a patient by e-mail, or a patient a doctor; the
  * addressee accepts (which makes the assignment) or either side cancels.
@@ -39,25 +29,17 @@ const capitalized = (role: Role) => role[0].toUpperCase() + role.slice(1);
  */
 export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock } = deps;
+  // The guard runs after validation here, as it always has: bad input keeps its status.
+  const afterInput = { guardAt: 'preHandler' } as const;
 
   return async (app) => {
     for (const role of ROLES) {
       const other = otherRole(role);
-      const guard = requireRole(deps, role);
-      const common = { tags: [role, 'connections'], security: [{ bearerAuth: [] }] };
-      const denied = { 401: ErrorResponse, 403: ErrorResponse };
 
-      app.post(
-        `/${role}/request${capitalized(other)}`,
-        {
-          preHandler: guard,
-          schema: {
-            ...common,
-            summary: `Ask a ${other}, by e-mail, to connect`,
-            body: ConnectionRequestBody,
-            response: { 201: MessageResponse, 400: ErrorResponse, ...denied, 404: ErrorResponse, 409: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}RequestConnection`],
         async (request, reply) => {
           const { accountId } = sessionOf(request);
           const { email } = request.body;
@@ -81,44 +63,23 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           reply.code(201);
           return { message: requestSent(target.name) };
         },
+        afterInput,
       );
 
       for (const direction of ['received', 'sent'] as const) {
-        app.get(
-          `/${role}/${direction}Requests`,
-          {
-            preHandler: guard,
-            schema: {
-              ...common,
-              summary:
-                direction === 'received'
-                  ? `Pending requests ${other}s sent to the signed-in ${role}, newest first`
-                  : `Pending requests the signed-in ${role} sent, newest first`,
-              response: { 200: ConnectionRequestList, ...denied },
-            },
-          },
+        route(
+          app,
+          deps,
+          ENDPOINTS[`${role}${direction === 'received' ? 'Received' : 'Sent'}Requests`],
           async (request) => listPending(db.db, role, sessionOf(request).accountId, direction),
+          afterInput,
         );
       }
 
-      app.patch(
-        `/${role}/responseRequest/:requestId`,
-        {
-          preHandler: guard,
-          schema: {
-            ...common,
-            summary: 'Accept (addressee only) or cancel (either side) a pending request',
-            params: RequestIdParams,
-            body: ConnectionResponseBody,
-            response: {
-              200: MessageResponse,
-              400: ErrorResponse,
-              ...denied,
-              404: ErrorResponse,
-              409: ErrorResponse,
-            },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}RespondToRequest`],
         async (request) => {
           const { accountId } = sessionOf(request);
           const { action } = request.body;
@@ -136,6 +97,7 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               throw new HttpError(403, ONLY_ADDRESSEE_ACCEPTS);
           }
         },
+        afterInput,
       );
     }
   };

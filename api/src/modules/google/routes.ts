@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
-import { Email, type GoogleSignInError } from 'shared-contracts';
-import { z } from 'zod';
+import { Email, ENDPOINTS, type GoogleSignInError } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import type { Queryable } from '../../adapters/db';
 import { oidcLogins, patients } from '../../db/schema';
+import { route } from '../../http/route';
 import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../lib/tokens';
 import { createSession } from '../auth/sessions';
@@ -21,7 +21,7 @@ import { openLoginWindow } from '../two-factor/store';
 export const OIDC_LOGIN_TTL_MS = 10 * 60_000;
 export const STATE_COOKIE = 'careloop_oidc_state';
 const COOKIE_PATH = '/patient/auth/google';
-const CALLBACK_PATH = '/patient/auth/google/callback';
+const CALLBACK_PATH = ENDPOINTS.patientGoogleCallback.path;
 
 function isLocalHost(url: URL): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
@@ -80,11 +80,10 @@ export function googleRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     `${STATE_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${secureCookie ? '; Secure' : ''}`;
 
   return async (app) => {
-    const schema = { tags: ['patient', 'google'], response: { 302: z.undefined() } };
-
-    app.get(
-      '/patient/auth/google',
-      { schema: { ...schema, summary: 'Start Google sign-in (browser redirect to Google)' } },
+    route(
+      app,
+      deps,
+      ENDPOINTS.patientGoogleSignIn,
       async (request, reply) => {
         if (!clientId) return reply.redirect(fail('google_unavailable'));
         try {
@@ -119,9 +118,10 @@ export function googleRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
     );
 
-    app.get(
-      CALLBACK_PATH,
-      { schema: { ...schema, summary: 'Google redirects here; answers a redirect to the web login with a token' } },
+    route(
+      app,
+      deps,
+      ENDPOINTS.patientGoogleCallback,
       async (request, reply) => {
         if (!clientId) return reply.redirect(fail('google_unavailable'));
         reply.header('set-cookie', cookie('', 0)); // the flow ends here, whatever happens

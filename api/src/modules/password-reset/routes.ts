@@ -1,16 +1,9 @@
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ErrorResponse,
-  ForgotPasswordBody,
-  MessageResponse,
-  ROLES,
-  ResetPasswordBody,
-  ResetPasswordParams,
-  type Role,
-} from 'shared-contracts';
+import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { passwordResets } from '../../db/schema';
+import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { hashToken, newToken } from '../../lib/tokens';
@@ -63,39 +56,23 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
   return async (app) => {
     for (const role of ROLES) {
-      const tags = [role, 'password'];
-
-      app.post(
-        `/${role}/forgot-password`,
-        {
-          config: perIp,
-          schema: {
-            tags,
-            summary: 'E-mail a password-reset link (the answer is the same whether or not the account exists)',
-            body: ForgotPasswordBody,
-            response: { 200: MessageResponse, 400: ErrorResponse, 429: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}ForgotPassword`],
         async (request) => {
           const { email } = request.body;
           const account = await findCredentials(db.db, role, email);
           if (account) app.backgroundTasks.run('password reset mail', () => issueAndSend(role, account.id, email, clock.now()));
           return { message: FORGOT_PASSWORD_MESSAGE };
         },
+        { config: perIp },
       );
 
-      app.post(
-        `/${role}/reset-password/:id/:token`,
-        {
-          config: perIp,
-          schema: {
-            tags,
-            summary: 'Set a new password with the link from the e-mail (once; every session is signed out)',
-            params: ResetPasswordParams,
-            body: ResetPasswordBody,
-            response: { 200: MessageResponse, 400: ErrorResponse, 429: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}ResetPassword`],
         async (request) => {
           const { id, token } = request.params;
           const now = clock.now();
@@ -134,6 +111,7 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           if (!done) throw new HttpError(400, RESET_INVALID);
           return { message: RESET_DONE_MESSAGE };
         },
+        { config: perIp },
       );
     }
   };

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { DoctorCompleteProfile, ErrorResponse, PatientCompleteProfile, TokenResponse, type Role } from 'shared-contracts';
+import { ENDPOINTS, type DoctorCompleteProfile, type PatientCompleteProfile, type Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import type { Queryable } from '../../adapters/db';
 import { doctors, patients } from '../../db/schema';
+import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { requireRole, sessionOf } from '../auth/guard';
+import { sessionOf } from '../auth/guard';
 import { createSession, revokeSession } from '../auth/sessions';
 
 /** Writes the fields; false when the account no longer exists. */
@@ -53,19 +54,11 @@ const applyDoctor: Apply<DoctorCompleteProfile> = async (db, id, b, now) => {
 export function completeProfileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
   return async (app) => {
-    const register = <B>(role: Role, body: typeof PatientCompleteProfile | typeof DoctorCompleteProfile, apply: Apply<B>) =>
-      app.post(
-        `/${role}/complete-profile`,
-        {
-          preHandler: requireRole(deps, role),
-          schema: {
-            tags: [role],
-            summary: `Fill in the rest of a ${role} profile (all fields required); answers a fresh token`,
-            security: [{ bearerAuth: [] }],
-            body,
-            response: { 200: TokenResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse },
-          },
-        },
+    const register = <B>(role: Role, apply: Apply<B>) =>
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}CompleteProfile`],
         async (request) => {
           const session = sessionOf(request);
           const now = clock.now();
@@ -77,8 +70,9 @@ export function completeProfileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           if (!token) throw new HttpError(401, 'Unauthorized');
           return { token, role };
         },
+        { guardAt: 'preHandler' },
       );
-    register('patient', PatientCompleteProfile, applyPatient);
-    register('doctor', DoctorCompleteProfile, applyDoctor);
+    register('patient', applyPatient);
+    register('doctor', applyDoctor);
   };
 }

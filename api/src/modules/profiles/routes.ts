@@ -1,21 +1,22 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, ROLES } from 'shared-contracts';
+import { ENDPOINTS, ROLES } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
+import { route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
-import { requireRole, sessionOf } from '../auth/guard';
+import { sessionOf } from '../auth/guard';
 import { DUPLICATE_EMAIL } from '../auth/messages';
 import { createSession, revokeAllSessions } from '../auth/sessions';
 import { PROFILES } from './index';
 
 export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
+  // The guard runs after validation here, as it always has: bad input keeps its status.
+  const onlyAfterInput = { guardAt: 'preHandler' } as const;
 
   return async (app) => {
     for (const role of ROLES) {
       const profile = PROFILES[role];
-      const guard = requireRole(deps, role);
-      const common = { tags: [role], security: [{ bearerAuth: [] }] };
 
       async function current(accountId: string) {
         const me = await profile.load(db.db, accountId);
@@ -24,36 +25,12 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         return me;
       }
 
-      app.get(
-        `/${role}/me`,
-        {
-          preHandler: guard,
-          schema: {
-            ...common,
-            summary: `The signed-in ${role}'s profile`,
-            response: { 200: profile.meResponse, 401: ErrorResponse, 403: ErrorResponse },
-          },
-        },
-        async (request) => current(sessionOf(request).accountId),
-      );
+      route(app, deps, ENDPOINTS[`${role}Me`], async (request) => current(sessionOf(request).accountId), onlyAfterInput);
 
-      app.patch(
-        `/${role}/me`,
-        {
-          preHandler: guard,
-          schema: {
-            ...common,
-            summary: `Update the signed-in ${role}'s profile (a new password revokes every session and returns a new token)`,
-            body: profile.updateBody,
-            response: {
-              200: profile.updateResponse,
-              400: ErrorResponse,
-              401: ErrorResponse,
-              403: ErrorResponse,
-              409: ErrorResponse,
-            },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}UpdateMe`],
         async (request) => {
           const { accountId } = sessionOf(request);
           const { password, ...fields } = request.body as { password?: string } & Record<string, unknown>;
@@ -78,6 +55,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const me = await current(accountId);
           return token ? { ...me, token } : me;
         },
+        onlyAfterInput,
       );
     }
   };

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, LoginBody, LoginResponse, ROLES, TokenResponse, type Role } from 'shared-contracts';
-import { z } from 'zod';
+import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
+import { route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/password';
 import { findCredentials } from '../profiles/accounts';
 import { PROFILES } from '../profiles';
-import { requireRole, sessionOf } from '../auth/guard';
+import { sessionOf } from '../auth/guard';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
 import { createSession, deleteExpiredSessions, revokeSession } from '../auth/sessions';
 import { clearFailures, lockedUntil, recordFailure } from '../auth/throttle';
@@ -17,24 +17,17 @@ import { openLoginWindow } from '../two-factor/store';
 // living in auth it would make auth ↔ profiles ↔ two-factor a cycle.
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
+  // Signup and login run a memory-hard hash: one per-IP limit.
+  const perIp = { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } };
 
   return async (app) => {
     for (const role of ROLES) {
       const profile = PROFILES[role];
-      const tags = [role];
 
-      app.post(
-        `/${role}/signup`,
-        {
-          // Each signup runs a memory-hard hash: the same per-IP limit as login.
-          config: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
-          schema: {
-            tags,
-            summary: `Create a ${role} account and sign in`,
-            body: profile.signupBody,
-            response: { 201: TokenResponse, 400: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}Signup`],
         async (request, reply) => {
           const body = request.body as { password: string };
           const passwordHash = await hashPassword(body.password, config.passwordHashCost);
@@ -51,37 +44,22 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             throw err;
           }
         },
+        { config: perIp },
       );
 
-      app.post(
-        `/${role}/login`,
-        {
-          config: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
-          schema: {
-            tags,
-            summary: `Sign in as ${role}`,
-            body: LoginBody,
-            response: { 200: LoginResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
-          },
-        },
-        async (request) => login(role, request.body.email, request.body.password),
-      );
+      route(app, deps, ENDPOINTS[`${role}Login`], async (request) => login(role, request.body.email, request.body.password), {
+        config: perIp,
+      });
 
-      app.post(
-        `/${role}/logout`,
-        {
-          preHandler: requireRole(deps, role),
-          schema: {
-            tags,
-            summary: 'Revoke the current session',
-            security: [{ bearerAuth: [] }],
-            response: { 204: z.undefined(), 401: ErrorResponse, 403: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}Logout`],
         async (request, reply) => {
           await revokeSession(db.db, sessionOf(request).id, clock.now());
           return reply.code(204).send();
         },
+        { guardAt: 'preHandler' },
       );
     }
 

@@ -1,18 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ErrorResponse,
-  MessageResponse,
-  ROLES,
-  TokenResponse,
-  TwoFactorSetupResponse,
-  VerifyCodeBody,
-  VerifyCodeResponse,
-  VerifyLoginCodeBody,
-  type Role,
-} from 'shared-contracts';
+import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
+import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { requireRole, sessionOf } from '../auth/guard';
+import { sessionOf } from '../auth/guard';
 import { createSession } from '../auth/sessions';
 import {
   acceptStep,
@@ -48,23 +39,18 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     }
   }
 
+  // The guard runs after validation here, as it always has: bad input keeps its status.
+  const afterInput = { guardAt: 'preHandler' } as const;
+
   return async (app) => {
     for (const role of ROLES) {
-      const guard = requireRole(deps, role);
       const idKey = role === 'patient' ? 'patientId' : 'doctorId';
       const otherKey = role === 'patient' ? 'doctorId' : 'patientId';
-      const common = { tags: [role, 'two-factor'], security: [{ bearerAuth: [] }] };
 
-      app.get(
-        `/${role}/qrCode`,
-        {
-          preHandler: guard,
-          schema: {
-            ...common,
-            summary: 'A new two-factor secret to scan (on only after POST verifyqrCode accepts a code of it)',
-            response: { 200: TwoFactorSetupResponse, 401: ErrorResponse, 403: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}TwoFactorSetup`],
         async (request, reply) => {
           const { accountId } = sessionOf(request);
           const row = await loadTwoFactor(db.db, role, accountId);
@@ -75,19 +61,13 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           reply.header('cache-control', 'no-store');
           return setupMaterial(secret, row.email);
         },
+        afterInput,
       );
 
-      app.post(
-        `/${role}/verifyqrCode`,
-        {
-          preHandler: guard,
-          schema: {
-            ...common,
-            summary: 'Check a code: confirms a pending secret (two-factor goes on), or checks the enabled one',
-            body: VerifyCodeBody,
-            response: { 200: VerifyCodeResponse, 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}VerifyTwoFactorCode`],
         async (request) => {
           const { accountId } = sessionOf(request);
           const now = clock.now();
@@ -109,36 +89,24 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           if (!ok) await recordFailedAttempt(db.db, role, accountId, attempt, now);
           return { verify: ok };
         },
+        afterInput,
       );
 
-      app.post(
-        `/${role}/remove2FA`,
-        {
-          preHandler: guard,
-          schema: {
-            ...common,
-            summary: 'Turn two-factor off and delete its secrets',
-            response: { 200: MessageResponse, 401: ErrorResponse, 403: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}RemoveTwoFactor`],
         async (request) => {
           await disableTwoFactor(db.db, role, sessionOf(request).accountId, clock.now());
           return { message: TWO_FACTOR_DISABLED };
         },
+        afterInput,
       );
 
-      app.post(
-        `/${role}/verify2FA`,
-        {
-          // The second login step: the same per-IP limit as the password step.
-          config: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } },
-          schema: {
-            tags: [role, 'two-factor'],
-            summary: `Second login step: ${idKey} from the login answer and a code; answers the session token`,
-            body: VerifyLoginCodeBody,
-            response: { 200: TokenResponse, 400: ErrorResponse, 401: ErrorResponse, 429: ErrorResponse },
-          },
-        },
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}VerifyLoginCode`],
         async (request) => {
           const body = request.body;
           const accountId = body[idKey];
@@ -163,6 +131,8 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const token = await createSession(db.db, role, accountId, now, config.sessionTtlHours);
           return { token, role };
         },
+        // The second login step: the same per-IP limit as the password step.
+        { config: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } } },
       );
     }
   };

@@ -1,0 +1,64 @@
+jest.mock('fastify', () => jest.requireActual('../quality/route-spy').spyingFastify());
+
+import type { FastifyInstance } from 'fastify';
+import { ENDPOINTS, routePattern } from 'shared-contracts';
+import { registeredRoutes } from '../quality/route-spy';
+import { createTestApp, createTestDb, type TestApp, type TestDb } from '../test/helpers';
+import { endpointOf } from './openapi';
+
+/** The api and the shared contract (shared-contracts ENDPOINTS) describe the same endpoints. */
+describe('endpoint contract', () => {
+  let tdb: TestDb;
+  let t: TestApp;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    tdb = await createTestDb('pglite', { migrate: false });
+    t = await createTestApp(tdb.adapter, { API_PUBLIC_URL: 'https://api.example.org' });
+    app = t.app;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await tdb?.cleanup();
+  });
+
+  it('has an endpoint for every route the app registers, and a route for every endpoint', () => {
+    const routes = registeredRoutes(app);
+    const withoutEndpoint = routes.filter((r) => {
+      const [method, url] = r.split(' ');
+      return !endpointOf(method, url);
+    });
+    expect(withoutEndpoint).toEqual([]);
+    const shape = (r: string) => r.replace(/:\w+/g, ':');
+    const routeShapes = new Set(routes.map(shape));
+    const withoutRoute = Object.values(ENDPOINTS)
+      .map((e) => `${e.method} ${routePattern(e.path)}`)
+      .filter((r) => !routeShapes.has(shape(r)));
+    expect(withoutRoute).toEqual([]);
+  });
+
+  it('derives the OpenAPI document from the contract: servers, operationId, security, unambiguous paths', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(doc.servers).toEqual([{ url: 'https://api.example.org' }]);
+    const operations: { operationId?: string; security?: unknown; parameters?: { in: string; name: string }[] }[] = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, (typeof operations)[number]>>)) {
+      for (const op of Object.values(item)) {
+        operations.push(op);
+        // Every path parameter is in the path (no `role` parameter outside it).
+        for (const p of op.parameters ?? []) if (p.in === 'path') expect(path).toContain(`{${p.name}}`);
+      }
+    }
+    expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(ENDPOINTS).sort());
+    expect(doc.paths['/health'].get.security).toEqual([]);
+    expect(doc.paths['/patient/me'].get.security).toEqual([{ bearerAuth: [] }]);
+    // SPEC's POST /prescription/{patientId} and GET /prescription/{id}: one name, one path.
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/prescription/'))).toEqual(['/prescription/{id}']);
+    expect(Object.keys(doc.paths['/prescription/{id}']).sort()).toEqual(['get', 'post']);
+  });
+
+  it('guards a route by the roles its endpoint names', async () => {
+    // /patient/audit is patient-only in the contract: no token → 401, before any input is read.
+    const res = await app.inject({ method: 'GET', url: '/patient/audit?page=oops' });
+    expect(res.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,315 @@
+import { z } from 'zod';
+import { LoginBody, LoginResponse, TokenResponse } from '../auth';
+import { Role } from '../common';
+import { ConnectionRequestBody, ConnectionRequestList, ConnectionResponseBody, RequestIdParams } from '../connections';
+import { endpoint, perRole } from '../endpoint';
+import {
+  DoctorMeResponse,
+  DoctorProfileUpdate,
+  DoctorSignup,
+  DoctorUpdateResponse,
+  PatientMeResponse,
+  PatientProfileUpdate,
+  PatientSignup,
+  PatientUpdateResponse,
+} from '../profiles';
+import {
+  DoctorCompleteProfile,
+  ForgotPasswordBody,
+  MessageResponse,
+  PatientCompleteProfile,
+  ResetPasswordBody,
+  ResetPasswordParams,
+  TwoFactorSetupResponse,
+  VerifyCodeBody,
+  VerifyCodeResponse,
+  VerifyLoginCodeBody,
+} from '../security';
+
+const other = (role: Role): Role => (role === 'patient' ? 'doctor' : 'patient');
+const capitalized = (role: Role) => role[0].toUpperCase() + role.slice(1);
+const own = (role: Role) => [role] as const;
+
+/** Sign-up, login and logout (api/src/modules/auth). */
+export const AUTH_ENDPOINTS = {
+  patientSignup: endpoint({
+    method: 'POST',
+    path: '/patient/signup',
+    summary: 'Create a patient account and sign in',
+    tags: ['patient'],
+    access: 'public',
+    body: PatientSignup,
+    status: 201,
+    response: TokenResponse,
+    errors: [400, 409, 429],
+  }),
+  doctorSignup: endpoint({
+    method: 'POST',
+    path: '/doctor/signup',
+    summary: 'Create a doctor account and sign in',
+    tags: ['doctor'],
+    access: 'public',
+    body: DoctorSignup,
+    status: 201,
+    response: TokenResponse,
+    errors: [400, 409, 429],
+  }),
+  ...perRole('login', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/login`,
+      summary: `Sign in as ${role}`,
+      tags: [role],
+      access: 'public',
+      body: LoginBody,
+      status: 200,
+      response: LoginResponse,
+      errors: [400, 401, 429],
+    }),
+  ),
+  ...perRole('logout', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/logout`,
+      summary: 'Revoke the current session',
+      tags: [role],
+      access: own(role),
+      status: 204,
+      response: z.undefined(),
+      errors: [401, 403],
+    }),
+  ),
+};
+
+/** The signed-in account's own profile (api/src/modules/profiles). */
+export const PROFILE_ENDPOINTS = {
+  patientMe: endpoint({
+    method: 'GET',
+    path: '/patient/me',
+    summary: "The signed-in patient's profile",
+    tags: ['patient'],
+    access: ['patient'],
+    status: 200,
+    response: PatientMeResponse,
+    errors: [401, 403],
+  }),
+  doctorMe: endpoint({
+    method: 'GET',
+    path: '/doctor/me',
+    summary: "The signed-in doctor's profile",
+    tags: ['doctor'],
+    access: ['doctor'],
+    status: 200,
+    response: DoctorMeResponse,
+    errors: [401, 403],
+  }),
+  patientUpdateMe: endpoint({
+    method: 'PATCH',
+    path: '/patient/me',
+    summary: "Update the signed-in patient's profile (a new password revokes every session and returns a new token)",
+    tags: ['patient'],
+    access: ['patient'],
+    body: PatientProfileUpdate,
+    status: 200,
+    response: PatientUpdateResponse,
+    errors: [400, 401, 403, 409],
+  }),
+  doctorUpdateMe: endpoint({
+    method: 'PATCH',
+    path: '/doctor/me',
+    summary: "Update the signed-in doctor's profile (a new password revokes every session and returns a new token)",
+    tags: ['doctor'],
+    access: ['doctor'],
+    body: DoctorProfileUpdate,
+    status: 200,
+    response: DoctorUpdateResponse,
+    errors: [400, 401, 403, 409],
+  }),
+  patientCompleteProfile: endpoint({
+    method: 'POST',
+    path: '/patient/complete-profile',
+    summary: 'Fill in the rest of a patient profile (all fields required); answers a fresh token',
+    tags: ['patient'],
+    access: ['patient'],
+    body: PatientCompleteProfile,
+    status: 200,
+    response: TokenResponse,
+    errors: [400, 401, 403],
+  }),
+  doctorCompleteProfile: endpoint({
+    method: 'POST',
+    path: '/doctor/complete-profile',
+    summary: 'Fill in the rest of a doctor profile (all fields required); answers a fresh token',
+    tags: ['doctor'],
+    access: ['doctor'],
+    body: DoctorCompleteProfile,
+    status: 200,
+    response: TokenResponse,
+    errors: [400, 401, 403],
+  }),
+};
+
+/** Two-factor set-up and the login's code step (api/src/modules/two-factor). */
+export const TWO_FACTOR_ENDPOINTS = {
+  ...perRole('twoFactorSetup', (role) =>
+    endpoint({
+      method: 'GET',
+      path: `/${role}/qrCode`,
+      summary: 'A new two-factor secret to scan (on only after POST verifyqrCode accepts a code of it)',
+      tags: [role, 'two-factor'],
+      access: own(role),
+      status: 200,
+      response: TwoFactorSetupResponse,
+      errors: [401, 403],
+    }),
+  ),
+  ...perRole('verifyTwoFactorCode', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/verifyqrCode`,
+      summary: 'Check a code: confirms a pending secret (two-factor goes on), or checks the enabled one',
+      tags: [role, 'two-factor'],
+      access: own(role),
+      body: VerifyCodeBody,
+      status: 200,
+      response: VerifyCodeResponse,
+      errors: [400, 401, 403, 429],
+    }),
+  ),
+  ...perRole('removeTwoFactor', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/remove2FA`,
+      summary: 'Turn two-factor off and delete its secrets',
+      tags: [role, 'two-factor'],
+      access: own(role),
+      status: 200,
+      response: MessageResponse,
+      errors: [401, 403],
+    }),
+  ),
+  ...perRole('verifyLoginCode', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/verify2FA`,
+      summary: `Second login step: ${role === 'patient' ? 'patientId' : 'doctorId'} from the login answer and a code; answers the session token`,
+      tags: [role, 'two-factor'],
+      access: 'public',
+      body: VerifyLoginCodeBody,
+      status: 200,
+      response: TokenResponse,
+      errors: [400, 401, 429],
+    }),
+  ),
+};
+
+/** Forgot / reset password (api/src/modules/password-reset). */
+export const PASSWORD_RESET_ENDPOINTS = {
+  ...perRole('forgotPassword', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/forgot-password`,
+      summary: 'E-mail a password-reset link (the answer is the same whether or not the account exists)',
+      tags: [role, 'password'],
+      access: 'public',
+      body: ForgotPasswordBody,
+      status: 200,
+      response: MessageResponse,
+      errors: [400, 429],
+    }),
+  ),
+  ...perRole('resetPassword', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/reset-password/{id}/{token}`,
+      summary: 'Set a new password with the link from the e-mail (once; every session is signed out)',
+      description: `id is the ${role}'s account id, token the secret of the e-mailed link.`,
+      tags: [role, 'password'],
+      access: 'public',
+      params: ResetPasswordParams,
+      body: ResetPasswordBody,
+      status: 200,
+      response: MessageResponse,
+      errors: [400, 429],
+    }),
+  ),
+};
+
+/** Google sign-in for patients: browser redirects (api/src/modules/google). */
+export const GOOGLE_ENDPOINTS = {
+  patientGoogleSignIn: endpoint({
+    method: 'GET',
+    path: '/patient/auth/google',
+    summary: 'Start Google sign-in (browser redirect to Google)',
+    tags: ['patient', 'google'],
+    access: 'public',
+    status: 302,
+    response: z.undefined(),
+    errors: [],
+  }),
+  patientGoogleCallback: endpoint({
+    method: 'GET',
+    path: '/patient/auth/google/callback',
+    summary: 'Google redirects here; answers a redirect to the web login with a token',
+    tags: ['patient', 'google'],
+    access: 'public',
+    status: 302,
+    response: z.undefined(),
+    errors: [],
+  }),
+};
+
+/** The care network: connection requests between doctors and patients (api/src/modules/connections). */
+export const CONNECTION_ENDPOINTS = {
+  ...perRole('requestConnection', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/request${capitalized(other(role))}`,
+      summary: `Ask a ${other(role)}, by e-mail, to connect`,
+      tags: [role, 'connections'],
+      access: own(role),
+      body: ConnectionRequestBody,
+      status: 201,
+      response: MessageResponse,
+      errors: [400, 401, 403, 404, 409],
+    }),
+  ),
+  ...perRole('receivedRequests', (role) =>
+    endpoint({
+      method: 'GET',
+      path: `/${role}/receivedRequests`,
+      summary: `Pending requests ${other(role)}s sent to the signed-in ${role}, newest first`,
+      tags: [role, 'connections'],
+      access: own(role),
+      status: 200,
+      response: ConnectionRequestList,
+      errors: [401, 403],
+    }),
+  ),
+  ...perRole('sentRequests', (role) =>
+    endpoint({
+      method: 'GET',
+      path: `/${role}/sentRequests`,
+      summary: `Pending requests the signed-in ${role} sent, newest first`,
+      tags: [role, 'connections'],
+      access: own(role),
+      status: 200,
+      response: ConnectionRequestList,
+      errors: [401, 403],
+    }),
+  ),
+  ...perRole('respondToRequest', (role) =>
+    endpoint({
+      method: 'PATCH',
+      path: `/${role}/responseRequest/{requestId}`,
+      summary: 'Accept (addressee only) or cancel (either side) a pending request',
+      tags: [role, 'connections'],
+      access: own(role),
+      params: RequestIdParams,
+      body: ConnectionResponseBody,
+      status: 200,
+      response: MessageResponse,
+      errors: [400, 401, 403, 404, 409],
+    }),
+  ),
+};

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { endpoint, withOperationIds } from '../endpoint';
+import {
+  AUTH_ENDPOINTS,
+  CONNECTION_ENDPOINTS,
+  GOOGLE_ENDPOINTS,
+  PASSWORD_RESET_ENDPOINTS,
+  PROFILE_ENDPOINTS,
+  TWO_FACTOR_ENDPOINTS,
+} from './account';
+import { AUDIT_ENDPOINTS, FILE_ENDPOINTS, PRESCRIPTION_ENDPOINTS, RECORD_ENDPOINTS, REMINDER_ENDPOINTS } from './clinical';
+
+export { SummaryBody } from './clinical';
+
+export const HealthResponse = z.object({ status: z.literal('ok') });
+export const HealthUnavailable = z.object({ status: z.literal('unavailable') });
+
+/**
+ * Every endpoint of the api, once; the key is the OpenAPI operationId. The api registers its
+ * routes from these (api/src/http/route.ts), /openapi.json derives from them, and the web apps
+ * call them through shared-auth's `call(ENDPOINTS.x, { params, query, body })`.
+ */
+export const ENDPOINTS = withOperationIds({
+  health: endpoint({
+    method: 'GET',
+    path: '/health',
+    summary: 'Liveness and database reachability',
+    tags: ['health'],
+    access: 'public',
+    status: 200,
+    response: HealthResponse,
+    errors: [],
+    otherResponses: { 503: HealthUnavailable },
+  }),
+  ...AUTH_ENDPOINTS,
+  ...PROFILE_ENDPOINTS,
+  ...TWO_FACTOR_ENDPOINTS,
+  ...PASSWORD_RESET_ENDPOINTS,
+  ...GOOGLE_ENDPOINTS,
+  ...CONNECTION_ENDPOINTS,
+  ...RECORD_ENDPOINTS,
+  ...PRESCRIPTION_ENDPOINTS,
+  ...AUDIT_ENDPOINTS,
+  ...FILE_ENDPOINTS,
+  ...REMINDER_ENDPOINTS,
+});
+export type Endpoints = typeof ENDPOINTS;
+export type OperationId = keyof Endpoints;

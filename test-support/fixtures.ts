@@ -1,0 +1,37 @@
+// Answers of the api that match the contract (shared-auth parses every answer in tests): a test
+// names only the fields it is about, the rest are plausible defaults.
+import type { Doctor, DoctorMeResponse, Patient, PatientMeResponse } from 'shared-contracts';
+
+export const patientMe = (patient: Partial<Patient> = {}): PatientMeResponse => ({
+  patient: {
+    _id: '00000000-0000-4000-8000-00000000000a',
+    name: 'Patient',
+    email: 'patient@example.com',
+    DOB: null,
+    gender: 'Prefer not to say',
+    maritalStatus: 'Unmarried',
+    occupation: '',
+    address: { street: '', city: '', state: '', pinCode: '' },
+    profileComplete: true,
+    twoFactorEnabled: false,
+    assignedDoctors: [],
+    ...patient,
+  },
+  profileUrl: null,
+});
+
+export const doctorMe = (doctor: Partial<Doctor> = {}): DoctorMeResponse => ({
+  doctor: {
+    _id: '00000000-0000-4000-8000-00000000000d',
+    name: 'Doctor',
+    email: 'doctor@example.com',
+    yearsOfExperience: 1,
+    specialization: [],
+    qualifications: [],
+    gender: 'Prefer not to say',
+    assignedPatients: [],
+    twoFactorEnabled: false,
+    ...doctor,
+  },
+  profileUrl: null,
+});
