@@ -15,6 +15,8 @@ const patient = {
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let signupStatus = 201;
+const patched = { status: 200, body: { patient, profileUrl: null } };
+let patchReply: { status: number; body: unknown } = patched;
 
 beforeAll(async () => {
   fake = await startFakeApi({
@@ -23,7 +25,7 @@ beforeAll(async () => {
         ? { status: 201, body: { token: 'new-token', role: 'patient' } }
         : { status: signupStatus, body: { error: 'An account with this e-mail already exists' } },
     'GET /patient/me': { status: 200, body: { patient, profileUrl: null } },
-    'PATCH /patient/me': { status: 200, body: { patient, profileUrl: null } },
+    'PATCH /patient/me': () => patchReply,
   });
   configureApi(fake.url);
 });
@@ -31,6 +33,7 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
   signupStatus = 201;
+  patchReply = patched;
   localStorage.clear();
   useSession.getState().logout();
 });
@@ -135,4 +138,31 @@ test('edit: no date of birth, only filled-in fields sent, empty nested values st
     name: 'Asha R.', email: 'asha@example.com', gender: 'Female', maritalStatus: 'Married',
     address: { city: 'Pune', pinCode: '411001' },
   });
+});
+
+test('edit: an e-mail the server refuses shows beside Email on the first step, without the generic text', async () => {
+  patchReply = { status: 409, body: { error: 'An account with this e-mail already exists' } };
+  useSession.getState().login('t', 'patient');
+  const router = renderRoute('/patient/edit', <EditProfile />);
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Asha Rao'));
+  type('Email', 'taken@example.com');
+  await click('Next');
+  await click('Next');
+  await click('Finish');
+  await waitFor(() => expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('An account with this e-mail already exists'));
+  expect(screen.getByRole('heading', { name: 'Account' })).toBeInTheDocument();
+  expect(screen.queryByText('Could not update. Try again?')).not.toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/patient/edit');
+});
+
+test('edit: an error about no field says "Could not update. Try again?" on the last step', async () => {
+  patchReply = { status: 500, body: { error: 'Internal Server Error' } };
+  useSession.getState().login('t', 'patient');
+  renderRoute('/patient/edit', <EditProfile />);
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Asha Rao'));
+  await click('Next');
+  await click('Next');
+  await click('Finish');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not update. Try again?');
+  expect(screen.getByRole('heading', { name: 'Address' })).toBeInTheDocument();
 });
