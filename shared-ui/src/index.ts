@@ -14,3 +14,4 @@ export * from './Records';
 export * from './Prescriptions';
 export * from './Files';
 export * from './formSchemas';
+export * from './SchemaForm';
