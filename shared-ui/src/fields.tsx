@@ -114,7 +114,7 @@ export function FormTextField({ name, label, ...rest }: FormInputProps & { name:
   );
 }
 
-export function FormTextAreaField({ name, label }: { name: string; label: string }) {
+export function FormTextAreaField({ name, label, required }: { name: string; label: string; required?: boolean }) {
   const { register } = useFormContext();
   const { message, errorId, describe } = useFieldError(name);
   const id = useId();
@@ -122,7 +122,7 @@ export function FormTextAreaField({ name, label }: { name: string; label: string
     <>
       <Label htmlFor={id}>
         {label}
-        <Area id={id} {...describe} {...register(name)} />
+        <Area id={id} required={required} {...describe} {...register(name)} />
       </Label>
       <FieldError id={errorId} message={message} />
     </>

@@ -24,6 +24,16 @@ export const listFromText = <Schema extends z.ZodType>(list: Schema) =>
 export const emptyAsUnset = <Schema extends z.ZodType>(field: Schema) =>
   z.preprocess((v) => (v === '' ? undefined : v), field);
 
+/**
+ * A datetime-local input's value has no zone: it is the user's local time, sent as an instant
+ * (ISO 8601 with Z). Anything unreadable is left for the schema to refuse.
+ */
+export const localTimeAsInstant = <Schema extends z.ZodType>(instant: Schema) =>
+  z.preprocess((v) => {
+    const time = typeof v === 'string' && v !== '' ? new Date(v) : null;
+    return time && !Number.isNaN(time.getTime()) ? time.toISOString() : v;
+  }, instant);
+
 /** Profile edit: only what was filled in is checked and sent (SPEC §5). */
 export const onlyFilledIn = <Schema extends z.ZodType>(update: Schema) =>
   z.preprocess((v) => (v && typeof v === 'object' ? withoutEmpty(v as Record<string, unknown>) : v), update);
