@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router-dom';
 import { DoctorCompleteProfile, type Gender, type PatientCompleteProfile, type Role } from 'shared-contracts';
 import { completeProfile, profileKey, roleTitle, serverError, useSession } from 'shared-auth';
 import { Banner, Button, Heading, Narrow, Page } from './components';
-import { fieldErrorsFrom, listFromText } from './formSchemas';
+import { fieldErrorsFrom, fieldNamesOf, listFromText } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
 
 /** Everything but 'Prefer not to say', which complete-profile does not offer (SPEC §5). */
@@ -16,8 +16,6 @@ export const DoctorCompleteProfileForm = DoctorCompleteProfile.extend({
   specialization: listFromText(DoctorCompleteProfile.shape.specialization),
   qualifications: listFromText(DoctorCompleteProfile.shape.qualifications),
 });
-
-const ADDRESS_FIELDS = ['address.street', 'address.city', 'address.state', 'address.pinCode'];
 
 type Body<R extends Role> = R extends 'patient' ? PatientCompleteProfile : DoctorCompleteProfile;
 
@@ -56,7 +54,7 @@ export function CompleteProfileForm<R extends Role, Values extends Record<string
       setMessage({ tone: 'success', text: 'Profile completed successfully!' });
     } catch (err) {
       const reason = await serverError(err);
-      for (const { field, message: text } of fieldErrorsFrom(reason, Object.keys(form.getValues()).concat(ADDRESS_FIELDS))) {
+      for (const { field, message: text } of fieldErrorsFrom(reason, fieldNamesOf(form.getValues()))) {
         form.setError(field as never, { type: 'server', message: text });
       }
       setMessage({ tone: 'error', text: reason ?? 'An unexpected error occurred' });

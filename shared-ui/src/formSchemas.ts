@@ -38,6 +38,15 @@ export const localTimeAsInstant = <Schema extends z.ZodType>(instant: Schema) =>
 export const onlyFilledIn = <Schema extends z.ZodType>(update: Schema) =>
   z.preprocess((v) => (v && typeof v === 'object' ? withoutEmpty(v as Record<string, unknown>) : v), update);
 
+/** The dotted names of a form's fields: { address: { city } } → ['address.city']. */
+export function fieldNamesOf(values: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(values).flatMap(([key, value]) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? fieldNamesOf(value as Record<string, unknown>, `${prefix}${key}.`)
+      : [`${prefix}${key}`],
+  );
+}
+
 /** Server texts that are about one field although the server does not name it. */
 const FIELD_OF_MESSAGE: Record<string, string> = {
   // the api's DUPLICATE_EMAIL (409 on signup and profile edit)

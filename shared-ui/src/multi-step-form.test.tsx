@@ -4,7 +4,7 @@ import { configureApi, signup } from 'shared-auth';
 import { PatientSignup } from 'shared-contracts';
 import { startFakeApi } from '../../test-support/fake-api';
 import { FormTextField } from './fields';
-import { fieldErrorsFrom, useSchemaForm } from './formSchemas';
+import { fieldErrorsFrom, fieldNamesOf, useSchemaForm } from './formSchemas';
 import { MultiStepForm } from './MultiStepForm';
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
@@ -131,4 +131,8 @@ test('fieldErrorsFrom reads the api\'s "path: message" errors and known texts, f
   ]);
   expect(fieldErrorsFrom('body: Malformed JSON', fields)).toEqual([]);
   expect(fieldErrorsFrom(undefined, fields)).toEqual([]);
+});
+
+test('fieldNamesOf names nested fields as react-hook-form does', () => {
+  expect(fieldNamesOf({ DOB: '', address: { city: '', pinCode: '' }, tags: [] })).toEqual(['DOB', 'address.city', 'address.pinCode', 'tags']);
 });
