@@ -15,6 +15,8 @@ const versionOf = (pkg: string): string =>
 const SINGLETONS = [
   'react', 'react-dom', 'react-router', 'react-router-dom', 'zustand', 'styled-components',
   '@tanstack/react-query', 'shared-auth', 'shared-ui',
+  // shared-ui's fields read the form a remote's view created (useFormContext): one instance.
+  'react-hook-form',
 ];
 export const shared = Object.fromEntries(
   SINGLETONS.map((pkg) => [pkg, { singleton: true, requiredVersion: `^${versionOf(pkg)}` }]),

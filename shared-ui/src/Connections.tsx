@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
-import type { Role } from 'shared-contracts';
+import { ConnectionRequestBody, type Role } from 'shared-contracts';
 import {
   otherRole, requestConnection, roleTitle, serverError, useConnectionRequests, useRespondToRequest,
   type RequestDirection,
 } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
-import { TextField } from './fields';
+import { FormTextField } from './fields';
+import { useSchemaForm } from './formSchemas';
+import { SchemaForm } from './SchemaForm';
 import { theme } from './theme';
 
 const connectTitle = (role: Role) => (role === 'doctor' ? 'Connect to Patients' : 'Connect to Doctors');
@@ -16,22 +18,18 @@ const connectTitle = (role: Role) => (role === 'doctor' ? 'Connect to Patients' 
 export function ConnectRequestForm({ role }: { role: Role }) {
   const queryClient = useQueryClient();
   const other = roleTitle(otherRole(role)).toLowerCase();
-  const [email, setEmail] = useState('');
+  const form = useSchemaForm(ConnectionRequestBody, { email: '' });
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function submit() {
-    setBusy(true);
+  async function submit(email: string) {
     setResult(null);
     try {
       const { message } = await requestConnection(role, email);
       setResult({ tone: 'success', text: message });
-      setEmail('');
+      form.reset();
       void queryClient.invalidateQueries({ queryKey: ['connection-requests', role] });
     } catch (err) {
       setResult({ tone: 'error', text: `Error: ${(await serverError(err)) ?? 'Could not send the request'}` });
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -42,18 +40,13 @@ export function ConnectRequestForm({ role }: { role: Role }) {
         Enter the e-mail your {other} uses for CareLoop. They will see your request and can accept it; once
         connected, {role === 'doctor' ? 'you can look after their records' : 'they can look after your records'}.
       </p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <TextField label={`${roleTitle(otherRole(role))}'s email`} type="email" value={email} onChange={setEmail} required />
+      <SchemaForm form={form} onSubmit={({ email }) => submit(email)}>
+        <FormTextField name="email" label={`${roleTitle(otherRole(role))}'s email`} type="email" required />
         {result && <Banner tone={result.tone}>{result.text}</Banner>}
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" disabled={form.formState.isSubmitting}>
           Send request
         </Button>
-      </form>
+      </SchemaForm>
     </Card>
   );
 }

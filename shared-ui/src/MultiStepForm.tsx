@@ -1,10 +1,15 @@
 import { useState, type ReactNode } from 'react';
+import { FormProvider, get, useForm, type FieldErrors, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import styled from 'styled-components';
+import { serverError } from 'shared-auth';
 import { Banner, Button, Row } from './components';
+import { fieldErrorsFrom } from './formSchemas';
 import { theme } from './theme';
 
 export interface Step {
   title: string;
+  /** the names of this step's fields ('address.city' for nested ones): Next checks only these */
+  fields?: readonly string[];
   content: ReactNode;
 }
 
@@ -23,43 +28,100 @@ const Dot = styled.li<{ $state: 'done' | 'current' | 'todo' }>`
   opacity: ${({ $state }) => ($state === 'done' ? 0.55 : 1)};
 `;
 
+/** A Finish the server refused: its `error` text, and whether it was placed beside a field. */
+interface Failure {
+  reason?: string;
+  onField: boolean;
+}
+
 /**
  * Signup, profile edit and record creation (SPEC §4): Next / Back, Finish on the last step,
- * and submission only there. The browser checks each step's fields before moving on.
+ * and submission only there. Next checks only the current step's fields and stays while one is
+ * invalid; Back never checks. Finish checks the whole form, then calls onFinish with the
+ * schema's output; if that rejects with a server error about a field, the error is shown beside
+ * that field and the form goes back to its step. `failure` is the banner for any other error
+ * (and, with bannerForFieldErrors, for those too).
+ *
+ * The steps' fields find the form through its FormProvider. Without `form`, a form with no registered fields is used and the caller shows its own `error`.
  */
-export function MultiStepForm({
-  steps, onFinish, busy, error, label,
-}: { steps: Step[]; onFinish(): void; busy?: boolean; error?: ReactNode; label: string }) {
+export function MultiStepForm<Values extends FieldValues, Payload>({
+  form, steps, onFinish, failure, bannerForFieldErrors, busy, error, label,
+}: {
+  form?: UseFormReturn<Values, unknown, Payload>;
+  steps: Step[];
+  onFinish(payload: Payload): unknown;
+  failure?(reason: string | undefined): ReactNode;
+  bannerForFieldErrors?: boolean;
+  busy?: boolean;
+  error?: ReactNode;
+  label: string;
+}) {
+  const fieldless = useForm();
+  const methods = (form ?? fieldless) as unknown as UseFormReturn<FieldValues, unknown, Payload>;
   const [index, setIndex] = useState(0);
+  const [failed, setFailed] = useState<Failure | null>(null);
   const last = index === steps.length - 1;
   const step = steps[index];
+  const stepOf = (field: string) => Math.max(0, steps.findIndex((s) => s.fields?.includes(field)));
+
+  async function next() {
+    const fields = step.fields ?? [];
+    if (fields.length === 0 || (await methods.trigger(fields as string[]))) setIndex(index + 1);
+  }
+
+  const finish = methods.handleSubmit(
+    async (payload) => {
+      setFailed(null);
+      try {
+        await onFinish(payload);
+      } catch (err) {
+        const reason = await serverError(err);
+        const placed = fieldErrorsFrom(reason, steps.flatMap((s) => s.fields ?? []));
+        for (const { field, message } of placed) methods.setError(field, { type: 'server', message });
+        if (placed.length > 0) setIndex(stepOf(placed[0].field));
+        setFailed({ reason, onField: placed.length > 0 });
+      }
+    },
+    // Only reachable when a value was changed after its step was checked: show that step.
+    (errors: FieldErrors) => {
+      const first = steps.findIndex((s) => s.fields?.some((f) => get(errors, f)));
+      if (first >= 0) setIndex(first);
+    },
+  );
+
+  const showFailure = failed && failure && (!failed.onField || bannerForFieldErrors);
   return (
-    <form
-      aria-label={label}
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (last) onFinish();
-        else setIndex(index + 1);
-      }}
-    >
-      <Steps aria-label={`Step ${index + 1} of ${steps.length}`}>
-        {steps.map((s, i) => (
-          <Dot key={s.title} $state={i < index ? 'done' : i === index ? 'current' : 'todo'} />
-        ))}
-      </Steps>
-      <h2>{step.title}</h2>
-      {step.content}
-      {error && <Banner tone="error">{error}</Banner>}
-      <Row>
-        {index > 0 && (
-          <Button type="button" $variant="secondary" onClick={() => setIndex(index - 1)}>
-            Back
+    <FormProvider {...methods}>
+      <form
+        aria-label={label}
+        // With a form, the schema's messages are shown beside the fields instead of the browser's.
+        noValidate={form !== undefined}
+        onSubmit={(e) => {
+          if (last) return void finish(e);
+          e.preventDefault();
+          void next();
+        }}
+      >
+        <Steps aria-label={`Step ${index + 1} of ${steps.length}`}>
+          {steps.map((s, i) => (
+            <Dot key={s.title} $state={i < index ? 'done' : i === index ? 'current' : 'todo'} />
+          ))}
+        </Steps>
+        <h2>{step.title}</h2>
+        {step.content}
+        {showFailure && <Banner tone="error">{failure(failed.reason)}</Banner>}
+        {error && <Banner tone="error">{error}</Banner>}
+        <Row>
+          {index > 0 && (
+            <Button type="button" $variant="secondary" onClick={() => setIndex(index - 1)}>
+              Back
+            </Button>
+          )}
+          <Button type="submit" disabled={(busy || methods.formState.isSubmitting) && last}>
+            {last ? 'Finish' : 'Next'}
           </Button>
-        )}
-        <Button type="submit" disabled={busy && last}>
-          {last ? 'Finish' : 'Next'}
-        </Button>
-      </Row>
-    </form>
+        </Row>
+      </form>
+    </FormProvider>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
-import { TWO_FACTOR_VERIFY_DELAY_MS, type Role, type TwoFactorSetupResponse } from 'shared-contracts';
+import { TWO_FACTOR_VERIFY_DELAY_MS, VerifyCodeBody, type Role, type TwoFactorSetupResponse } from 'shared-contracts';
 import { fetchTwoFactorSetup, profileKey, removeTwoFactor, useAccount, verifyTwoFactorCode } from 'shared-auth';
 import { Banner, Card, Heading } from './components';
 import { TextField } from './fields';
@@ -65,7 +65,8 @@ export function TwoFactorSettings({ role }: { role: Role }) {
   }
 
   useEffect(() => {
-    if (!setup || !/^\d{6}$/.test(code)) return;
+    // The api's own rule for a code: only a complete one is sent.
+    if (!setup || !VerifyCodeBody.safeParse({ code }).success) return;
     const timer = setTimeout(async () => {
       try {
         const { verify } = await verifyTwoFactorCode(role, code);

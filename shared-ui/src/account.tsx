@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { DoctorSignup, PatientSignup, Role } from 'shared-contracts';
-import { dashboardPath, roleTitle, serverError, signup, useSession } from 'shared-auth';
+import type { UseFormReturn } from 'react-hook-form';
+import { dashboardPath, roleTitle, signup, useSession } from 'shared-auth';
 import { Heading, Narrow, Page } from './components';
-import { TextField } from './fields';
+import { FormTextField } from './fields';
 import { MultiStepForm, type Step } from './MultiStepForm';
 
 export interface AccountValues {
@@ -12,21 +12,19 @@ export interface AccountValues {
   password: string;
 }
 export const EMPTY_ACCOUNT: AccountValues = { name: '', email: '', password: '' };
+/** The account step's field names, for the step's `fields`. */
+export const ACCOUNT_FIELDS = ['name', 'email', 'password'] as const;
 
-/** Name, e-mail and password: the first step of signup and of profile edit. */
-export function AccountFields({
-  value, onChange, mode,
-}: { value: AccountValues; onChange(value: AccountValues): void; mode: 'signup' | 'edit' }) {
-  const set = (field: keyof AccountValues) => (v: string) => onChange({ ...value, [field]: v });
+/** Name, e-mail and password: the first step of signup and of profile edit (inside a form). */
+export function AccountFields({ mode }: { mode: 'signup' | 'edit' }) {
   return (
     <>
-      <TextField label="Name" value={value.name} onChange={set('name')} autoComplete="name" />
-      <TextField label="Email" type="email" value={value.email} onChange={set('email')} autoComplete="email" />
-      <TextField
+      <FormTextField name="name" label="Name" autoComplete="name" />
+      <FormTextField name="email" label="Email" type="email" autoComplete="email" />
+      <FormTextField
+        name="password"
         label={mode === 'signup' ? 'Password' : 'New password'}
         type="password"
-        value={value.password}
-        onChange={set('password')}
         autoComplete="new-password"
         placeholder={mode === 'signup' ? 'At least 8 characters' : 'Leave empty to keep your password'}
       />
@@ -34,36 +32,26 @@ export function AccountFields({
   );
 }
 
-type SignupExtra<R extends Role> = Omit<R extends 'patient' ? PatientSignup : DoctorSignup, keyof AccountValues>;
+type SignupBody<R extends Role> = R extends 'patient' ? PatientSignup : DoctorSignup;
 
 /**
- * Three-step signup for either role: the account step here, the role's own steps given.
- * Success signs in and opens the role's dashboard; failure is SPEC §8's text plus the reason.
+ * Three-step signup for either role: the account step here, the role's own steps given, in a
+ * form the role's view made from its signup schema (useSchemaForm). Success signs in and opens
+ * the role's dashboard; failure is SPEC §8's text plus the reason, which also shows beside its
+ * field when it is about one.
  */
-export function SignupForm<R extends Role>({
-  role, steps, extra,
-}: { role: R; steps: Step[]; extra(): SignupExtra<R> }) {
+export function SignupForm<R extends Role, Values extends AccountValues>({
+  role, form, steps,
+}: { role: R; form: UseFormReturn<Values, unknown, SignupBody<R>>; steps: Step[] }) {
   const navigate = useNavigate();
   const startSession = useSession((s) => s.login);
-  const [account, setAccount] = useState(EMPTY_ACCOUNT);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function finish() {
-    setBusy(true);
-    setError(null);
-    try {
-      const body = { ...account, ...extra() };
-      const { token } = await (role === 'patient'
-        ? signup('patient', body as PatientSignup)
-        : signup('doctor', body as DoctorSignup));
-      startSession(token, role);
-      navigate(dashboardPath(role));
-    } catch (err) {
-      setError((await serverError(err)) ?? '');
-    } finally {
-      setBusy(false);
-    }
+  async function finish(body: SignupBody<R>) {
+    const { token } = await (role === 'patient'
+      ? signup('patient', body as PatientSignup)
+      : signup('doctor', body as DoctorSignup));
+    startSession(token, role);
+    navigate(dashboardPath(role));
   }
 
   return (
@@ -72,13 +60,11 @@ export function SignupForm<R extends Role>({
         <Heading>Create your {roleTitle(role).toLowerCase()} account</Heading>
         <MultiStepForm
           label={`${roleTitle(role)} signup`}
-          busy={busy}
+          form={form}
           onFinish={finish}
-          error={error !== null && <>Could not register. Try again?{error && <small><br />{error}</small>}</>}
-          steps={[
-            { title: 'Account', content: <AccountFields value={account} onChange={setAccount} mode="signup" /> },
-            ...steps,
-          ]}
+          bannerForFieldErrors
+          failure={(reason) => <>Could not register. Try again?{reason && <small><br />{reason}</small>}</>}
+          steps={[{ title: 'Account', fields: ACCOUNT_FIELDS, content: <AccountFields mode="signup" /> }, ...steps]}
         />
       </Narrow>
     </Page>

@@ -54,6 +54,14 @@ test('a sent request shows the answer in green; an unknown e-mail shows "Error: 
   expect(await screen.findByRole('alert')).toHaveTextContent('Error: No patient with this e-mail');
 });
 
+test("a malformed e-mail is refused by the api's schema beside the field and not sent", async () => {
+  renderView(<ConnectRequestForm role="doctor" />);
+  fireEvent.change(screen.getByLabelText("Patient's email"), { target: { value: 'asha' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Send request' }));
+  await waitFor(() => expect(screen.getByLabelText("Patient's email")).toHaveAccessibleDescription('Invalid e-mail address'));
+  expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+});
+
 test('incoming requests offer Accept and Cancel; accepting refetches the list after 400 ms', async () => {
   renderView(<RequestList role="patient" direction="incoming" />);
   const list = await screen.findByRole('list', { name: 'Incoming requests' });

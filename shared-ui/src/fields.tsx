@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import { get, useFormContext, useWatch, type FieldError as FormError } from 'react-hook-form';
 import styled from 'styled-components';
 import { theme } from './theme';
 
@@ -66,5 +67,88 @@ export function SelectField<T extends string>({
         ))}
       </Select>
     </Label>
+  );
+}
+
+const ErrorText = styled.small`
+  display: block;
+  margin: -0.6rem 0 0.9rem;
+  color: ${theme.color.danger};
+  font-weight: 600;
+`;
+
+/** The error react-hook-form holds for a field ('address.city' reads the nested one), and its element's id. */
+function useFieldError(name: string) {
+  const { formState } = useFormContext();
+  const message = (get(formState.errors, name) as FormError | undefined)?.message;
+  const errorId = useId();
+  return {
+    message,
+    errorId,
+    describe: { 'aria-invalid': message ? true : undefined, 'aria-describedby': message ? errorId : undefined },
+  };
+}
+
+const FieldError = ({ id, message }: { id: string; message?: string }) =>
+  message ? <ErrorText id={id}>{message}</ErrorText> : null;
+
+type FormInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onChange' | 'value' | 'defaultValue'>;
+
+/**
+ * The fields of a react-hook-form form (inside its FormProvider), by field name. Each shows its
+ * own error under it, tied to the input with aria-invalid and aria-describedby; the label stays
+ * the field's accessible name.
+ */
+export function FormTextField({ name, label, ...rest }: FormInputProps & { name: string; label: string }) {
+  const { register } = useFormContext();
+  const { message, errorId, describe } = useFieldError(name);
+  const id = useId();
+  return (
+    <>
+      <Label htmlFor={id}>
+        {label}
+        <Input id={id} {...rest} {...describe} {...register(name)} />
+      </Label>
+      <FieldError id={errorId} message={message} />
+    </>
+  );
+}
+
+export function FormTextAreaField({ name, label, required }: { name: string; label: string; required?: boolean }) {
+  const { register } = useFormContext();
+  const { message, errorId, describe } = useFieldError(name);
+  const id = useId();
+  return (
+    <>
+      <Label htmlFor={id}>
+        {label}
+        <Area id={id} required={required} {...describe} {...register(name)} />
+      </Label>
+      <FieldError id={errorId} message={message} />
+    </>
+  );
+}
+
+/** A choice among options; 'Select…' is offered while nothing is chosen. */
+export function FormSelectField({ name, label, options }: { name: string; label: string; options: readonly string[] }) {
+  const { register } = useFormContext();
+  const value: unknown = useWatch({ name });
+  const { message, errorId, describe } = useFieldError(name);
+  const id = useId();
+  return (
+    <>
+      <Label htmlFor={id}>
+        {label}
+        <Select id={id} {...describe} {...register(name)}>
+          {!value && <option value="">Select…</option>}
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </Select>
+      </Label>
+      <FieldError id={errorId} message={message} />
+    </>
   );
 }

@@ -13,3 +13,5 @@ export * from './SummaryText';
 export * from './Records';
 export * from './Prescriptions';
 export * from './Files';
+export * from './formSchemas';
+export * from './SchemaForm';

@@ -4,8 +4,9 @@ import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { patientMe } from '../../test-support/fixtures';
-import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm } from './CompleteProfileForm';
-import { SelectField } from './fields';
+import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, DoctorCompleteProfileForm } from './CompleteProfileForm';
+import { FormSelectField } from './fields';
+import { useSchemaForm } from './formSchemas';
 import { TwoFactorSettings } from './TwoFactorSettings';
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
@@ -85,14 +86,19 @@ describe('two-factor settings', () => {
 });
 
 describe('complete profile', () => {
-  const form = (
-    <CompleteProfileForm role="doctor" body={() => ({ gender: 'Female', specialization: ['GP'], yearsOfExperience: 3, qualifications: ['MBBS'] })}>
-      <SelectField label="Gender" value="" options={COMPLETE_PROFILE_GENDERS} onChange={() => undefined} />
-    </CompleteProfileForm>
-  );
+  /** The doctor's form with its other fields filled in; Gender as given. */
+  function DoctorForm({ gender }: { gender: string }) {
+    const doctor = useSchemaForm(DoctorCompleteProfileForm, { gender, specialization: 'GP', yearsOfExperience: '3', qualifications: 'MBBS' });
+    return (
+      <CompleteProfileForm role="doctor" form={doctor}>
+        <FormSelectField name="gender" label="Gender" options={COMPLETE_PROFILE_GENDERS} />
+      </CompleteProfileForm>
+    );
+  }
+  const form = <DoctorForm gender="Female" />;
 
   test('"Prefer not to say" is not offered', () => {
-    renderAt('/doctor/complete-profile', form);
+    renderAt('/doctor/complete-profile', <DoctorForm gender="" />);
     const options = Array.from(screen.getByLabelText('Gender').querySelectorAll('option')).map((o) => o.textContent);
     expect(options).toEqual(['Select…', 'Male', 'Female', 'Other']);
   });
@@ -120,5 +126,20 @@ describe('complete profile', () => {
     completeReply = { status: 502 };
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByText('An unexpected error occurred')).toBeInTheDocument();
+  });
+
+  test("every field is required by the api's schema: an empty one is shown beside itself and nothing is sent", async () => {
+    renderAt('/doctor/complete-profile', <DoctorForm gender="" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.getByLabelText('Gender')).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getByLabelText('Gender')).toHaveAccessibleDescription(/.+/);
+    expect(calls('POST', '/doctor/complete-profile')).toHaveLength(0);
+  });
+
+  test("the server's error about a field is also shown beside it", async () => {
+    completeReply = { status: 400, body: { error: 'gender: Invalid option' } };
+    renderAt('/doctor/complete-profile', form);
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.getByLabelText('Gender')).toHaveAccessibleDescription('Invalid option'));
   });
 });

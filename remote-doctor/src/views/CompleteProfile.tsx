@@ -1,27 +1,19 @@
-import { useState } from 'react';
-import { MIN_YEARS_OF_EXPERIENCE, type Gender } from 'shared-contracts';
-import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, SelectField, TextField, splitList } from 'shared-ui';
+import { MIN_YEARS_OF_EXPERIENCE } from 'shared-contracts';
+import {
+  COMPLETE_PROFILE_GENDERS, CompleteProfileForm, DoctorCompleteProfileForm, FormSelectField, FormTextField, useSchemaForm,
+} from 'shared-ui';
 
 export default function CompleteProfile() {
-  const [gender, setGender] = useState<Gender | ''>('');
-  const [specialization, setSpecialization] = useState('');
-  const [yearsOfExperience, setYears] = useState('');
-  const [qualifications, setQualifications] = useState('');
+  const form = useSchemaForm(DoctorCompleteProfileForm, {
+    gender: '', specialization: '', yearsOfExperience: '', qualifications: '',
+  });
 
   return (
-    <CompleteProfileForm
-      role="doctor"
-      body={() => ({
-        gender: gender as Gender,
-        specialization: splitList(specialization),
-        yearsOfExperience: Number(yearsOfExperience),
-        qualifications: splitList(qualifications),
-      })}
-    >
-      <SelectField label="Gender" value={gender} options={COMPLETE_PROFILE_GENDERS} onChange={setGender} required />
-      <TextField label="Specialization (comma-separated)" value={specialization} onChange={setSpecialization} required />
-      <TextField label="Years of experience" type="number" min={MIN_YEARS_OF_EXPERIENCE} value={yearsOfExperience} onChange={setYears} required />
-      <TextField label="Qualifications (comma-separated)" value={qualifications} onChange={setQualifications} required />
+    <CompleteProfileForm role="doctor" form={form}>
+      <FormSelectField name="gender" label="Gender" options={COMPLETE_PROFILE_GENDERS} />
+      <FormTextField name="specialization" label="Specialization (comma-separated)" required />
+      <FormTextField name="yearsOfExperience" label="Years of experience" type="number" min={MIN_YEARS_OF_EXPERIENCE} required />
+      <FormTextField name="qualifications" label="Qualifications (comma-separated)" required />
     </CompleteProfileForm>
   );
 }

@@ -1,7 +1,15 @@
 import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router-dom';
+import { PrescriptionCreate } from 'shared-contracts';
 import { createPrescription } from 'shared-auth';
-import { Banner, Button, DrugAlertList, EmptyState, Heading, Narrow, Page, TextField, splitList } from 'shared-ui';
+import {
+  Banner, Button, DrugAlertList, EmptyState, FormTextField, Heading, Narrow, Page, SchemaForm, listFromText, splitList,
+  useSchemaForm,
+} from 'shared-ui';
+
+/** The api's schema; allergies are typed comma-separated (SPEC §5). */
+const PrescriptionForm = PrescriptionCreate.extend({ allergies: listFromText(PrescriptionCreate.shape.allergies) });
 import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
 
@@ -10,25 +18,20 @@ export default function CreatePrescription() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { loaded, patient } = useAssignedPatient(id);
-  const [prescribedDrug, setDrug] = useState('');
-  const [dosage, setDosage] = useState('');
-  const [administrationRoute, setRoute] = useState('');
-  const [dosageFrequency, setFrequency] = useState('');
-  const [allergies, setAllergies] = useState('');
+  const form = useSchemaForm(PrescriptionForm, {
+    prescribedDrug: '', dosage: '', administrationRoute: '', dosageFrequency: '', allergies: '',
+  });
+  const [prescribedDrug, allergies] = useWatch({ control: form.control, name: ['prescribedDrug', 'allergies'] });
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
   const alerts = useDrugAlerts(id, prescribedDrug, splitList(allergies));
 
-  async function submit() {
-    setBusy(true);
+  async function submit(prescription: PrescriptionCreate) {
     setFailed(false);
     try {
-      await createPrescription(id, { prescribedDrug, dosage, administrationRoute, dosageFrequency, allergies: splitList(allergies) });
+      await createPrescription(id, prescription);
       navigate('/prescription');
     } catch {
       setFailed(true);
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -37,23 +40,18 @@ export default function CreatePrescription() {
     <Page>
       <Narrow>
         <Heading>New prescription{patient ? ` for ${patient.name}` : ''}</Heading>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <TextField label="Drug" value={prescribedDrug} onChange={setDrug} required />
-          <TextField label="Dosage" value={dosage} onChange={setDosage} required placeholder="500 mg" />
-          <TextField label="Route" value={administrationRoute} onChange={setRoute} required placeholder="Oral" />
-          <TextField label="Frequency" value={dosageFrequency} onChange={setFrequency} required placeholder="Three times a day" />
-          <TextField label="Allergies (comma-separated)" value={allergies} onChange={setAllergies} placeholder="Penicillin, latex" />
+        <SchemaForm form={form} onSubmit={submit}>
+          <FormTextField name="prescribedDrug" label="Drug" required />
+          <FormTextField name="dosage" label="Dosage" required placeholder="500 mg" />
+          <FormTextField name="administrationRoute" label="Route" required placeholder="Oral" />
+          <FormTextField name="dosageFrequency" label="Frequency" required placeholder="Three times a day" />
+          <FormTextField name="allergies" label="Allergies (comma-separated)" placeholder="Penicillin, latex" />
           {alerts.length > 0 && <DrugAlertList alerts={alerts} />}
           {failed && <Banner tone="error">Could not create record. Try again?</Banner>}
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
             Finish
           </Button>
-        </form>
+        </SchemaForm>
       </Narrow>
     </Page>
   );

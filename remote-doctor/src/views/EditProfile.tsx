@@ -1,43 +1,42 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { GENDERS, type Gender } from 'shared-contracts';
+import { DoctorProfileUpdate, GENDERS, type Gender } from 'shared-contracts';
 import { useDoctorProfile, useUpdateProfile } from 'shared-auth';
-import { AccountFields, Heading, MultiStepForm, Narrow, Page, SelectField, TextField, joinList, splitList, withoutEmpty } from 'shared-ui';
+import {
+  ACCOUNT_FIELDS, AccountFields, FormSelectField, FormTextField, Heading, MultiStepForm, Narrow, Page, joinList,
+  listFromText, onlyFilledIn, useSchemaForm,
+} from 'shared-ui';
 
 const EMPTY = {
   name: '', email: '', password: '', yearsOfExperience: '', specialization: '', qualifications: '',
   gender: '' as Gender | '',
 };
 
+/** The api's update schema; the lists are typed as comma-separated text, empty ones not sent. */
+const EditFormSchema = onlyFilledIn(
+  DoctorProfileUpdate.extend({
+    specialization: listFromText(DoctorProfileUpdate.shape.specialization),
+    qualifications: listFromText(DoctorProfileUpdate.shape.qualifications),
+  }),
+);
+
 /** Three-step edit; only filled-in fields are sent (SPEC §5). */
 export default function EditProfile() {
   const navigate = useNavigate();
   const { data } = useDoctorProfile();
   const update = useUpdateProfile('doctor');
-  const [form, setForm] = useState(EMPTY);
+  const form = useSchemaForm(EditFormSchema, EMPTY);
+  const { reset } = form;
   useEffect(() => {
     if (!data) return;
     const d = data.doctor;
-    setForm({
+    reset({
       ...EMPTY, name: d.name, email: d.email, gender: d.gender,
       yearsOfExperience: String(d.yearsOfExperience),
       specialization: joinList(d.specialization),
       qualifications: joinList(d.qualifications),
     });
-  }, [data]);
-  const set = (field: 'yearsOfExperience' | 'specialization' | 'qualifications') => (value: string) =>
-    setForm((f) => ({ ...f, [field]: value }));
-
-  const submit = () => {
-    const { yearsOfExperience, specialization, qualifications, ...rest } = form;
-    const body = withoutEmpty({
-      ...rest,
-      yearsOfExperience: yearsOfExperience ? Number(yearsOfExperience) : undefined,
-      specialization: splitList(specialization),
-      qualifications: splitList(qualifications),
-    });
-    update.mutate(body as Parameters<typeof update.mutate>[0], { onSuccess: () => navigate('/doctor/dashboard') });
-  };
+  }, [data, reset]);
 
   return (
     <Page>
@@ -45,27 +44,29 @@ export default function EditProfile() {
         <Heading>Edit your profile</Heading>
         <MultiStepForm
           label="Edit profile"
-          busy={update.isPending}
-          error={update.isError && 'Could not update. Try again?'}
-          onFinish={submit}
+          form={form}
+          failure={() => 'Could not update. Try again?'}
+          onFinish={async (changes) => {
+            await update.mutateAsync(changes);
+            navigate('/doctor/dashboard');
+          }}
           steps={[
-            {
-              title: 'Account',
-              content: <AccountFields value={form} onChange={(account) => setForm((f) => ({ ...f, ...account }))} mode="edit" />,
-            },
+            { title: 'Account', fields: ACCOUNT_FIELDS, content: <AccountFields mode="edit" /> },
             {
               title: 'Practice',
+              fields: ['yearsOfExperience', 'specialization', 'qualifications'],
               content: (
                 <>
-                  <TextField label="Years of experience" type="number" min={1} value={form.yearsOfExperience} onChange={set('yearsOfExperience')} />
-                  <TextField label="Specialization (comma-separated)" value={form.specialization} onChange={set('specialization')} />
-                  <TextField label="Qualifications (comma-separated)" value={form.qualifications} onChange={set('qualifications')} />
+                  <FormTextField name="yearsOfExperience" label="Years of experience" type="number" min={1} />
+                  <FormTextField name="specialization" label="Specialization (comma-separated)" />
+                  <FormTextField name="qualifications" label="Qualifications (comma-separated)" />
                 </>
               ),
             },
             {
               title: 'About you',
-              content: <SelectField label="Gender" value={form.gender} options={GENDERS} onChange={(gender) => setForm((f) => ({ ...f, gender }))} />,
+              fields: ['gender'],
+              content: <FormSelectField name="gender" label="Gender" options={GENDERS} />,
             },
           ]}
         />

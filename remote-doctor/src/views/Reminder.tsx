@@ -1,48 +1,47 @@
-import { useState } from 'react';
-import { MIN_REMINDER_INTERVAL_DAYS } from 'shared-contracts';
+import { MIN_REMINDER_INTERVAL_DAYS, ReminderCreate } from 'shared-contracts';
 import { useCancelReminder, useReminders, useScheduleReminder } from 'shared-auth';
-import { Banner, Button, EmptyState, Heading, Narrow, Page, TextAreaField, TextField } from 'shared-ui';
+import {
+  Banner, Button, EmptyState, FormTextAreaField, FormTextField, Heading, Narrow, Page, SchemaForm, localTimeAsInstant,
+  useSchemaForm,
+} from 'shared-ui';
+
+/** The api's schema; the start is typed in the doctor's local time. */
+const ReminderForm = ReminderCreate.extend({ startDate: localTimeAsInstant(ReminderCreate.shape.startDate) });
 
 /** /doctor/dashboard/reminder: schedule reminder e-mails to an assigned patient; see and cancel them. */
 export default function Reminder() {
   const schedule = useScheduleReminder();
   const reminders = useReminders();
   const cancel = useCancelReminder();
-  const [to, setTo] = useState('');
-  const [subject, setSubject] = useState('');
-  const [text, setText] = useState('');
-  const [startDate, setStartDate] = useState('');
-  const [intervalDays, setIntervalDays] = useState(String(MIN_REMINDER_INTERVAL_DAYS));
+  const form = useSchemaForm(ReminderForm, {
+    to: '', subject: '', text: '', startDate: '', intervalDays: String(MIN_REMINDER_INTERVAL_DAYS),
+  });
 
-  const submit = () =>
-    schedule.mutate(
-      // datetime-local has no zone: it is the doctor's local time, sent as an instant.
-      { to, subject, text, startDate: new Date(startDate).toISOString(), intervalDays: Number(intervalDays) },
-      { onSuccess: () => { setSubject(''); setText(''); } },
-    );
+  const submit = (reminder: ReminderCreate) =>
+    schedule.mutate(reminder, {
+      onSuccess: () => {
+        form.resetField('subject');
+        form.resetField('text');
+      },
+    });
 
   const active = (reminders.data ?? []).filter((r) => r.status === 'scheduled');
   return (
     <Page>
       <Narrow style={{ maxWidth: 640 }}>
         <Heading>Send Reminder</Heading>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <TextField label="To (patient's email)" type="email" value={to} onChange={setTo} required />
-          <TextField label="Subject" value={subject} onChange={setSubject} required />
-          <TextAreaField label="Message" value={text} onChange={setText} required />
-          <TextField label="Start date" type="datetime-local" value={startDate} onChange={setStartDate} required />
-          <TextField label="Repeat every (days, 0 = once)" type="number" min={MIN_REMINDER_INTERVAL_DAYS} value={intervalDays} onChange={setIntervalDays} required />
+        <SchemaForm form={form} onSubmit={submit}>
+          <FormTextField name="to" label="To (patient's email)" type="email" required />
+          <FormTextField name="subject" label="Subject" required />
+          <FormTextAreaField name="text" label="Message" required />
+          <FormTextField name="startDate" label="Start date" type="datetime-local" required />
+          <FormTextField name="intervalDays" label="Repeat every (days, 0 = once)" type="number" min={MIN_REMINDER_INTERVAL_DAYS} required />
           {schedule.isSuccess && <Banner tone="success">Email scheduled successfully!</Banner>}
           {schedule.isError && <Banner tone="error">Failed to schedule email. Please check your input.</Banner>}
           <Button type="submit" disabled={schedule.isPending}>
             Schedule
           </Button>
-        </form>
+        </SchemaForm>
       </Narrow>
       <Narrow style={{ maxWidth: 640 }}>
         <h2 style={{ marginTop: 0 }}>Scheduled reminders</h2>

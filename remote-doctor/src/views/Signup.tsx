@@ -1,36 +1,41 @@
-import { useState } from 'react';
-import { GENDERS, MIN_YEARS_OF_EXPERIENCE, type Gender } from 'shared-contracts';
-import { SelectField, SignupForm, TextField, splitList } from 'shared-ui';
+import { DoctorSignup, GENDERS, MIN_YEARS_OF_EXPERIENCE } from 'shared-contracts';
+import { EMPTY_ACCOUNT, FormSelectField, FormTextField, SignupForm, listFromText, useSchemaForm } from 'shared-ui';
+
+/** The api's signup schema; the lists are typed as comma-separated text (SPEC §5). */
+const SignupFormSchema = DoctorSignup.extend({
+  specialization: listFromText(DoctorSignup.shape.specialization),
+  qualifications: listFromText(DoctorSignup.shape.qualifications),
+});
 
 export default function Signup() {
-  const [yearsOfExperience, setYears] = useState(String(MIN_YEARS_OF_EXPERIENCE));
-  const [specialization, setSpecialization] = useState('');
-  const [qualifications, setQualifications] = useState('');
-  const [gender, setGender] = useState<Gender>('Prefer not to say');
+  const form = useSchemaForm(SignupFormSchema, {
+    ...EMPTY_ACCOUNT,
+    yearsOfExperience: String(MIN_YEARS_OF_EXPERIENCE),
+    specialization: '',
+    qualifications: '',
+    gender: 'Prefer not to say',
+  });
 
   return (
     <SignupForm
       role="doctor"
-      extra={() => ({
-        gender,
-        yearsOfExperience: Number(yearsOfExperience),
-        specialization: splitList(specialization),
-        qualifications: splitList(qualifications),
-      })}
+      form={form}
       steps={[
         {
           title: 'Practice',
+          fields: ['yearsOfExperience', 'specialization', 'qualifications'],
           content: (
             <>
-              <TextField label="Years of experience" type="number" min={MIN_YEARS_OF_EXPERIENCE} value={yearsOfExperience} onChange={setYears} />
-              <TextField label="Specialization (comma-separated)" value={specialization} onChange={setSpecialization} placeholder="Cardiology, Internal medicine" />
-              <TextField label="Qualifications (comma-separated)" value={qualifications} onChange={setQualifications} placeholder="MBBS, MD" />
+              <FormTextField name="yearsOfExperience" label="Years of experience" type="number" min={MIN_YEARS_OF_EXPERIENCE} />
+              <FormTextField name="specialization" label="Specialization (comma-separated)" placeholder="Cardiology, Internal medicine" />
+              <FormTextField name="qualifications" label="Qualifications (comma-separated)" placeholder="MBBS, MD" />
             </>
           ),
         },
         {
           title: 'About you',
-          content: <SelectField label="Gender" value={gender} options={GENDERS} onChange={setGender} />,
+          fields: ['gender'],
+          content: <FormSelectField name="gender" label="Gender" options={GENDERS} />,
         },
       ]}
     />

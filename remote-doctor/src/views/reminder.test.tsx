@@ -69,3 +69,14 @@ test('scheduled reminders are listed and can be cancelled', async () => {
   fireEvent.click(within(list).getByRole('button', { name: 'Cancel' }));
   await waitFor(() => expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(true));
 });
+
+test("an interval below 0 or a malformed e-mail is refused by the api's schema beside the field, and nothing is sent", async () => {
+  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  fill();
+  fireEvent.change(screen.getByLabelText('Repeat every (days, 0 = once)'), { target: { value: '-1' } });
+  fireEvent.change(screen.getByLabelText("To (patient's email)"), { target: { value: 'asha' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+  await waitFor(() => expect(screen.getByLabelText('Repeat every (days, 0 = once)')).toHaveAccessibleDescription('intervalDays must be at least 0'));
+  expect(screen.getByLabelText("To (patient's email)")).toHaveAccessibleDescription('Invalid e-mail address');
+  expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+});

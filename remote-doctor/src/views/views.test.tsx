@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
@@ -35,23 +35,26 @@ function renderRoute(path: string, element: React.ReactNode) {
   return router;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
-const click = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
+// Next and Finish check the step with the schema, which settles after the click: wait for it.
+const click = (name: string) => act(async () => {
+  fireEvent.click(screen.getByRole('button', { name }));
+});
 
 test('signup: experience defaults to 1 (min 1), lists split from comma-separated text', async () => {
   const router = renderRoute('/doctor/signup', <Signup />);
   type('Name', 'Dr. Lee');
   type('Email', 'lee@example.com');
   type('Password', 'a long passphrase');
-  click('Next');
+  await click('Next');
   const years = screen.getByLabelText('Years of experience');
   expect(years).toHaveValue(1);
   expect(years).toHaveAttribute('min', '1');
   type('Years of experience', '12');
   type('Specialization (comma-separated)', ' Cardiology,  Internal medicine ,');
   type('Qualifications (comma-separated)', 'MBBS, MD');
-  click('Next');
+  await click('Next');
   expect(screen.getByLabelText('Gender')).toHaveValue('Prefer not to say');
-  click('Finish');
+  await click('Finish');
   await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
   expect(fake.requests[0].body).toEqual({
     name: 'Dr. Lee', email: 'lee@example.com', password: 'a long passphrase', gender: 'Prefer not to say',
@@ -81,11 +84,11 @@ test('edit: sends the filled-in fields as lists; a returned token replaces the s
   const router = renderRoute('/doctor/edit', <EditProfile />);
   await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Dr. Lee'));
   type('New password', 'another passphrase');
-  click('Next');
+  await click('Next');
   type('Specialization (comma-separated)', 'Cardiology, Sports medicine');
   type('Qualifications (comma-separated)', '');
-  click('Next');
-  click('Finish');
+  await click('Next');
+  await click('Finish');
   await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
   const patch = fake.requests.find((r) => r.method === 'PATCH')!;
   expect(patch.body).toEqual({

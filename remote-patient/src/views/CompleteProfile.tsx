@@ -1,29 +1,22 @@
-import { useState } from 'react';
-import { MARITAL_STATUSES, type Gender, type MaritalStatus } from 'shared-contracts';
-import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, SelectField, TextField } from 'shared-ui';
+import { MARITAL_STATUSES, PatientCompleteProfile } from 'shared-contracts';
+import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, FormSelectField, FormTextField, useSchemaForm } from 'shared-ui';
 
 export default function CompleteProfile() {
-  const [DOB, setDOB] = useState('');
-  const [gender, setGender] = useState<Gender | ''>('');
-  const [maritalStatus, setMaritalStatus] = useState<MaritalStatus | ''>('');
-  const [occupation, setOccupation] = useState('');
-  const [address, setAddress] = useState({ state: '', city: '', street: '', pinCode: '' });
-  const setAddressField = (field: keyof typeof address) => (value: string) =>
-    setAddress((a) => ({ ...a, [field]: value }));
+  const form = useSchemaForm(PatientCompleteProfile, {
+    DOB: '', gender: '', maritalStatus: '', occupation: '',
+    address: { state: '', city: '', street: '', pinCode: '' },
+  });
 
   return (
-    <CompleteProfileForm
-      role="patient"
-      body={() => ({ DOB, gender: gender as Gender, maritalStatus: maritalStatus as MaritalStatus, occupation, address })}
-    >
-      <TextField label="Date of birth" type="date" value={DOB} onChange={setDOB} required />
-      <SelectField label="Gender" value={gender} options={COMPLETE_PROFILE_GENDERS} onChange={setGender} required />
-      <SelectField label="Marital status" value={maritalStatus} options={MARITAL_STATUSES} onChange={setMaritalStatus} required />
-      <TextField label="Occupation" value={occupation} onChange={setOccupation} required />
-      <TextField label="State" value={address.state} onChange={setAddressField('state')} required />
-      <TextField label="City" value={address.city} onChange={setAddressField('city')} required />
-      <TextField label="Street" value={address.street} onChange={setAddressField('street')} required />
-      <TextField label="Pin code" value={address.pinCode} onChange={setAddressField('pinCode')} required />
+    <CompleteProfileForm role="patient" form={form}>
+      <FormTextField name="DOB" label="Date of birth" type="date" required />
+      <FormSelectField name="gender" label="Gender" options={COMPLETE_PROFILE_GENDERS} />
+      <FormSelectField name="maritalStatus" label="Marital status" options={MARITAL_STATUSES} />
+      <FormTextField name="occupation" label="Occupation" required />
+      <FormTextField name="address.state" label="State" required />
+      <FormTextField name="address.city" label="City" required />
+      <FormTextField name="address.street" label="Street" required />
+      <FormTextField name="address.pinCode" label="Pin code" required />
     </CompleteProfileForm>
   );
 }

@@ -1,8 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { GENDERS, MARITAL_STATUSES, type Gender, type MaritalStatus } from 'shared-contracts';
+import { GENDERS, MARITAL_STATUSES, PatientProfileUpdate, type Gender, type MaritalStatus } from 'shared-contracts';
 import { usePatientProfile, useUpdateProfile } from 'shared-auth';
-import { AccountFields, Heading, MultiStepForm, Narrow, Page, SelectField, TextField, withoutEmpty } from 'shared-ui';
+import {
+  ACCOUNT_FIELDS, AccountFields, FormSelectField, FormTextField, Heading, MultiStepForm, Narrow, Page, onlyFilledIn,
+  useSchemaForm,
+} from 'shared-ui';
 
 const EMPTY = {
   name: '', email: '', password: '', occupation: '',
@@ -15,16 +18,13 @@ export default function EditProfile() {
   const navigate = useNavigate();
   const { data } = usePatientProfile();
   const update = useUpdateProfile('patient');
-  const [form, setForm] = useState(EMPTY);
+  const form = useSchemaForm(onlyFilledIn(PatientProfileUpdate), EMPTY);
+  const { reset } = form;
   useEffect(() => {
     if (!data) return;
     const { name, email, occupation, gender, maritalStatus, address } = data.patient;
-    setForm({ ...EMPTY, name, email, occupation, gender, maritalStatus, address: { ...address } });
-  }, [data]);
-  const set = (field: 'occupation') => (value: string) =>
-    setForm((f) => ({ ...f, [field]: value }));
-  const setAddress = (field: keyof typeof EMPTY.address) => (value: string) =>
-    setForm((f) => ({ ...f, address: { ...f.address, [field]: value } }));
+    reset({ ...EMPTY, name, email, occupation, gender, maritalStatus, address: { ...address } });
+  }, [data, reset]);
 
   return (
     <Page>
@@ -32,36 +32,34 @@ export default function EditProfile() {
         <Heading>Edit your profile</Heading>
         <MultiStepForm
           label="Edit profile"
-          busy={update.isPending}
-          error={update.isError && 'Could not update. Try again?'}
-          onFinish={() =>
-            update.mutate(withoutEmpty(form) as Parameters<typeof update.mutate>[0], {
-              onSuccess: () => navigate('/patient/dashboard'),
-            })
-          }
+          form={form}
+          failure={() => 'Could not update. Try again?'}
+          onFinish={async (changes) => {
+            await update.mutateAsync(changes);
+            navigate('/patient/dashboard');
+          }}
           steps={[
-            {
-              title: 'Account',
-              content: <AccountFields value={form} onChange={(account) => setForm((f) => ({ ...f, ...account }))} mode="edit" />,
-            },
+            { title: 'Account', fields: ACCOUNT_FIELDS, content: <AccountFields mode="edit" /> },
             {
               title: 'About you',
+              fields: ['gender', 'maritalStatus', 'occupation'],
               content: (
                 <>
-                  <SelectField label="Gender" value={form.gender} options={GENDERS} onChange={(gender) => setForm((f) => ({ ...f, gender }))} />
-                  <SelectField label="Marital status" value={form.maritalStatus} options={MARITAL_STATUSES} onChange={(maritalStatus) => setForm((f) => ({ ...f, maritalStatus }))} />
-                  <TextField label="Occupation" value={form.occupation} onChange={set('occupation')} />
+                  <FormSelectField name="gender" label="Gender" options={GENDERS} />
+                  <FormSelectField name="maritalStatus" label="Marital status" options={MARITAL_STATUSES} />
+                  <FormTextField name="occupation" label="Occupation" />
                 </>
               ),
             },
             {
               title: 'Address',
+              fields: ['address.street', 'address.city', 'address.state', 'address.pinCode'],
               content: (
                 <>
-                  <TextField label="Street" value={form.address.street} onChange={setAddress('street')} />
-                  <TextField label="City" value={form.address.city} onChange={setAddress('city')} />
-                  <TextField label="State" value={form.address.state} onChange={setAddress('state')} />
-                  <TextField label="Pin code" value={form.address.pinCode} onChange={setAddress('pinCode')} />
+                  <FormTextField name="address.street" label="Street" />
+                  <FormTextField name="address.city" label="City" />
+                  <FormTextField name="address.state" label="State" />
+                  <FormTextField name="address.pinCode" label="Pin code" />
                 </>
               ),
             },

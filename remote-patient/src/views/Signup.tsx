@@ -1,40 +1,45 @@
-import { useState } from 'react';
-import { GENDERS, MARITAL_STATUSES, type Gender, type MaritalStatus } from 'shared-contracts';
-import { SelectField, SignupForm, TextField } from 'shared-ui';
+import { GENDERS, MARITAL_STATUSES, PatientSignup } from 'shared-contracts';
+import { EMPTY_ACCOUNT, FormSelectField, FormTextField, SignupForm, emptyAsUnset, useSchemaForm } from 'shared-ui';
+
+/** The api's signup schema; a date of birth left empty is not sent. */
+const SignupFormSchema = PatientSignup.extend({ DOB: emptyAsUnset(PatientSignup.shape.DOB) });
 
 export default function Signup() {
-  const [DOB, setDOB] = useState('');
-  const [gender, setGender] = useState<Gender>('Prefer not to say');
-  const [maritalStatus, setMaritalStatus] = useState<MaritalStatus>('Unmarried');
-  const [occupation, setOccupation] = useState('');
-  const [address, setAddress] = useState({ street: '', city: '', state: '', pinCode: '' });
-  const setAddressField = (field: keyof typeof address) => (value: string) =>
-    setAddress((a) => ({ ...a, [field]: value }));
+  const form = useSchemaForm(SignupFormSchema, {
+    ...EMPTY_ACCOUNT,
+    DOB: '',
+    gender: 'Prefer not to say',
+    maritalStatus: 'Unmarried',
+    occupation: '',
+    address: { street: '', city: '', state: '', pinCode: '' },
+  });
 
   return (
     <SignupForm
       role="patient"
-      extra={() => ({ gender, maritalStatus, occupation, address, ...(DOB ? { DOB } : {}) })}
+      form={form}
       steps={[
         {
           title: 'About you',
+          fields: ['DOB', 'gender', 'maritalStatus', 'occupation'],
           content: (
             <>
-              <TextField label="Date of birth" type="date" value={DOB} onChange={setDOB} />
-              <SelectField label="Gender" value={gender} options={GENDERS} onChange={setGender} />
-              <SelectField label="Marital status" value={maritalStatus} options={MARITAL_STATUSES} onChange={setMaritalStatus} />
-              <TextField label="Occupation" value={occupation} onChange={setOccupation} />
+              <FormTextField name="DOB" label="Date of birth" type="date" />
+              <FormSelectField name="gender" label="Gender" options={GENDERS} />
+              <FormSelectField name="maritalStatus" label="Marital status" options={MARITAL_STATUSES} />
+              <FormTextField name="occupation" label="Occupation" />
             </>
           ),
         },
         {
           title: 'Address',
+          fields: ['address.street', 'address.city', 'address.state', 'address.pinCode'],
           content: (
             <>
-              <TextField label="Street" value={address.street} onChange={setAddressField('street')} autoComplete="street-address" />
-              <TextField label="City" value={address.city} onChange={setAddressField('city')} />
-              <TextField label="State" value={address.state} onChange={setAddressField('state')} />
-              <TextField label="Pin code" value={address.pinCode} onChange={setAddressField('pinCode')} autoComplete="postal-code" />
+              <FormTextField name="address.street" label="Street" autoComplete="street-address" />
+              <FormTextField name="address.city" label="City" />
+              <FormTextField name="address.state" label="State" />
+              <FormTextField name="address.pinCode" label="Pin code" autoComplete="postal-code" />
             </>
           ),
         },

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
@@ -15,6 +15,8 @@ const patient = {
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let signupStatus = 201;
+const patched = { status: 200, body: { patient, profileUrl: null } };
+let patchReply: { status: number; body: unknown } = patched;
 
 beforeAll(async () => {
   fake = await startFakeApi({
@@ -23,7 +25,7 @@ beforeAll(async () => {
         ? { status: 201, body: { token: 'new-token', role: 'patient' } }
         : { status: signupStatus, body: { error: 'An account with this e-mail already exists' } },
     'GET /patient/me': { status: 200, body: { patient, profileUrl: null } },
-    'PATCH /patient/me': { status: 200, body: { patient, profileUrl: null } },
+    'PATCH /patient/me': () => patchReply,
   });
   configureApi(fake.url);
 });
@@ -31,6 +33,7 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
   signupStatus = 201;
+  patchReply = patched;
   localStorage.clear();
   useSession.getState().logout();
 });
@@ -44,23 +47,26 @@ function renderRoute(path: string, element: React.ReactNode) {
   return router;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
-const click = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
+// Next and Finish check the step with the schema, which settles after the click: wait for it.
+const click = (name: string) => act(async () => {
+  fireEvent.click(screen.getByRole('button', { name }));
+});
 
 test('signup: three steps, defaults of SPEC §5, one submission on Finish, then the dashboard', async () => {
   const router = renderRoute('/patient/signup', <Signup />);
   type('Name', 'Asha Rao');
   type('Email', 'asha@example.com');
   type('Password', 'a long passphrase');
-  click('Next');
+  await click('Next');
   expect(screen.getByLabelText('Gender')).toHaveValue('Prefer not to say');
   expect(screen.getByLabelText('Marital status')).toHaveValue('Unmarried');
   expect(screen.getByLabelText('Date of birth')).toHaveAttribute('type', 'date');
   type('Occupation', 'Teacher');
-  click('Next');
+  await click('Next');
   expect(fake.requests).toHaveLength(0);
   expect(screen.getByRole('button', { name: 'Back' })).toBeInTheDocument();
   type('City', 'Pune');
-  click('Finish');
+  await click('Finish');
   await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
   expect(fake.requests).toHaveLength(1);
   expect(fake.requests[0].body).toEqual({
@@ -73,19 +79,26 @@ test('signup: three steps, defaults of SPEC §5, one submission on Finish, then 
 test('signup failure shows "Could not register. Try again?" and stays', async () => {
   signupStatus = 409;
   const router = renderRoute('/patient/signup', <Signup />);
-  click('Next');
-  click('Next');
-  click('Finish');
+  // Next checks the account step with the api's schema: a valid account, refused by the server.
+  type('Name', 'Asha Rao');
+  type('Email', 'asha@example.com');
+  type('Password', 'a long passphrase');
+  await click('Next');
+  await click('Next');
+  await click('Finish');
   expect(await screen.findByRole('alert')).toHaveTextContent('Could not register. Try again?');
   expect(router.state.location.pathname).toBe('/patient/signup');
   expect(useSession.getState().isAuthenticated).toBe(false);
 });
 
-test('Back keeps what was typed', () => {
+test('Back keeps what was typed', async () => {
   renderRoute('/patient/signup', <Signup />);
   type('Name', 'Asha');
-  click('Next');
-  click('Back');
+  // the rest of a valid account step, so that Next moves on
+  type('Email', 'asha@example.com');
+  type('Password', 'a long passphrase');
+  await click('Next');
+  await click('Back');
   expect(screen.getByLabelText('Name')).toHaveValue('Asha');
 });
 
@@ -113,16 +126,43 @@ test('edit: no date of birth, only filled-in fields sent, empty nested values st
   await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Asha Rao'));
   expect(screen.queryByLabelText(/date of birth/i)).not.toBeInTheDocument();
   type('Name', 'Asha R.');
-  click('Next');
+  await click('Next');
   type('Occupation', '');
-  click('Next');
+  await click('Next');
   type('Street', '');
   type('State', '');
-  click('Finish');
+  await click('Finish');
   await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
   const patch = fake.requests.find((r) => r.method === 'PATCH')!;
   expect(patch.body).toEqual({
     name: 'Asha R.', email: 'asha@example.com', gender: 'Female', maritalStatus: 'Married',
     address: { city: 'Pune', pinCode: '411001' },
   });
+});
+
+test('edit: an e-mail the server refuses shows beside Email on the first step, without the generic text', async () => {
+  patchReply = { status: 409, body: { error: 'An account with this e-mail already exists' } };
+  useSession.getState().login('t', 'patient');
+  const router = renderRoute('/patient/edit', <EditProfile />);
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Asha Rao'));
+  type('Email', 'taken@example.com');
+  await click('Next');
+  await click('Next');
+  await click('Finish');
+  await waitFor(() => expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('An account with this e-mail already exists'));
+  expect(screen.getByRole('heading', { name: 'Account' })).toBeInTheDocument();
+  expect(screen.queryByText('Could not update. Try again?')).not.toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/patient/edit');
+});
+
+test('edit: an error about no field says "Could not update. Try again?" on the last step', async () => {
+  patchReply = { status: 500, body: { error: 'Internal Server Error' } };
+  useSession.getState().login('t', 'patient');
+  renderRoute('/patient/edit', <EditProfile />);
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Asha Rao'));
+  await click('Next');
+  await click('Next');
+  await click('Finish');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not update. Try again?');
+  expect(screen.getByRole('heading', { name: 'Address' })).toBeInTheDocument();
 });

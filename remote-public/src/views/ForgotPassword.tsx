@@ -1,25 +1,21 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { Role } from 'shared-contracts';
+import { ForgotPasswordBody, type Role } from 'shared-contracts';
 import { requestPasswordReset, roleTitle } from 'shared-auth';
-import { Banner, Button, Heading, Narrow, Page, TextField } from 'shared-ui';
+import { Banner, Button, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm } from 'shared-ui';
 
 /** /{role}/forgot-password: the answer is the same whether or not the e-mail has an account. */
 export default function ForgotPassword({ role }: { role: Role }) {
-  const [email, setEmail] = useState('');
+  const form = useSchemaForm(ForgotPasswordBody, { email: '' });
   const [sent, setSent] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
 
-  async function submit() {
-    setBusy(true);
+  async function submit(email: string) {
     setFailed(false);
     try {
       setSent((await requestPasswordReset(role, email)).message);
     } catch {
       setFailed(true);
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -28,19 +24,14 @@ export default function ForgotPassword({ role }: { role: Role }) {
       <Narrow>
         <Heading>Forgot your password?</Heading>
         <p>Enter the e-mail of your {roleTitle(role).toLowerCase()} account. We will send you a link to choose a new password; it works once, for 30 minutes.</p>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <TextField label="Email" type="email" value={email} onChange={setEmail} autoComplete="username" required />
+        <SchemaForm form={form} onSubmit={({ email }) => submit(email)}>
+          <FormTextField name="email" label="Email" type="email" autoComplete="username" required />
           {failed && <Banner tone="error">Could not authenticate</Banner>}
           {sent && <Banner tone="success">{sent}</Banner>}
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={form.formState.isSubmitting}>
             Send reset link
           </Button>
-        </form>
+        </SchemaForm>
         <p>
           <Link to={`/login/${role}`}>Back to sign in</Link>
         </p>

@@ -1,20 +1,23 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { GOOGLE_SIGN_IN_ERRORS, type GoogleSignInError, type Role } from 'shared-contracts';
+import {
+  GOOGLE_SIGN_IN_ERRORS, LoginBody, VerifyLoginCodeBody, type GoogleSignInError, type Role,
+} from 'shared-contracts';
 import {
   apiBaseUrl, dashboardPath, login, roleTitle, serverError, useSession, useSessionFromQuery, verifyLoginCode,
 } from 'shared-auth';
-import { Banner, Button, Heading, Narrow, Page, Row, TextField } from 'shared-ui';
+import { Banner, Button, FormTextField, Heading, Narrow, Page, Row, SchemaForm, useSchemaForm } from 'shared-ui';
 
 const FAILED = 'Could not authenticate';
+/** The code step's field of the api's body (the account id comes from the first step). */
+const CodeForm = VerifyLoginCodeBody.pick({ code: true });
 
 /** /login/patient and /login/doctor: the role comes from the path (SPEC §6). */
 export default function Login({ role }: { role: Role }) {
   const navigate = useNavigate();
   const startSession = useSession((s) => s.login);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
+  const credentials = useSchemaForm(LoginBody, { email: '', password: '' });
+  const codeForm = useSchemaForm(CodeForm, { code: '' });
   const [params] = useSearchParams();
   // Google sign-in for an account with two-factor on comes back asking for the code step.
   const [accountId, setAccountId] = useState<string | null>(() =>
@@ -23,7 +26,6 @@ export default function Login({ role }: { role: Role }) {
   const [failed, setFailed] = useState(false);
   // SPEC §8: the server's message is kept, not shown.
   const [, setServerMessage] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
   // Google sign-in returns here with ?token&role, or with ?error.
   const handedOver = useSessionFromQuery(role);
   const googleError = GOOGLE_SIGN_IN_ERRORS[params.get('error') as GoogleSignInError] as string | undefined;
@@ -35,30 +37,27 @@ export default function Login({ role }: { role: Role }) {
   };
 
   async function attempt(call: () => Promise<void>) {
-    setBusy(true);
     setFailed(false);
     try {
       await call();
     } catch (err) {
       setServerMessage(await serverError(err));
       setFailed(true);
-    } finally {
-      setBusy(false);
     }
   }
 
-  const submitCredentials = () =>
+  const submitCredentials = (body: LoginBody) =>
     attempt(async () => {
-      const res = await login(role, { email, password });
+      const res = await login(role, body);
       const id = role === 'patient' ? res.patientId : res.doctorId;
       if (res.twoFactorRequired && id) setAccountId(id);
       else if (res.token) finish(res.token);
       else throw new Error('no token');
     });
 
-  const submitCode = () =>
+  const submitCode = (code: string) =>
     attempt(async () => {
-      finish((await verifyLoginCode(role, accountId!, code.trim())).token);
+      finish((await verifyLoginCode(role, accountId!, code)).token);
     });
 
   if (!handedOver) return null;
@@ -69,17 +68,11 @@ export default function Login({ role }: { role: Role }) {
       <Narrow>
         <Heading>{roleTitle(role)} Sign In</Heading>
         {googleError && <Banner tone="error">{googleError}</Banner>}
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void (accountId ? submitCode() : submitCredentials());
-          }}
-        >
-          {accountId ? (
-            <TextField
+        {accountId ? (
+          <SchemaForm key="code" form={codeForm} onSubmit={({ code }) => submitCode(code)}>
+            <FormTextField
+              name="code"
               label="2FA Code"
-              value={code}
-              onChange={setCode}
               inputMode="numeric"
               autoComplete="one-time-code"
               pattern="[0-9]{6}"
@@ -87,26 +80,25 @@ export default function Login({ role }: { role: Role }) {
               required
               autoFocus
             />
-          ) : (
-            <>
-              <TextField label="Email" type="email" value={email} onChange={setEmail} autoComplete="username" required />
-              <TextField
-                label="Password"
-                type="password"
-                value={password}
-                onChange={setPassword}
-                autoComplete="current-password"
-                required
-              />
-            </>
-          )}
-          {failed && <Banner tone="error">{FAILED}</Banner>}
-          <Row>
-            <Button type="submit" disabled={busy}>
-              {accountId ? 'Verify' : 'Log In'}
-            </Button>
-          </Row>
-        </form>
+            {failed && <Banner tone="error">{FAILED}</Banner>}
+            <Row>
+              <Button type="submit" disabled={codeForm.formState.isSubmitting}>
+                Verify
+              </Button>
+            </Row>
+          </SchemaForm>
+        ) : (
+          <SchemaForm key="credentials" form={credentials} onSubmit={submitCredentials}>
+            <FormTextField name="email" label="Email" type="email" autoComplete="username" required />
+            <FormTextField name="password" label="Password" type="password" autoComplete="current-password" required />
+            {failed && <Banner tone="error">{FAILED}</Banner>}
+            <Row>
+              <Button type="submit" disabled={credentials.formState.isSubmitting}>
+                Log In
+              </Button>
+            </Row>
+          </SchemaForm>
+        )}
         {!accountId && (
           <>
             <p>

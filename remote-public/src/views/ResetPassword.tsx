@@ -1,29 +1,29 @@
 import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router-dom';
-import { PASSWORD_MIN, type Role } from 'shared-contracts';
+import { PASSWORD_MIN, ResetPasswordBody, type Role } from 'shared-contracts';
 import { resetPassword } from 'shared-auth';
-import { Banner, Button, Heading, Narrow, Page, TextField } from 'shared-ui';
+import { Banner, Button, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm } from 'shared-ui';
+
+/** The api's body plus the repeated password, which only the form has. */
+const ResetFormSchema = ResetPasswordBody.extend({ confirm: ResetPasswordBody.shape.password });
 
 /** /{role}/reset-password/{id}/{token}: the link from the reset e-mail. */
 export default function ResetPassword({ role }: { role: Role }) {
   const { id = '', token = '' } = useParams();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const form = useSchemaForm(ResetFormSchema, { password: '', confirm: '' });
+  const [password, confirm] = useWatch({ control: form.control, name: ['password', 'confirm'] });
   const [done, setDone] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
   const mismatch = confirm !== '' && confirm !== password;
 
-  async function submit() {
+  async function submit(newPassword: string) {
     if (mismatch) return;
-    setBusy(true);
     setFailed(false);
     try {
-      setDone((await resetPassword(role, id, token, password)).message);
+      setDone((await resetPassword(role, id, token, newPassword)).message);
     } catch {
       setFailed(true);
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -37,20 +37,15 @@ export default function ResetPassword({ role }: { role: Role }) {
             <Link to={`/login/${role}`}>Sign in</Link>
           </>
         ) : (
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submit();
-            }}
-          >
-            <TextField label="New password" type="password" value={password} onChange={setPassword} autoComplete="new-password" minLength={PASSWORD_MIN} required />
-            <TextField label="Repeat the new password" type="password" value={confirm} onChange={setConfirm} autoComplete="new-password" required />
+          <SchemaForm form={form} onSubmit={(body) => submit(body.password)}>
+            <FormTextField name="password" label="New password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} required />
+            <FormTextField name="confirm" label="Repeat the new password" type="password" autoComplete="new-password" required />
             {mismatch && <Banner tone="info">The two passwords differ.</Banner>}
             {failed && <Banner tone="error">Could not authenticate</Banner>}
-            <Button type="submit" disabled={busy || mismatch}>
+            <Button type="submit" disabled={form.formState.isSubmitting || mismatch}>
               Set new password
             </Button>
-          </form>
+          </SchemaForm>
         )}
       </Narrow>
     </Page>

@@ -122,3 +122,29 @@ test('reset password: two different passwords are not sent', () => {
   expect(screen.getByText('The two passwords differ.')).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Set new password' })).toBeDisabled();
 });
+
+test("login checks with the api's schema: a malformed e-mail or code is shown beside its field and not sent", async () => {
+  renderRoutes('/login/doctor');
+  type('Email', 'not-an-email');
+  type('Password', 'a long passphrase');
+  fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+  await waitFor(() => expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Invalid e-mail address'));
+  expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+  expect(fake.requests).toHaveLength(0);
+  type('Email', 'lee@example.com');
+  fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
+  const code = await screen.findByLabelText('2FA Code');
+  fireEvent.change(code, { target: { value: '12345' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  await waitFor(() => expect(code).toHaveAccessibleDescription('The code is 6 digits'));
+  expect(fake.requests.filter((r) => r.path === '/doctor/verify2FA')).toHaveLength(0);
+});
+
+test('reset password: a password the api would refuse is shown beside the field and not sent', async () => {
+  renderRoutes(`/doctor/reset-password/${DOCTOR_ID}/tok_abcdefghijklmnopqrstuvwxyz`);
+  type('New password', 'password1');
+  type('Repeat the new password', 'password1');
+  fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
+  await waitFor(() => expect(screen.getByLabelText('New password')).toHaveAccessibleDescription('This password is too common'));
+  expect(fake.requests).toHaveLength(0);
+});
