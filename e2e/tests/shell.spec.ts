@@ -59,3 +59,36 @@ test('the mobile menu holds Home and the pages; dropdowns close on a press outsi
   await page.mouse.click(380, 700);
   await expect(page.getByRole('list', { name: 'Sign In' })).toHaveCount(0);
 });
+
+test('on a phone, an open dropdown lies above nothing else: a tap on "As Patient" signs in as a patient', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('/about');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  const menu = page.getByTestId('mobile-menu');
+  await menu.getByRole('button', { name: /Sign In/ }).click();
+  const asPatient = page.getByRole('list', { name: 'Sign In' }).getByRole('link', { name: 'As Patient' });
+  const box = (await asPatient.boundingBox())!;
+  // Its left edge: where the 'Create an account' button used to lie on top of it.
+  const x = box.x + 8;
+  const y = box.y + box.height / 2;
+  const onTop = await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('a')?.textContent ?? null, [x, y]);
+  expect(onTop).toBe('As Patient');
+  await page.mouse.click(x, y);
+  await expect(page).toHaveURL(/\/login\/patient$/);
+  await expect(page.getByRole('list', { name: 'Create an account' })).toHaveCount(0);
+});
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px, every public page states the mission and gives the contact e-mail`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of ['/about', '/team', '/features', '/contact']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByRole('contentinfo')).toContainText(/mission is to support clinical decisions/i);
+      const mail = page.getByRole('contentinfo').getByRole('link', { name: 'contact@careloop.example' });
+      await expect(mail).toHaveAttribute('href', 'mailto:contact@careloop.example');
+      await mail.scrollIntoViewIfNeeded();
+      await expect(mail).toBeVisible();
+    }
+  });
+}

@@ -76,6 +76,9 @@ const Mobile = styled.div`
   gap: 0.6rem;
   @media (min-width: 768px) { display: none; }
   a { ${linkLook} }
+  /* A dropdown opens in the column, pushing what follows down: floating, it would cover the next
+     button, and a tap on its lower part would open that one instead. */
+  ${DropdownMenu} { position: static; margin-top: 0.4rem; box-shadow: none; }
 `;
 
 function Dropdown({ label, items }: { label: string; items: { to: string; text: string }[] }) {

@@ -1,6 +1,7 @@
 import type { ComponentType, SVGProps } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
+import { CONTACT_EMAIL } from 'shared-contracts';
 import { theme } from 'shared-ui';
 import { FacebookIcon, InstagramIcon, LinkedInIcon, XIcon } from './icons';
 
@@ -21,6 +22,10 @@ export const SOCIAL_LINKS: { label: string; href: string; Icon: ComponentType<SV
 ];
 
 export const COPYRIGHT = '© 2024 CareLoop. All rights reserved.';
+
+/** The mission every public page states (SPEC §1): in the footer, so no page can leave it out. */
+export const MISSION =
+  'Our mission is to support clinical decisions: to give doctors and patients the shared, up-to-date information they need to choose the right care together.';
 
 const Bar = styled.footer`
   background: ${theme.color.primaryDark};
@@ -50,9 +55,14 @@ const Brand = styled.p`
 `;
 
 const Tagline = styled.p`
-  margin: 0;
-  max-width: 28rem;
+  margin: 0 0 0.5rem;
+  max-width: 34rem;
   font-size: 0.95rem;
+  a {
+    color: #ffffff;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
 `;
 
 const LinkList = styled.ul`
@@ -111,14 +121,17 @@ const Legal = styled.p`
   text-align: center;
 `;
 
-/** The public pages' footer (SPEC §1): six links, four social icons, the copyright line. */
+/** The public pages' footer (SPEC §1): the mission, the contact e-mail, six links, four social icons, the copyright line. */
 export function Footer() {
   return (
     <Bar>
       <Inner>
         <div>
           <Brand>CareLoop</Brand>
-          <Tagline>Clinical decision support and care coordination for doctors and patients.</Tagline>
+          <Tagline>{MISSION}</Tagline>
+          <Tagline>
+            Write to us: <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>
+          </Tagline>
           <nav aria-label="Footer">
             <LinkList>
               {FOOTER_LINKS.map(({ label, to }) => (

@@ -1,11 +1,9 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { theme } from 'shared-ui';
-import { Footer } from './Footer';
+import { Footer, MISSION } from './Footer';
 
-/** The mission line the public pages share (SPEC §1). */
-export const MISSION =
-  'Our mission is to support clinical decisions: to give doctors and patients the shared, up-to-date information they need to choose the right care together.';
+export { MISSION };
 
 /** The page's main landmark; full width, sections centre their own content. */
 export const PublicMain = styled.main`

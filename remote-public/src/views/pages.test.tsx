@@ -28,8 +28,16 @@ describe.each<[string, ComponentType]>([
     expect(within(main).getAllByRole('heading', { level: 2 }).length).toBeGreaterThan(0);
     const footer = screen.getByRole('contentinfo');
     expect(main).not.toContainElement(footer);
-    expect(within(footer).getAllByRole('link')).toHaveLength(10);
+    // six links, four social icons and the contact address
+    expect(within(footer).getAllByRole('link')).toHaveLength(11);
     expect(footer).toHaveTextContent('© 2024 CareLoop. All rights reserved.');
+  });
+
+  it('states the mission and gives the contact e-mail (SPEC §1)', () => {
+    renderPage(Page);
+    expect(document.body).toHaveTextContent(/mission is to support clinical decisions/i);
+    const mail = within(screen.getByRole('contentinfo')).getByRole('link', { name: CONTACT_EMAIL });
+    expect(mail).toHaveAttribute('href', `mailto:${CONTACT_EMAIL}`);
   });
 });
 
@@ -69,7 +77,7 @@ describe('Contact page', () => {
   it('gives the contact address as a mailto link and the mission line', () => {
     renderPage(Contact);
     expect(CONTACT_EMAIL).toBe('contact@careloop.example');
-    const link = screen.getByRole('link', { name: CONTACT_EMAIL });
+    const link = within(screen.getByRole('main')).getByRole('link', { name: CONTACT_EMAIL });
     expect(link).toHaveAttribute('href', 'mailto:contact@careloop.example');
     expect(screen.getByRole('main')).toHaveTextContent(/mission is to support clinical decisions/i);
   });
