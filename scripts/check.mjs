@@ -1,9 +1,14 @@
-// `npm test`: every check, in order, each stage timed; stops at the first that fails.
+// `npm test` (scripts/check.mjs): every check, in order, each stage timed; stops at the first that fails.
 import { spawnSync } from 'node:child_process';
 
 const STAGES = [
   ['build', 'npm', ['run', 'build']],
   ['typecheck', 'npm', ['run', 'typecheck']],
+  ['lint (ESLint)', 'npm', ['run', 'lint']],
+  ['format (Prettier)', 'npm', ['run', 'format:check']],
+  ['dependency rules', 'npm', ['run', 'lint:deps']],
+  ['OpenAPI lint (Redocly)', 'npm', ['run', 'lint:openapi']],
+  ['script tests (web server, lint rules)', 'npm', ['run', 'test:scripts']],
   ['unit and api tests', 'npm', ['run', 'test:unit']],
   ['browser tests', 'npm', ['run', 'test:e2e']],
 ];
