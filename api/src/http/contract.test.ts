@@ -1,8 +1,8 @@
 jest.mock('fastify', () => jest.requireActual('../quality/route-spy').spyingFastify());
 
 import type { FastifyInstance } from 'fastify';
-import { ENDPOINTS, routePattern } from 'shared-contracts';
-import { registeredRoutes } from '../quality/route-spy';
+import { ENDPOINTS, routePattern, type Endpoint } from 'shared-contracts';
+import { registeredRoutes, seenRoutes } from '../quality/route-spy';
 import { createTestApp, createTestDb, type TestApp, type TestDb } from '../test/helpers';
 import { endpointOf } from './openapi';
 
@@ -35,6 +35,17 @@ describe('endpoint contract', () => {
       .map((e) => `${e.method} ${routePattern(e.path)}`)
       .filter((r) => !routeShapes.has(shape(r)));
     expect(withoutRoute).toEqual([]);
+  });
+
+  it('registers every route from its ENDPOINTS entry (route()), and every entry exactly once', () => {
+    // A route written by hand has no operationId, or one that names no endpoint of this method and path.
+    const seen = seenRoutes(app).map((r) => ({ route: `${r.method} ${r.url}`, operationId: r.operationId }));
+    const notFromContract = seen.filter(({ route, operationId }) => {
+      const e = operationId === undefined ? undefined : (ENDPOINTS as Record<string, Endpoint>)[operationId];
+      return !e || route !== `${e.method} ${routePattern(e.path)}`;
+    });
+    expect(notFromContract).toEqual([]);
+    expect(seen.map((r) => r.operationId).sort()).toEqual(Object.keys(ENDPOINTS).sort());
   });
 
   it('derives the OpenAPI document from the contract: servers, operationId, security, unambiguous paths', async () => {
