@@ -67,6 +67,41 @@ describe('endpoint contract', () => {
     expect(Object.keys(doc.paths['/prescription/{id}']).sort()).toEqual(['get', 'post']);
   });
 
+  it('documents every endpoint in /openapi.json as the contract declares it', async () => {
+    type Operation = {
+      operationId?: string;
+      summary?: string;
+      tags?: string[];
+      security?: unknown;
+      parameters?: { in: string; name: string }[];
+      responses?: Record<string, unknown>;
+    };
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const mismatches: string[] = [];
+    for (const e of Object.values(ENDPOINTS) as Endpoint[]) {
+      const op = doc.paths[e.path]?.[e.method.toLowerCase()];
+      const statuses = [e.status, ...e.errors, ...Object.keys(e.otherResponses ?? {}).map(Number)];
+      const actual = op && {
+        operationId: op.operationId,
+        summary: op.summary,
+        tags: op.tags,
+        security: op.security,
+        pathParameters: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(),
+        statuses: Object.keys(op.responses ?? {}).map(Number).sort(),
+      };
+      const expected = {
+        operationId: e.operationId,
+        summary: e.summary,
+        tags: [...e.tags],
+        security: e.access === 'public' ? [] : [{ bearerAuth: [] }],
+        pathParameters: [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(),
+        statuses: [...new Set(statuses)].sort(),
+      };
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${e.operationId}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it('guards a route by the roles its endpoint names', async () => {
     // /patient/audit is patient-only in the contract: no token → 401, before any input is read.
     const res = await app.inject({ method: 'GET', url: '/patient/audit?page=oops' });
