@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const api = (file) => require(path.join(root, 'api/dist', file));
 const { buildApp } = api('app.js');
 const { loadConfig } = api('config.js');
-const { createStorage } = api('adapters/storage.js');
+const { createStorage } = api('adapters/storage/index.js');
 const { createMailer } = api('adapters/mail.js');
 const { createSecretBox } = api('lib/secret-box.js');
 const { systemClock } = api('adapters/clock.js');

@@ -123,6 +123,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     staticCSP: true,
     transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
+  // Not in the contract (the one route written by hand): the document describes the contract, not itself.
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes(deps));

@@ -20,11 +20,13 @@ export const MedicalFilesResponse = z.object({
 });
 export type MedicalFilesResponse = z.infer<typeof MedicalFilesResponse>;
 
-/** The local-disk storage's signed URLs, `/files/{patientId}/{file}?expires&sig[&name]` (no bearer: the signature is the authority). */
+/** The local-disk storage's signed URLs, `/files/{patientId}/{file}?expires&sig[&name&by]` (no bearer: the signature is the authority). */
 export const SignedFileParams = z.object({ patientId: z.string().max(64), file: z.string().max(64) });
 export const SignedFileQuery = z.object({
   expires: z.string().max(20).optional(),
   sig: z.string().max(128).optional(),
   name: z.string().max(1024).optional(),
+  /** who a download URL was issued to (`<role>.<accountId>`), covered by the signature */
+  by: z.string().max(64).optional(),
 });
 export const FileStored = z.object({ message: z.string(), key: z.string() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EntityId } from './common';
+import { EntityId, page } from './common';
 import { PAGE_SIZE } from './constants';
 import { RECORD_FIELDS, payloadSchemaOf, readSchemaOf } from './record-descriptor';
 
@@ -55,7 +55,7 @@ export const PageQuery = z.strictObject({
   patientId: EntityId.optional(),
 });
 
-export const MedicalRecordList = z.object({ items: z.array(MedicalRecord), page: z.number(), limit: z.number(), total: z.number() });
+export const MedicalRecordList = page(MedicalRecord);
 export const RecordIdParams = z.strictObject({ id: EntityId });
 export const PatientIdParams = z.strictObject({ patientId: EntityId });
 export const SummaryResponse = z.object({ summary: z.string() });

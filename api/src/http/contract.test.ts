@@ -1,8 +1,8 @@
 jest.mock('fastify', () => jest.requireActual('../quality/route-spy').spyingFastify());
 
 import type { FastifyInstance } from 'fastify';
-import { ENDPOINTS, routePattern } from 'shared-contracts';
-import { registeredRoutes } from '../quality/route-spy';
+import { ENDPOINTS, routePattern, type Endpoint } from 'shared-contracts';
+import { registeredRoutes, seenRoutes } from '../quality/route-spy';
 import { createTestApp, createTestDb, type TestApp, type TestDb } from '../test/helpers';
 import { endpointOf } from './openapi';
 
@@ -37,6 +37,17 @@ describe('endpoint contract', () => {
     expect(withoutRoute).toEqual([]);
   });
 
+  it('registers every route from its ENDPOINTS entry (route()), and every entry exactly once', () => {
+    // A route written by hand has no operationId, or one that names no endpoint of this method and path.
+    const seen = seenRoutes(app).map((r) => ({ route: `${r.method} ${r.url}`, operationId: r.operationId }));
+    const notFromContract = seen.filter(({ route, operationId }) => {
+      const e = operationId === undefined ? undefined : (ENDPOINTS as Record<string, Endpoint>)[operationId];
+      return !e || route !== `${e.method} ${routePattern(e.path)}`;
+    });
+    expect(notFromContract).toEqual([]);
+    expect(seen.map((r) => r.operationId).sort()).toEqual(Object.keys(ENDPOINTS).sort());
+  });
+
   it('derives the OpenAPI document from the contract: servers, operationId, security, unambiguous paths', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(doc.servers).toEqual([{ url: 'https://api.example.org' }]);
@@ -54,6 +65,41 @@ describe('endpoint contract', () => {
     // SPEC's POST /prescription/{patientId} and GET /prescription/{id}: one name, one path.
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/prescription/'))).toEqual(['/prescription/{id}']);
     expect(Object.keys(doc.paths['/prescription/{id}']).sort()).toEqual(['get', 'post']);
+  });
+
+  it('documents every endpoint in /openapi.json as the contract declares it', async () => {
+    type Operation = {
+      operationId?: string;
+      summary?: string;
+      tags?: string[];
+      security?: unknown;
+      parameters?: { in: string; name: string }[];
+      responses?: Record<string, unknown>;
+    };
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const mismatches: string[] = [];
+    for (const e of Object.values(ENDPOINTS) as Endpoint[]) {
+      const op = doc.paths[e.path]?.[e.method.toLowerCase()];
+      const statuses = [e.status, ...e.errors, ...Object.keys(e.otherResponses ?? {}).map(Number)];
+      const actual = op && {
+        operationId: op.operationId,
+        summary: op.summary,
+        tags: op.tags,
+        security: op.security,
+        pathParameters: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(),
+        statuses: Object.keys(op.responses ?? {}).map(Number).sort(),
+      };
+      const expected = {
+        operationId: e.operationId,
+        summary: e.summary,
+        tags: [...e.tags],
+        security: e.access === 'public' ? [] : [{ bearerAuth: [] }],
+        pathParameters: [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(),
+        statuses: [...new Set(statuses)].sort(),
+      };
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${e.operationId}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`);
+    }
+    expect(mismatches).toEqual([]);
   });
 
   it('guards a route by the roles its endpoint names', async () => {

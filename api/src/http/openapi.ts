@@ -17,7 +17,7 @@ export function endpointOf(method: string, url: string): Endpoint | undefined {
 
 /**
  * The OpenAPI operation of every route comes from its contract endpoint (path and parameter
- * names, operationId, security, schemas), also for routes not yet registered through route().
+ * names, operationId, security, schemas); the raw PDF answer (`response: null`) is added here.
  */
 export const contractTransform: SwaggerTransform = (input) => {
   const methods = ([] as string[]).concat(input.route.method);

@@ -14,6 +14,8 @@ import type { FastifyInstance } from 'fastify';
 export interface SeenRoute {
   method: string;
   url: string;
+  /** its schema's operationId: set by api/src/http/route.ts from the contract endpoint */
+  operationId?: string;
 }
 
 const KEY = Symbol.for('careloop.quality.routeSpy');
@@ -31,7 +33,8 @@ export function spyingFastify(): unknown {
     registry.set(app, seen);
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      for (const method of methods) seen.push({ method: String(method).toUpperCase(), url: route.url });
+      const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
+      for (const method of methods) seen.push({ method: String(method).toUpperCase(), url: route.url, operationId });
     });
     return app;
   }
@@ -49,16 +52,19 @@ export function isExcludedUrl(url: string): boolean {
   return url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
 }
 
-/** `METHOD url` of every non-excluded route the app registered, sorted, without duplicates. */
-export function registeredRoutes(app: FastifyInstance): string[] {
+/** Every non-excluded route the app registered, in registration order (duplicates kept). */
+export function seenRoutes(app: FastifyInstance): SeenRoute[] {
   const seen = registry.get(app);
   if (!seen || seen.length === 0) {
     throw new Error(
       'route spy saw no routes: is `jest.mock("fastify", () => jest.requireActual("./route-spy").spyingFastify())` at the top of the test file?',
     );
   }
-  const keys = seen
-    .filter((r) => !(EXCLUDED_METHODS as readonly string[]).includes(r.method) && !isExcludedUrl(r.url))
-    .map((r) => `${r.method} ${r.url}`);
+  return seen.filter((r) => !(EXCLUDED_METHODS as readonly string[]).includes(r.method) && !isExcludedUrl(r.url));
+}
+
+/** `METHOD url` of every non-excluded route the app registered, sorted, without duplicates. */
+export function registeredRoutes(app: FastifyInstance): string[] {
+  const keys = seenRoutes(app).map((r) => `${r.method} ${r.url}`);
   return [...new Set(keys)].sort();
 }

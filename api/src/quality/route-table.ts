@@ -213,7 +213,7 @@ export const ROWS: Row[] = [
 
   // Prescriptions (CLINICAL.md).
   {
-    route: 'POST /prescription/:patientId',
+    route: 'POST /prescription/:id',
     build: (c) => ({ method: 'POST', url: `/prescription/${c.P.id}`, payload: prescriptionBody() }),
     expect: guarded(403, 403, 201, 404),
   },

@@ -1,22 +1,13 @@
 import fs from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, PDF_MIME } from 'shared-contracts';
-import { z } from 'zod';
+import { ENDPOINTS, PDF_MIME, type SignedFileQuery } from 'shared-contracts';
+import type { z } from 'zod';
 import { signedDownload, signedUploads } from '../../access';
 import { contentDisposition, type LocalFileServer, UploadRejected } from '../../adapters/storage';
 import type { AppDeps } from '../../deps';
+import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { ONLY_PDF, URL_EXPIRED, URL_INVALID, URL_USED } from './messages';
-
-const Params = z.object({ patientId: z.string().max(64), file: z.string().max(64) });
-const SignedQuery = z.object({
-  expires: z.string().max(20).optional(),
-  sig: z.string().max(128).optional(),
-  name: z.string().max(1024).optional(),
-  /** who a download URL was issued to (`<role>.<accountId>`), covered by the signature */
-  by: z.string().max(64).optional(),
-});
-const Stored = z.object({ message: z.string(), key: z.string() });
 
 /**
  * The local-disk storage's own URLs (no bearer: the HMAC signature in the URL is the authority):
@@ -27,9 +18,8 @@ const Stored = z.object({ message: z.string(), key: z.string() });
 export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
   const maxBytes = config.files.maxUploadBytes;
-  const common = { tags: ['medical files'] };
 
-  function checkSignature(method: 'PUT' | 'GET', key: string, query: z.infer<typeof SignedQuery>): void {
+  function checkSignature(method: 'PUT' | 'GET', key: string, query: z.infer<typeof SignedFileQuery>): void {
     const result = storage.checkSignature(method, key, query);
     if (result === 'expired') throw new HttpError(403, URL_EXPIRED);
     if (result !== 'ok') throw new HttpError(403, URL_INVALID);
@@ -41,17 +31,11 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
-    app.put(
-      '/files/:patientId/:file',
-      {
-        schema: {
-          ...common,
-          summary: 'Upload the PDF to a signed URL from GET /medical-record/{patientId} (Content-Type: application/pdf)',
-          params: Params,
-          querystring: SignedQuery,
-          response: { 200: Stored, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 413: ErrorResponse, 415: ErrorResponse },
-        },
-      },
+    // Public in the contract: the signature is checked by the handler, not a bearer token.
+    route(
+      app,
+      deps,
+      ENDPOINTS.putSignedFile,
       async (request, reply) => {
         const key = `${request.params.patientId}/${request.params.file}`;
         checkSignature('PUT', key, request.query);
@@ -88,17 +72,11 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
       },
     );
 
-    app.get(
-      '/files/:patientId/:file',
-      {
-        schema: {
-          ...common,
-          summary: 'Read a PDF through a signed URL from GET /medical-record',
-          params: Params,
-          querystring: SignedQuery,
-          response: { 403: ErrorResponse, 404: ErrorResponse },
-        },
-      },
+    // The PDF itself is answered (the contract's `response: null`): no schema serializes the stream.
+    route(
+      app,
+      deps,
+      ENDPOINTS.getSignedFile,
       async (request, reply) => {
         const key = `${request.params.patientId}/${request.params.file}`;
         checkSignature('GET', key, request.query);

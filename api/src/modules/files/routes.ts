@@ -1,18 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ErrorResponse,
-  MedicalFilesQuery,
-  MedicalFilesResponse,
-  PDF_MIME,
-  PatientIdParams,
-  UploadUrlQuery,
-  UploadUrlResponse,
-} from 'shared-contracts';
+import { ENDPOINTS, PDF_MIME } from 'shared-contracts';
 import { accessFor } from '../../access';
 import { safeFileName } from '../../adapters/storage';
 import type { AppDeps } from '../../deps';
+import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { requireAnyRole } from '../auth/guard';
 import { ONLY_PDF } from './messages';
 
 /**
@@ -24,28 +16,14 @@ import { ONLY_PDF } from './messages';
  */
 export function fileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { config, storage } = deps;
-  const anyone = requireAnyRole(deps, ['patient', 'doctor']);
-  const patientOnly = requireAnyRole(deps, ['patient']);
-  const common = { tags: ['medical files'], security: [{ bearerAuth: [] }] };
-  const denied = { 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
   const ttl = config.files.urlTtlSeconds;
   const maxBytes = config.files.maxUploadBytes;
 
   return async (app) => {
-    app.get(
-      '/medical-record/:patientId',
-      {
-        onRequest: patientOnly,
-        // Validated here, not by the error handler, so a wrong type answers exactly `Only PDF files are accepted`.
-        attachValidation: true,
-        schema: {
-          ...common,
-          summary: 'A one-time URL to PUT one PDF (max MAX_UPLOAD_MB) to; the patient themself only',
-          params: PatientIdParams,
-          querystring: UploadUrlQuery,
-          response: { 200: UploadUrlResponse, 400: ErrorResponse, ...denied },
-        },
-      },
+    route(
+      app,
+      deps,
+      ENDPOINTS.uploadUrl,
       async (request) => {
         if (request.validationError) {
           const issues = (request.validationError as { validation?: { instancePath?: string }[] }).validation ?? [];
@@ -57,22 +35,12 @@ export function fileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         const uploadUrl = await storage.createUploadUrl(storageKey, { contentType: PDF_MIME, maxBytes, expiresInSeconds: ttl });
         return { uploadUrl, key: storageKey };
       },
+      // Validated here, not by the error handler, so a wrong type answers exactly `Only PDF files are accepted`.
+      { attachValidation: true },
     );
 
-    app.get(
-      '/medical-record',
-      {
-        onRequest: anyone,
-        schema: {
-          ...common,
-          summary: "Stored PDFs, newest first, as expiring inline URLs: the patient's own, or an assigned patient's (doctor, patientId required)",
-          querystring: MedicalFilesQuery,
-          response: { 200: MedicalFilesResponse, 400: ErrorResponse, ...denied },
-        },
-      },
-      async (request) => {
-        return accessFor(deps, request).listFiles(request.query.patientId, storage, { maxBytes, ttlSeconds: ttl, log: request.log });
-      },
-    );
+    route(app, deps, ENDPOINTS.listMedicalFiles, async (request) => {
+      return accessFor(deps, request).listFiles(request.query.patientId, storage, { maxBytes, ttlSeconds: ttl, log: request.log });
+    });
   };
 }

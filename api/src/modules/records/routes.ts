@@ -1,21 +1,10 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  ErrorResponse,
-  MedicalRecord,
-  MedicalRecordCreate,
-  MedicalRecordCreated,
-  MedicalRecordList,
-  PageQuery,
-  PatientIdParams,
-  RecordIdParams,
-  SummaryResponse,
-} from 'shared-contracts';
-import { z } from 'zod';
+import { ENDPOINTS } from 'shared-contracts';
 import { accessFor } from '../../access';
 import { narrativeSummary } from '../../adapters/model';
 import { buildSummary, drugAllergyAlerts } from '../../clinical';
 import type { AppDeps } from '../../deps';
-import { requireAnyRole } from '../auth/guard';
+import { route } from '../../http/route';
 
 /**
  * Medical records (SPEC §3, §7):
@@ -29,66 +18,25 @@ import { requireAnyRole } from '../auth/guard';
 export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { config } = deps;
   const fetchFn = deps.fetch ?? globalThis.fetch;
-  const anyone = requireAnyRole(deps, ['patient', 'doctor']);
-  const doctorOnly = requireAnyRole(deps, ['doctor']);
-  const common = { tags: ['medical records'], security: [{ bearerAuth: [] }] };
-  const denied = { 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 
   return async (app) => {
-    app.post(
-      '/medicalhistory/:patientId',
-      {
-        onRequest: doctorOnly,
-        schema: {
-          ...common,
-          summary: 'Create a medical record for an assigned patient (doctor)',
-          params: PatientIdParams,
-          body: MedicalRecordCreate,
-          response: { 201: MedicalRecordCreated, 400: ErrorResponse, ...denied },
-        },
-      },
-      async (request, reply) => {
-        const input = request.body;
-        const result = await accessFor(deps, request).createRecord(request.params.patientId, input);
-        reply.code(201);
-        return {
-          record: result.record,
-          alerts: drugAllergyAlerts(input.treatment.prescribedDrug, result.allergies),
-        };
-      },
-    );
+    route(app, deps, ENDPOINTS.createMedicalRecord, async (request, reply) => {
+      const input = request.body;
+      const result = await accessFor(deps, request).createRecord(request.params.patientId, input);
+      reply.code(201);
+      return {
+        record: result.record,
+        alerts: drugAllergyAlerts(input.treatment.prescribedDrug, result.allergies),
+      };
+    });
 
-    app.get(
-      '/medicalhistories',
-      {
-        onRequest: anyone,
-        schema: {
-          ...common,
-          summary: "Records, newest first: the patient's own, or the doctor's assigned patients'",
-          querystring: PageQuery,
-          response: { 200: MedicalRecordList, 400: ErrorResponse, ...denied },
-        },
-      },
-      async (request) => {
-        return accessFor(deps, request).listRecords(request.query);
-      },
-    );
+    route(app, deps, ENDPOINTS.listMedicalRecords, async (request) => {
+      return accessFor(deps, request).listRecords(request.query);
+    });
 
-    app.get(
-      '/medicalHistory/:id',
-      {
-        onRequest: anyone,
-        schema: {
-          ...common,
-          summary: 'One medical record (its patient, or a doctor assigned to them)',
-          params: RecordIdParams,
-          response: { 200: MedicalRecord, 400: ErrorResponse, ...denied },
-        },
-      },
-      async (request) => {
-        return accessFor(deps, request).readRecord(request.params.id);
-      },
-    );
+    route(app, deps, ENDPOINTS.getMedicalRecord, async (request) => {
+      return accessFor(deps, request).readRecord(request.params.id);
+    });
 
     // Its own scope: the empty body the web app sends as `{}` may also come as nothing at all,
     // even with a JSON content type.
@@ -105,31 +53,18 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         }
       });
 
-      scope.withTypeProvider<ZodTypeProvider>().post(
-        '/medicalhistory/summary/:id',
-        {
-          onRequest: doctorOnly,
-          schema: {
-            ...common,
-            summary: "Generate (or regenerate) a record's decision-support summary (assigned doctor)",
-            params: RecordIdParams,
-            body: z.strictObject({}).nullish(),
-            response: { 200: SummaryResponse, 400: ErrorResponse, ...denied },
-          },
-        },
-        async (request) => {
-          const access = accessFor(deps, request);
-          const { record, prescriptions } = await access.summaryInputs(request.params.id);
+      route(scope.withTypeProvider<ZodTypeProvider>(), deps, ENDPOINTS.summarizeMedicalRecord, async (request) => {
+        const access = accessFor(deps, request);
+        const { record, prescriptions } = await access.summaryInputs(request.params.id);
 
-          const computed = buildSummary(record, { prescriptions });
-          // Outside any transaction: the model may take seconds.
-          const outcome = await narrativeSummary(computed.markdown, config.summaryLlm, fetchFn);
-          if (outcome.error) request.log.warn({ err: outcome.error }, 'summary model failed; deterministic summary kept');
+        const computed = buildSummary(record, { prescriptions });
+        // Outside any transaction: the model may take seconds.
+        const outcome = await narrativeSummary(computed.markdown, config.summaryLlm, fetchFn);
+        if (outcome.error) request.log.warn({ err: outcome.error }, 'summary model failed; deterministic summary kept');
 
-          await access.saveSummary(record, outcome.summary);
-          return { summary: outcome.summary };
-        },
-      );
+        await access.saveSummary(record, outcome.summary);
+        return { summary: outcome.summary };
+      });
     });
   };
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse, MessageResponse, Reminder, ReminderCreate, ReminderIdParams, ReminderList } from 'shared-contracts';
+import { ENDPOINTS } from 'shared-contracts';
 import { accessFor } from '../../access';
 import type { AppDeps } from '../../deps';
-import { requireAnyRole } from '../auth/guard';
+import { route } from '../../http/route';
 import { REMINDER_CANCELLED } from './messages';
 
 /**
@@ -14,55 +14,20 @@ import { REMINDER_CANCELLED } from './messages';
  * Delivery is the runner's job (access/reminder-runner.ts, started by boss.ts from server.ts).
  */
 export function reminderRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const doctorOnly = requireAnyRole(deps, ['doctor']);
-  const common = { tags: ['reminders'], security: [{ bearerAuth: [] }] };
-  const denied = { 401: ErrorResponse, 403: ErrorResponse };
-
   return async (app) => {
-    app.post(
-      '/doctor/reminder',
-      {
-        onRequest: doctorOnly,
-        schema: {
-          ...common,
-          summary: 'Schedule an e-mail to an assigned patient: once (intervalDays 0) or every n days from startDate',
-          body: ReminderCreate,
-          response: { 201: Reminder, 400: ErrorResponse, ...denied },
-        },
-      },
-      async (request, reply) => {
-        const reminder = await accessFor(deps, request).createReminder(request.body);
-        reply.code(201);
-        return reminder;
-      },
-    );
+    route(app, deps, ENDPOINTS.scheduleReminder, async (request, reply) => {
+      const reminder = await accessFor(deps, request).createReminder(request.body);
+      reply.code(201);
+      return reminder;
+    });
 
-    app.get(
-      '/doctor/reminders',
-      {
-        onRequest: doctorOnly,
-        schema: { ...common, summary: "The doctor's reminders, newest first", response: { 200: ReminderList, ...denied } },
-      },
-      async (request) => {
-        return accessFor(deps, request).listReminders();
-      },
-    );
+    route(app, deps, ENDPOINTS.listReminders, async (request) => {
+      return accessFor(deps, request).listReminders();
+    });
 
-    app.delete(
-      '/doctor/reminders/:id',
-      {
-        onRequest: doctorOnly,
-        schema: {
-          ...common,
-          summary: 'Cancel a reminder: nothing more is sent (retries of failed sends included)',
-          params: ReminderIdParams,
-          response: { 200: MessageResponse, 400: ErrorResponse, ...denied, 404: ErrorResponse },
-        },
-      },
-      async (request) => {
-        await accessFor(deps, request).cancelReminder(request.params.id);
-        return { message: REMINDER_CANCELLED };
-      },
-    );
+    route(app, deps, ENDPOINTS.cancelReminder, async (request) => {
+      await accessFor(deps, request).cancelReminder(request.params.id);
+      return { message: REMINDER_CANCELLED };
+    });
   };
 }
