@@ -6,9 +6,6 @@ import { useSession } from './session';
 let apiUrl = 'http://localhost:4000';
 let instance: KyInstance | undefined;
 
-/** The api's origin, for links the browser follows itself (e.g. Google sign-in). */
-export const apiBaseUrl = () => apiUrl;
-
 /** The absolute URL of an endpoint the browser opens itself: `endpointUrl(ENDPOINTS.patientGoogleSignIn)`. */
 export const endpointUrl = (endpoint: EndpointDef, params?: Record<string, unknown>) =>
   `${apiUrl}${fillPath(endpoint.path, params)}`;

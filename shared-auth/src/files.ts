@@ -18,7 +18,10 @@ export const useMedicalFiles = (patientId?: string, enabled = true) =>
 export const requestUploadUrl = (patientId: string, fileName: string) =>
   call(ENDPOINTS.uploadUrl, { params: { patientId }, query: { fileType: PDF_MIME, fileName } });
 
-/** PUT the file to its one-time URL, reporting progress (fetch cannot report upload progress). */
+/**
+ * PUT the file to its one-time URL, reporting progress (fetch cannot report upload progress).
+ * Not through call(): the URL is the signed one requestUploadUrl answered, used as given, with no JSON answer.
+ */
 export function putFile(url: string, file: Blob, onProgress: (fraction: number) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

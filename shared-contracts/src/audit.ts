@@ -6,12 +6,19 @@ export const AuditQuery = z.strictObject({
   page: z.coerce.number().int().min(1).max(100000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+/** What the audit log records: 'update' of a reminder is its cancelling. */
+export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** What it records it of: a reminder is one a doctor schedules for the patient. */
+export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder'] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
 export const AuditEntry = z.object({
   at: z.string(),
   actorName: z.string(),
   actorRole: z.enum(['patient', 'doctor']),
-  action: z.string(),
-  entity: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  entity: z.enum(AUDIT_ENTITIES),
   entityId: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;

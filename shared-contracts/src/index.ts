@@ -14,3 +14,4 @@ export * from './audit';
 export * from './runtime-config';
 export * from './endpoint';
 export * from './endpoints';
+export * from './messages';

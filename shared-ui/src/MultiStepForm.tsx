@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { FormProvider, get, useForm, type FieldErrors, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import { FormProvider, get, type FieldErrors, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import styled from 'styled-components';
 import { serverError } from 'shared-auth';
 import { Banner, Button, Row } from './components';
@@ -42,22 +42,19 @@ interface Failure {
  * that field and the form goes back to its step. `failure` is the banner for any other error
  * (and, with bannerForFieldErrors, for those too).
  *
- * The steps' fields find the form through its FormProvider. Without `form`, a form with no registered fields is used and the caller shows its own `error`.
+ * The steps' fields find the form through its FormProvider.
  */
 export function MultiStepForm<Values extends FieldValues, Payload>({
-  form, steps, onFinish, failure, bannerForFieldErrors, busy, error, label,
+  form, steps, onFinish, failure, bannerForFieldErrors, label,
 }: {
-  form?: UseFormReturn<Values, unknown, Payload>;
+  form: UseFormReturn<Values, unknown, Payload>;
   steps: Step[];
   onFinish(payload: Payload): unknown;
   failure?(reason: string | undefined): ReactNode;
   bannerForFieldErrors?: boolean;
-  busy?: boolean;
-  error?: ReactNode;
   label: string;
 }) {
-  const fieldless = useForm();
-  const methods = (form ?? fieldless) as unknown as UseFormReturn<FieldValues, unknown, Payload>;
+  const methods = form as unknown as UseFormReturn<FieldValues, unknown, Payload>;
   const [index, setIndex] = useState(0);
   const [failed, setFailed] = useState<Failure | null>(null);
   const last = index === steps.length - 1;
@@ -94,8 +91,8 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
     <FormProvider {...methods}>
       <form
         aria-label={label}
-        // With a form, the schema's messages are shown beside the fields instead of the browser's.
-        noValidate={form !== undefined}
+        // The schema's messages are shown beside the fields instead of the browser's.
+        noValidate
         onSubmit={(e) => {
           if (last) return void finish(e);
           e.preventDefault();
@@ -110,14 +107,13 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
         <h2>{step.title}</h2>
         {step.content}
         {showFailure && <Banner tone="error">{failure(failed.reason)}</Banner>}
-        {error && <Banner tone="error">{error}</Banner>}
         <Row>
           {index > 0 && (
             <Button type="button" $variant="secondary" onClick={() => setIndex(index - 1)}>
               Back
             </Button>
           )}
-          <Button type="submit" disabled={(busy || methods.formState.isSubmitting) && last}>
+          <Button type="submit" disabled={methods.formState.isSubmitting && last}>
             {last ? 'Finish' : 'Next'}
           </Button>
         </Row>

@@ -39,37 +39,6 @@ export function TextField({
   );
 }
 
-export function TextAreaField({
-  label, value, onChange, required,
-}: { label: string; value: string; onChange(value: string): void; required?: boolean }) {
-  const id = useId();
-  return (
-    <Label htmlFor={id}>
-      {label}
-      <Area id={id} value={value} required={required} onChange={(e) => onChange(e.target.value)} />
-    </Label>
-  );
-}
-
-export function SelectField<T extends string>({
-  label, value, options, onChange, required,
-}: { label: string; value: NoInfer<T> | ''; options: readonly T[]; onChange: NoInfer<(value: T) => void>; required?: boolean }) {
-  const id = useId();
-  return (
-    <Label htmlFor={id}>
-      {label}
-      <Select id={id} value={value} required={required} onChange={(e) => onChange(e.target.value as T)}>
-        {value === '' && <option value="">Select…</option>}
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </Select>
-    </Label>
-  );
-}
-
 const ErrorText = styled.small`
   display: block;
   margin: -0.6rem 0 0.9rem;
@@ -89,8 +58,13 @@ function useFieldError(name: string) {
   };
 }
 
-const FieldError = ({ id, message }: { id: string; message?: string }) =>
-  message ? <ErrorText id={id}>{message}</ErrorText> : null;
+const FieldError = ({ id, message, alert }: { id: string; message?: string; alert?: boolean }) =>
+  message ? <ErrorText id={id} role={alert ? 'alert' : undefined}>{message}</ErrorText> : null;
+
+/** alertOnError: the error is announced as it appears (role alert), for forms where it is the only thing that changes. */
+interface ErrorOptions {
+  alertOnError?: boolean;
+}
 
 type FormInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onChange' | 'value' | 'defaultValue'>;
 
@@ -99,7 +73,7 @@ type FormInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onCh
  * own error under it, tied to the input with aria-invalid and aria-describedby; the label stays
  * the field's accessible name.
  */
-export function FormTextField({ name, label, ...rest }: FormInputProps & { name: string; label: string }) {
+export function FormTextField({ name, label, alertOnError, ...rest }: FormInputProps & ErrorOptions & { name: string; label: string }) {
   const { register } = useFormContext();
   const { message, errorId, describe } = useFieldError(name);
   const id = useId();
@@ -109,12 +83,14 @@ export function FormTextField({ name, label, ...rest }: FormInputProps & { name:
         {label}
         <Input id={id} {...rest} {...describe} {...register(name)} />
       </Label>
-      <FieldError id={errorId} message={message} />
+      <FieldError id={errorId} message={message} alert={alertOnError} />
     </>
   );
 }
 
-export function FormTextAreaField({ name, label, required }: { name: string; label: string; required?: boolean }) {
+export function FormTextAreaField({
+  name, label, required, alertOnError,
+}: ErrorOptions & { name: string; label: string; required?: boolean }) {
   const { register } = useFormContext();
   const { message, errorId, describe } = useFieldError(name);
   const id = useId();
@@ -124,13 +100,15 @@ export function FormTextAreaField({ name, label, required }: { name: string; lab
         {label}
         <Area id={id} required={required} {...describe} {...register(name)} />
       </Label>
-      <FieldError id={errorId} message={message} />
+      <FieldError id={errorId} message={message} alert={alertOnError} />
     </>
   );
 }
 
 /** A choice among options; 'Select…' is offered while nothing is chosen. */
-export function FormSelectField({ name, label, options }: { name: string; label: string; options: readonly string[] }) {
+export function FormSelectField({
+  name, label, options, alertOnError,
+}: ErrorOptions & { name: string; label: string; options: readonly string[] }) {
   const { register } = useFormContext();
   const value: unknown = useWatch({ name });
   const { message, errorId, describe } = useFieldError(name);
@@ -148,7 +126,7 @@ export function FormSelectField({ name, label, options }: { name: string; label:
           ))}
         </Select>
       </Label>
-      <FieldError id={errorId} message={message} />
+      <FieldError id={errorId} message={message} alert={alertOnError} />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type DefaultValues, type FieldValues, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
+import { DUPLICATE_EMAIL } from 'shared-contracts';
 import { splitList, withoutEmpty } from './forms';
 
 /**
@@ -49,8 +50,7 @@ export function fieldNamesOf(values: Record<string, unknown>, prefix = ''): stri
 
 /** Server texts that are about one field although the server does not name it. */
 const FIELD_OF_MESSAGE: Record<string, string> = {
-  // the api's DUPLICATE_EMAIL (409 on signup and profile edit)
-  'An account with this e-mail already exists': 'email',
+  [DUPLICATE_EMAIL]: 'email',
 };
 
 /**

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { Role } from 'shared-contracts';
+import type { AuditAction, AuditEntity, Role } from 'shared-contracts';
 import type { Clock } from '../adapters/clock';
 import type { Queryable } from '../adapters/db';
-import { auditLog, type AUDIT_ACTIONS, type AUDIT_ENTITIES } from '../db/schema';
+import { auditLog } from '../db/schema';
 
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+// the lists are the contract's (shared-contracts audit.ts): the patient's access history reads them
+export type { AuditAction, AuditEntity };
 
 /** Who acts, when and from where: the part of an audit row every handler takes from its request. */
 export interface AuditActor {

@@ -16,7 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { MedicalRecord, ParsedMedicalRecordCreate } from 'shared-contracts';
+import type { AuditAction, AuditEntity, MedicalRecord, ParsedMedicalRecordCreate } from 'shared-contracts';
 
 // Patients and doctors are separate tables: an e-mail is unique per role, not across roles.
 // E-mails are stored lower-cased (the contract lower-cases them), so a plain unique index is enough.
@@ -269,9 +269,6 @@ export const prescriptions = pgTable(
   ],
 );
 
-export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize'] as const;
-export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder'] as const;
-
 /**
  * Who read or wrote which clinical record, when and from where. APPEND-ONLY: a trigger (migration
  * 0003, hand-written) raises on UPDATE, DELETE and TRUNCATE. No foreign keys, so no cascade can
@@ -284,8 +281,8 @@ export const auditLog = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
     actorId: uuid('actor_id').notNull(),
     actorRole: text('actor_role').notNull(),
-    action: text('action').$type<(typeof AUDIT_ACTIONS)[number]>().notNull(),
-    entity: text('entity').$type<(typeof AUDIT_ENTITIES)[number]>().notNull(),
+    action: text('action').$type<AuditAction>().notNull(),
+    entity: text('entity').$type<AuditEntity>().notNull(),
     /** null for a list */
     entityId: uuid('entity_id'),
     /** the patient concerned (a list writes one row per patient it returned; older rows may be null) */

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
-import { MedicalRecordCreate, recordFields, recordSteps } from 'shared-contracts';
+import { MedicalRecordCreate, recordFields, recordSteps, type MedicalRecord } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import CreateRecord from './CreateRecord';
@@ -14,12 +14,32 @@ const doctor = {
   specialization: [], qualifications: [], gender: 'Male', twoFactorEnabled: false,
   assignedPatients: [{ patient: patientId, name: 'Asha Rao' }, { patient: failingPatientId, name: 'Ravi Rao' }],
 };
+// what the api answers a create with: the stored record (call() checks replies against the contract in tests)
+const created: MedicalRecord = {
+  _id: recordId, patient: patientId, title: 'Chest pain', summary: null,
+  biodata: {
+    name: 'Asha Rao', email: 'asha@example.com', gender: 'Female', age: null, occupation: '', modeOfAdmission: 'Emergency',
+    dateOfAdmission: '2026-11-20', maritalStatus: '', address: { street: '', city: '', state: '', pinCode: '' },
+  },
+  doctorInfo: { doctorName: 'Dr. Lee', doctorEmail: 'lee@example.com' },
+  historyOfPresentingComplaints: 'Central chest pain for 2 hours', historyOfPresentingIllness: '', pastSurgicalHistory: '',
+  pastMedicalHistory: '', familyHistory: '', drugHistory: '', allergies: '', gynecologicalHistory: '',
+  occupationalHistory: '', travelHistory: '', socioeconomicHistory: '',
+  systemicHistory: {},
+  examination: {
+    generalPhysicalExamination: { bloodPressure: '', pulse: 112, temperature: '9', respiratoryRate: 16, bloodSugarLevel: '', Notes: '' },
+    respiratorySystem: '', centralNervousSystem: '', cardiovascularSystem: '', gastrointestinalSystem: '',
+  },
+  investigations: {},
+  treatment: { prescribedDrug: 'Aspirin', dosage: '', administrationRoute: '', dosageFrequency: '' },
+  createdAt: '2026-11-20T10:00:00.000Z',
+};
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
-    [`POST /medicalhistory/${patientId}`]: { status: 201, body: { record: { _id: recordId }, alerts: [] } },
+    [`POST /medicalhistory/${patientId}`]: { status: 201, body: { record: created, alerts: [] } },
     [`POST /medicalhistory/${failingPatientId}`]: { status: 500, body: { error: 'Internal server error' } },
   });
   configureApi(fake.url);

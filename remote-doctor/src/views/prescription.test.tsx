@@ -11,6 +11,12 @@ const doctor = {
   specialization: [], qualifications: [], gender: 'Male', twoFactorEnabled: false,
   assignedPatients: [{ patient: PATIENT_ID, name: 'Asha Rao' }],
 };
+// what the api answers a prescription with (call() checks replies against the contract in tests)
+const prescribed = {
+  _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55', prescribedDrug: 'Amoxicillin', dosage: '500 mg', administrationRoute: 'Oral',
+  dosageFrequency: 'Three times a day', allergies: ['Penicillin', 'latex'], assignedBy: 'Dr. Lee', patientId: PATIENT_ID,
+  createdAt: '2026-11-20T10:00:00.000Z', alerts: [],
+};
 let createStatus = 201;
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
@@ -19,7 +25,7 @@ beforeAll(async () => {
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
     [`GET /drug-alerts/${PATIENT_ID}`]: { status: 200, body: { alerts: [], allergies: [] } },
     [`POST /prescription/${PATIENT_ID}`]: () =>
-      createStatus === 201 ? { status: 201, body: {} } : { status: createStatus, body: { error: 'no' } },
+      createStatus === 201 ? { status: 201, body: prescribed } : { status: createStatus, body: { error: 'no' } },
   });
   configureApi(fake.url);
 });

@@ -1,15 +1,27 @@
 import { useState } from 'react';
+import type { AuditAction, AuditEntity } from 'shared-contracts';
 import { useAccessHistory } from 'shared-auth';
 import { Button, Card, EmptyState, Heading, Page, Row } from 'shared-ui';
 
-const ACTIONS: Record<string, string> = {
+const ACTIONS: Record<AuditAction, string> = {
   read: 'viewed', list: 'listed', create: 'created', update: 'changed', summarize: 'generated a summary of',
 };
-const ENTITIES: Record<string, [one: string, many: string]> = {
+const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   medical_record: ['a medical record', 'your medical records'],
   prescription: ['a prescription', 'your prescriptions'],
   medical_file: ['a medical file', 'your medical files'],
+  reminder: ['a reminder', 'your reminders'],
 };
+/** Where an action reads differently for one entity: a reminder is only ever changed by cancelling it. */
+const ACTION_OF: Partial<Record<AuditEntity, Partial<Record<AuditAction, string>>>> = {
+  reminder: { create: 'scheduled', update: 'cancelled' },
+};
+
+/** "viewed a medical record", "listed your medical files", "cancelled a reminder". */
+export function describeAccess({ action, entity, entityId }: { action: AuditAction; entity: AuditEntity; entityId: string | null }) {
+  const [one, many] = ENTITIES[entity];
+  return `${ACTION_OF[entity]?.[action] ?? ACTIONS[action]} ${entityId ? one : many}`;
+}
 
 /** /patient/access-history: who read or changed this patient's data, and when (from the audit log). */
 export default function AccessHistory() {
@@ -32,20 +44,15 @@ export default function AccessHistory() {
               </tr>
             </thead>
             <tbody>
-              {data.items.map((e, i) => {
-                const [one, many] = ENTITIES[e.entity] ?? [e.entity, e.entity];
-                return (
-                  <tr key={`${e.at}-${i}`} style={{ borderTop: '1px solid #d9e2ec' }}>
-                    <td style={{ padding: '0.5rem 0.5rem 0.5rem 0' }}>{new Date(e.at).toLocaleString()}</td>
-                    <td>
-                      {e.actorName} <small>({e.actorRole === 'doctor' ? 'doctor' : 'you'})</small>
-                    </td>
-                    <td>
-                      {ACTIONS[e.action] ?? e.action} {e.entityId ? one : many}
-                    </td>
-                  </tr>
-                );
-              })}
+              {data.items.map((e, i) => (
+                <tr key={`${e.at}-${i}`} style={{ borderTop: '1px solid #d9e2ec' }}>
+                  <td style={{ padding: '0.5rem 0.5rem 0.5rem 0' }}>{new Date(e.at).toLocaleString()}</td>
+                  <td>
+                    {e.actorName} <small>({e.actorRole === 'doctor' ? 'doctor' : 'you'})</small>
+                  </td>
+                  <td>{describeAccess(e)}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         )}

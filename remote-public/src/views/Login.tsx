@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import {
-  GOOGLE_SIGN_IN_ERRORS, LoginBody, VerifyLoginCodeBody, type GoogleSignInError, type Role,
+  ENDPOINTS, GOOGLE_SIGN_IN_ERRORS, LoginBody, VerifyLoginCodeBody, type GoogleSignInError, type Role,
 } from 'shared-contracts';
 import {
-  apiBaseUrl, dashboardPath, login, roleTitle, serverError, useSession, useSessionFromQuery, verifyLoginCode,
+  dashboardPath, endpointUrl, login, roleTitle, serverError, useSession, useSessionFromQuery, verifyLoginCode,
 } from 'shared-auth';
 import { Banner, Button, FormTextField, Heading, Narrow, Page, Row, SchemaForm, useSchemaForm } from 'shared-ui';
 
@@ -108,7 +108,7 @@ export default function Login({ role }: { role: Role }) {
               No account yet? <Link to={`/${role}/signup`}>Sign up</Link>
             </p>
             {role === 'patient' && (
-              <Button as="a" href={`${apiBaseUrl()}/patient/auth/google`} $variant="secondary">
+              <Button as="a" href={endpointUrl(ENDPOINTS.patientGoogleSignIn)} $variant="secondary">
                 Continue with Google
               </Button>
             )}

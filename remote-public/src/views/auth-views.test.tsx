@@ -93,6 +93,17 @@ test('Google sign-in not configured: a clear message on the login page', async (
   expect(await screen.findByRole('alert')).toHaveTextContent('Google sign-in is not available right now.');
 });
 
+test("the patient's Google sign-in link opens the api's Google endpoint", async () => {
+  renderRoutes('/login/patient');
+  expect(await screen.findByRole('link', { name: 'Continue with Google' })).toHaveAttribute('href', `${fake.url}/patient/auth/google`);
+});
+
+test('doctors are not offered Google sign-in', async () => {
+  renderRoutes('/login/doctor');
+  expect(await screen.findByLabelText('Email')).toBeInTheDocument();
+  expect(screen.queryByRole('link', { name: 'Continue with Google' })).not.toBeInTheDocument();
+});
+
 test('forgot password shows the answer in green', async () => {
   renderRoutes('/patient/forgot-password');
   type('Email', 'asha@example.com');

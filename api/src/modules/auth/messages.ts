@@ -1,3 +1,4 @@
 // Client-facing texts shared by several modules (tests assert them too).
-export const DUPLICATE_EMAIL = 'An account with this e-mail already exists';
+// the web apps read this one too, so it lives in shared-contracts
+export { DUPLICATE_EMAIL } from 'shared-contracts';
 export const BAD_CREDENTIALS = 'Invalid e-mail or password';
