@@ -45,7 +45,7 @@ module.exports = {
       name: 'access-layer-through-index',
       severity: 'error',
       comment:
-        'Patient data is reached only through the access layer\'s checked, audited operations: import api/src/access (its index.ts), never a file inside it. Tests may use its internals.',
+        "Patient data is reached only through the access layer's checked, audited operations: import api/src/access (its index.ts), never a file inside it. Tests may use its internals.",
       from: { path: '^api/src/', pathNot: ['^api/src/access/', '\\.test\\.ts$', '^api/src/test/'] },
       to: { path: '^api/src/access/', pathNot: '^api/src/access/index\\.ts$' },
     },

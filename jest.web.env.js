@@ -4,11 +4,31 @@ const { TestEnvironment } = require('jest-environment-jsdom');
 module.exports = class WebTestEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
-    const { fetch, Request, Response, Headers, FormData, AbortController, AbortSignal, ReadableStream,
-      TextEncoder, TextDecoder, structuredClone } = globalThis;
+    const {
+      fetch,
+      Request,
+      Response,
+      Headers,
+      FormData,
+      AbortController,
+      AbortSignal,
+      ReadableStream,
+      TextEncoder,
+      TextDecoder,
+      structuredClone,
+    } = globalThis;
     Object.assign(this.global, {
-      fetch, Request, Response, Headers, FormData, AbortController, AbortSignal, ReadableStream,
-      TextEncoder, TextDecoder, structuredClone,
+      fetch,
+      Request,
+      Response,
+      Headers,
+      FormData,
+      AbortController,
+      AbortSignal,
+      ReadableStream,
+      TextEncoder,
+      TextDecoder,
+      structuredClone,
     });
   }
 };

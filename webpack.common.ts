@@ -13,8 +13,15 @@ const versionOf = (pkg: string): string =>
 
 /** One instance of each in the page, whichever app loaded it first (ARCHITECTURE: singletons). */
 const SINGLETONS = [
-  'react', 'react-dom', 'react-router', 'react-router-dom', 'zustand', 'styled-components',
-  '@tanstack/react-query', 'shared-auth', 'shared-ui',
+  'react',
+  'react-dom',
+  'react-router',
+  'react-router-dom',
+  'zustand',
+  'styled-components',
+  '@tanstack/react-query',
+  'shared-auth',
+  'shared-ui',
   // shared-ui's fields read the form a remote's view created (useFormContext): one instance.
   'react-hook-form',
 ];
@@ -91,7 +98,12 @@ export function createConfig(
       // Brotli and gzip files beside each text asset, served as they are by scripts/web-server.mjs.
       ...(mode === 'production'
         ? [
-            new CompressionPlugin({ test: COMPRESSIBLE, exclude: DEPLOY_TIME, algorithm: 'brotliCompress', filename: '[path][base].br' }),
+            new CompressionPlugin({
+              test: COMPRESSIBLE,
+              exclude: DEPLOY_TIME,
+              algorithm: 'brotliCompress',
+              filename: '[path][base].br',
+            }),
             new CompressionPlugin({ test: COMPRESSIBLE, exclude: DEPLOY_TIME, algorithm: 'gzip', filename: '[path][base].gz' }),
           ]
         : []),

@@ -11,8 +11,7 @@ module.exports = {
     // Emscripten code declares its own `var require` in places, so keep a handle on Jest's.
     const rewritten = source.replace(
       BUILTIN_IMPORT,
-      (_m, q, name) =>
-        `Promise.resolve().then(() => { const m = __jestRequire(${q}${name}${q}); return { ...m, default: m }; })`,
+      (_m, q, name) => `Promise.resolve().then(() => { const m = __jestRequire(${q}${name}${q}); return { ...m, default: m }; })`,
     );
     return { code: `var __jestRequire = require;${rewritten}` };
   },

@@ -3,7 +3,18 @@
 import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { connect, createPrescription, createRecord, PRESCRIPTION_BODY, signup } from './lib/http.mjs';
-import { BENCH, createDatabase, freePort, HOST, pgAvailable, sleep, spawnNode, startApi, tempDir, waitHealthy } from './lib/proc.mjs';
+import {
+  BENCH,
+  createDatabase,
+  freePort,
+  HOST,
+  pgAvailable,
+  sleep,
+  spawnNode,
+  startApi,
+  tempDir,
+  waitHealthy,
+} from './lib/proc.mjs';
 
 export const API_P99_TARGET_MS = 15;
 
@@ -96,10 +107,18 @@ async function measureBackend({ backend, quick, log }) {
     const t0 = Date.now();
     api = await startApi({ port, dataDir: tempDir(`api-${backend}`), databaseUrl });
     const { doctor, patients } = await setUp(api.url);
-    log(`  ${backend}: api up and seeded through HTTP (1 doctor, 3 assigned patients, 30 records, 15 prescriptions) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `  ${backend}: api up and seeded through HTTP (1 doctor, 3 assigned patients, 30 records, 15 prescriptions) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const scenarios = [
-      { id: 'me', label: 'GET /patient/me', read: true, url: `${api.url}/patient/me`, headers: { authorization: `Bearer ${patients[0].token}` } },
+      {
+        id: 'me',
+        label: 'GET /patient/me',
+        read: true,
+        url: `${api.url}/patient/me`,
+        headers: { authorization: `Bearer ${patients[0].token}` },
+      },
       {
         id: 'records',
         label: 'GET /medicalhistories?page=1&limit=10 (doctor, 3 patients)',

@@ -63,7 +63,14 @@ function apiReport(api, targets) {
         const c = ceiling[r.connections];
         const targeted = r.read && r.connections === 100;
         const met = r.p99 <= API_P99_TARGET_MS && r.errors + r.timeouts + r.non2xx === 0;
-        if (targeted) targets.push({ section: 'api', what: `${backend} ${r.label} p99 @100 conns`, value: `${r.p99} ms`, target: `≤ ${API_P99_TARGET_MS} ms`, met });
+        if (targeted)
+          targets.push({
+            section: 'api',
+            what: `${backend} ${r.label} p99 @100 conns`,
+            value: `${r.p99} ms`,
+            target: `≤ ${API_P99_TARGET_MS} ms`,
+            met,
+          });
         return [
           r.label,
           r.connections,
@@ -78,7 +85,10 @@ function apiReport(api, targets) {
       });
     out.push(
       `\n${backend === 'pglite' ? 'PGlite (embedded, default)' : 'PostgreSQL 15'} — autocannon ${api.durationPerRun} s per row, loopback`,
-      table(['endpoint', 'conns', 'req/s', 'p50', 'p99', 'errors/non-2xx', 'baseline: bare Fastify', 'of ceiling', 'target'], rows),
+      table(
+        ['endpoint', 'conns', 'req/s', 'p50', 'p99', 'errors/non-2xx', 'baseline: bare Fastify', 'of ceiling', 'target'],
+        rows,
+      ),
     );
   }
   for (const n of api.notes) out.push(`note: ${n}`);
@@ -89,7 +99,14 @@ function scaleReport(scale, targets) {
   const rows = scale.rows.map((r) => {
     const met = r.ratioMedian <= SCALE_RATIO_TARGET;
     const label = `${r.backend} ${fmt.int(r.bigRows)}/${fmt.int(r.smallRows)}`;
-    targets.push({ section: 'scale', what: `${r.backend} ${r.endpoint} median ratio ${label}`, value: fmt.x(r.ratioMedian), target: `≤ ${SCALE_RATIO_TARGET}`, met, primary: r.bigRows >= 1_000_000 });
+    targets.push({
+      section: 'scale',
+      what: `${r.backend} ${r.endpoint} median ratio ${label}`,
+      value: fmt.x(r.ratioMedian),
+      target: `≤ ${SCALE_RATIO_TARGET}`,
+      met,
+      primary: r.bigRows >= 1_000_000,
+    });
     return [
       r.backend,
       r.endpoint,
@@ -100,15 +117,31 @@ function scaleReport(scale, targets) {
       `≤ ${SCALE_RATIO_TARGET}: ${mark(met)}`,
     ];
   });
-  const sizes = [...new Set(scale.rows.map((r) => `${r.backend}: ${fmt.int(r.smallRows)} → ${fmt.int(r.bigRows)} rows per table`))];
+  const sizes = [
+    ...new Set(scale.rows.map((r) => `${r.backend}: ${fmt.int(r.smallRows)} → ${fmt.int(r.bigRows)} rows per table`)),
+  ];
   const seed = Object.entries(scale.seed)
-    .map(([b, s]) => `${b} seeded to the big size in ${s.bigSeconds.toFixed(1)} s${s.sizes ? ` (medical_records ${s.sizes.records}, prescriptions ${s.sizes.prescriptions} incl. indexes)` : ''}`)
+    .map(
+      ([b, s]) =>
+        `${b} seeded to the big size in ${s.bigSeconds.toFixed(1)} s${s.sizes ? ` (medical_records ${s.sizes.records}, prescriptions ${s.sizes.prescriptions} incl. indexes)` : ''}`,
+    )
     .join('; ');
   return [
     `${sizes.join('; ')}. ${scale.samples} sequential keep-alive requests per figure (after 20 warm-up), page=1&limit=10,`,
     `both sizes served at once (two api processes) and sampled in alternating rounds of ${scale.samples / 10}.`,
     `Baseline: the same request on the 1,000-rows-per-table database, same run. "own rows" = the list's total (the user's own data, equal at both sizes).`,
-    table(['backend', 'endpoint (as)', 'own rows', 'small: median / p99', 'big: median / p99', 'ratio median / p99', 'target (median ratio)'], rows),
+    table(
+      [
+        'backend',
+        'endpoint (as)',
+        'own rows',
+        'small: median / p99',
+        'big: median / p99',
+        'ratio median / p99',
+        'target (median ratio)',
+      ],
+      rows,
+    ),
     `seeding: ${seed}`,
     ...scale.notes.map((n) => `note: ${n}`),
   ].join('\n');
@@ -119,17 +152,44 @@ function webReport(web, targets) {
   const base = js.single;
   const jsRow = (name, r, baseline, targeted) => {
     const met = r.gzipBytes <= LANDING_JS_TARGET_KB * 1024;
-    if (targeted) targets.push({ section: 'web', what: `${name}: JS gzipped before first paint`, value: fmt.kb(r.gzipBytes), target: `≤ ${LANDING_JS_TARGET_KB} KB`, met });
-    return [name, fmt.kb(r.gzipBytes), fmt.kb(r.rawBytes), r.scripts, `${r.headingMs} ms`, baseline, targeted ? `≤ ${LANDING_JS_TARGET_KB} KB: ${mark(met)}` : `(≤ ${LANDING_JS_TARGET_KB} KB: ${mark(met)})`];
+    if (targeted)
+      targets.push({
+        section: 'web',
+        what: `${name}: JS gzipped before first paint`,
+        value: fmt.kb(r.gzipBytes),
+        target: `≤ ${LANDING_JS_TARGET_KB} KB`,
+        met,
+      });
+    return [
+      name,
+      fmt.kb(r.gzipBytes),
+      fmt.kb(r.rawBytes),
+      r.scripts,
+      `${r.headingMs} ms`,
+      baseline,
+      targeted ? `≤ ${LANDING_JS_TARGET_KB} KB: ${mark(met)}` : `(≤ ${LANDING_JS_TARGET_KB} KB: ${mark(met)})`,
+    ];
   };
   const jsRows = [
-    jsRow('/ landing (shell + remote-public, federated)', js.landing, `${fmt.kb(base.gzipBytes)} single bundle (${((js.landing.gzipBytes / base.gzipBytes - 1) * 100).toFixed(0)}% more)`, true),
+    jsRow(
+      '/ landing (shell + remote-public, federated)',
+      js.landing,
+      `${fmt.kb(base.gzipBytes)} single bundle (${((js.landing.gzipBytes / base.gzipBytes - 1) * 100).toFixed(0)}% more)`,
+      true,
+    ),
     jsRow('/ landing as ONE bundle, no federation', base, '—', false),
     jsRow('/patient/dashboard (logged-in patient)', js.dashboard, `${fmt.kb(js.landing.gzipBytes)} federated landing`, false),
   ];
   const lhRow = (name, r, baseline, targeted) => {
     const met = r.medianScore >= LIGHTHOUSE_TARGET;
-    if (targeted) targets.push({ section: 'web', what: `${name}: Lighthouse performance`, value: String(r.medianScore), target: `≥ ${LIGHTHOUSE_TARGET}`, met });
+    if (targeted)
+      targets.push({
+        section: 'web',
+        what: `${name}: Lighthouse performance`,
+        value: String(r.medianScore),
+        target: `≥ ${LIGHTHOUSE_TARGET}`,
+        met,
+      });
     return [
       name,
       `${r.medianScore} (${r.scores.join(', ')})`,
@@ -161,7 +221,9 @@ function webReport(web, targets) {
     ...Object.entries(lh).map(
       ([k, r]) =>
         `${k}: LCP element ${JSON.stringify(r.lcpElement)}` +
-        (r.layoutShifts.length ? `; layout shifts: ${r.layoutShifts.map((x) => `${JSON.stringify(x.element)} (${x.score.toFixed(3)})`).join(', ')}` : ''),
+        (r.layoutShifts.length
+          ? `; layout shifts: ${r.layoutShifts.map((x) => `${JSON.stringify(x.element)} (${x.score.toFixed(3)})`).join(', ')}`
+          : ''),
     ),
   ].join('\n');
 }
@@ -185,8 +247,13 @@ async function main() {
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, loadavgAtStart: loadavg() },
     targets: [],
   };
-  console.log(`CareLoop bench — ${opts.quick ? 'QUICK (shorter durations, smaller tables)' : 'full'} run of ${opts.only.join(', ')}; commit ${commit}; ${results.machine.cpus} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  if (loadavg()[0] > 1.5) console.log('warning: the machine is already busy (load average > 1.5): figures will be noisy and pessimistic');
+  console.log(
+    `CareLoop bench — ${opts.quick ? 'QUICK (shorter durations, smaller tables)' : 'full'} run of ${opts.only.join(', ')}; commit ${commit}; ${results.machine.cpus} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  if (loadavg()[0] > 1.5)
+    console.log('warning: the machine is already busy (load average > 1.5): figures will be noisy and pessimistic');
 
   const runners = { api: runApi, scale: runScale, web: runWeb };
   const failures = [];
@@ -205,13 +272,19 @@ async function main() {
   const reports = [];
   const targets = results.targets;
   if (results.api && !results.api.error) reports.push(['API', apiReport(results.api, targets)]);
-  if (results.scale && !results.scale.error) reports.push(['SCALE — page-1 latency, 1k rows vs big table', scaleReport(results.scale, targets)]);
+  if (results.scale && !results.scale.error)
+    reports.push(['SCALE — page-1 latency, 1k rows vs big table', scaleReport(results.scale, targets)]);
   if (results.web && !results.web.error) reports.push(['WEB', webReport(results.web, targets)]);
   console.log('\n\n================ RESULTS ================');
   for (const [title, text] of reports) console.log(`\n## ${title}\n${text}`);
   if (targets.length) {
     console.log('\n## TARGETS');
-    console.log(table(['section', 'figure', 'value', 'target', 'verdict'], targets.map((t) => [t.section, t.what, t.value, t.target, mark(t.met)])));
+    console.log(
+      table(
+        ['section', 'figure', 'value', 'target', 'verdict'],
+        targets.map((t) => [t.section, t.what, t.value, t.target, mark(t.met)]),
+      ),
+    );
   }
   for (const f of failures) console.log(`\n${f}: FAILED — ${results[f].error}`);
   results.seconds = (Date.now() - started) / 1000;

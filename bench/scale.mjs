@@ -56,11 +56,15 @@ async function interleaved(small, big, n) {
         }
       }
     } catch (err) {
-      throw new Error(`${err.message}\napi output (small):\n${small.api.stderr().slice(-1500)}\napi output (big):\n${big.api.stderr().slice(-1500)}`, { cause: err });
+      throw new Error(
+        `${err.message}\napi output (small):\n${small.api.stderr().slice(-1500)}\napi output (big):\n${big.api.stderr().slice(-1500)}`,
+        { cause: err },
+      );
     }
     const s = { ...latencyStats(got.small), total: last.small.total };
     const b = { ...latencyStats(got.big), total: last.big.total };
-    if (s.total !== b.total) throw new Error(`${path} as ${role}: ${s.total} own rows at the small size, ${b.total} at the big one`);
+    if (s.total !== b.total)
+      throw new Error(`${path} as ${role}: ${s.total} own rows at the small size, ${b.total} at the big one`);
     rows.push({ key: `${what}:${role}`, path, role, endpoint: `GET ${path.split('?')[0]} page 1 (${role})`, small: s, big: b });
   }
   return rows;
@@ -84,11 +88,19 @@ async function pgInstance(rows, name, port, log) {
   const client = await pgClient(db.url);
   try {
     await client.query(PG_BULK_SETTINGS);
-    const seconds = await seedDatabase({ exec: (sql) => client.query(sql), rows, doctorId: who.doctor.id, patientId: who.patient.id, log });
+    const seconds = await seedDatabase({
+      exec: (sql) => client.query(sql),
+      rows,
+      doctorId: who.doctor.id,
+      patientId: who.patient.id,
+      log,
+    });
     const { rows: sz } = await client.query(
       "select pg_size_pretty(pg_total_relation_size('medical_records')) as records, pg_size_pretty(pg_total_relation_size('prescriptions')) as prescriptions",
     );
-    log(`  postgres: ${rows.toLocaleString('en')} rows per table seeded in ${seconds.toFixed(1)} s (incl. VACUUM ANALYZE); medical_records ${sz[0].records}, prescriptions ${sz[0].prescriptions} with indexes`);
+    log(
+      `  postgres: ${rows.toLocaleString('en')} rows per table seeded in ${seconds.toFixed(1)} s (incl. VACUUM ANALYZE); medical_records ${sz[0].records}, prescriptions ${sz[0].prescriptions} with indexes`,
+    );
     return { db, api, who, seconds, sizes: sz[0] };
   } finally {
     await client.end();
@@ -123,7 +135,14 @@ async function pgliteInstance(rows, port, log) {
   const pg = await PGlite.create(join(dataDir, 'db'));
   let seconds;
   try {
-    seconds = await seedDatabase({ exec: (sql) => pg.exec(sql), rows, doctorId: who.doctor.id, patientId: who.patient.id, chunk: 20_000, log });
+    seconds = await seedDatabase({
+      exec: (sql) => pg.exec(sql),
+      rows,
+      doctorId: who.doctor.id,
+      patientId: who.patient.id,
+      chunk: 20_000,
+      log,
+    });
   } finally {
     await pg.close();
   }

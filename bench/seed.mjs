@@ -70,7 +70,12 @@ const INVESTIGATIONS = {
   electrocardiogram: 'Sinus rhythm',
   chestXRay: 'Right lower lobe consolidation',
 };
-const TREATMENT = { prescribedDrug: 'Clarithromycin', dosage: '500 mg', administrationRoute: 'Oral', dosageFrequency: 'Twice daily' };
+const TREATMENT = {
+  prescribedDrug: 'Clarithromycin',
+  dosage: '500 mg',
+  administrationRoute: 'Oral',
+  dosageFrequency: 'Twice daily',
+};
 const BIODATA = {
   name: 'Seed Patient',
   email: 'seed-patient@seed.example',
@@ -140,7 +145,8 @@ function prescriptionsSql({ fromRow, toRow, patients, doctorId, patientId }) {
  * Returns the seconds taken.
  */
 export async function seedDatabase({ exec, rows, doctorId, patientId, chunk = 200_000, log = () => {} }) {
-  if (rows < 10 * PER_PATIENT || rows % PER_PATIENT) throw new Error(`seed: rows must be a multiple of ${PER_PATIENT}, at least ${10 * PER_PATIENT}`);
+  if (rows < 10 * PER_PATIENT || rows % PER_PATIENT)
+    throw new Error(`seed: rows must be a multiple of ${PER_PATIENT}, at least ${10 * PER_PATIENT}`);
   const patients = rows / PER_PATIENT;
   const t0 = Date.now();
   await exec(peopleSql({ patients, doctorId }));
@@ -149,10 +155,14 @@ export async function seedDatabase({ exec, rows, doctorId, patientId, chunk = 20
     const args = { fromRow: from, toRow: to, patients, doctorId, patientId };
     await exec(recordsSql(args));
     await exec(prescriptionsSql(args));
-    if (rows > chunk) log(`    seeded ${to.toLocaleString('en')} / ${rows.toLocaleString('en')} rows per table (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    if (rows > chunk)
+      log(
+        `    seeded ${to.toLocaleString('en')} / ${rows.toLocaleString('en')} rows per table (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+      );
   }
   // one statement per call: VACUUM may not run inside a multi-statement (implicit transaction) string
-  for (const table of ['patients', 'doctors', 'assignments', 'medical_records', 'prescriptions']) await exec(`VACUUM ANALYZE ${table}`);
+  for (const table of ['patients', 'doctors', 'assignments', 'medical_records', 'prescriptions'])
+    await exec(`VACUUM ANALYZE ${table}`);
   return (Date.now() - t0) / 1000;
 }
 

@@ -148,7 +148,13 @@ async function scriptBytes(browser, { url, heading, storage, dirs }) {
       gzipBytes: sum(before, 'gzip'),
       transferBytes: sum(before, 'transfer'),
       rawBytes: sum(before, 'raw'),
-      afterHeading: { scripts: scripts.length - before.length, gzipBytes: sum(scripts.filter((s) => !s.beforeHeading), 'gzip') },
+      afterHeading: {
+        scripts: scripts.length - before.length,
+        gzipBytes: sum(
+          scripts.filter((s) => !s.beforeHeading),
+          'gzip',
+        ),
+      },
       allRequests: all.length,
       allTransferBytes: sum(all, 'transfer'),
       files: scripts,
@@ -291,10 +297,16 @@ export async function runWeb({ quick, log }) {
     for (const [port, dir] of Object.entries(dirs)) {
       servers.push(await startWebServer({ dir, port: Number(port), host: HOST, runtimeConfigFile }));
     }
-    const patient = await signup(api.url, 'patient', `web-patient-${Date.now().toString(36)}@bench.example`, 'Web Bench Patient', {
-      DOB: '1985-04-12',
-      occupation: 'Engineer',
-    });
+    const patient = await signup(
+      api.url,
+      'patient',
+      `web-patient-${Date.now().toString(36)}@bench.example`,
+      'Web Bench Patient',
+      {
+        DOB: '1985-04-12',
+        occupation: 'Engineer',
+      },
+    );
     const storage = { token: patient.token, role: 'patient' };
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS, headless: true });
@@ -304,10 +316,17 @@ export async function runWeb({ quick, log }) {
     const js = {
       landing: await scriptBytes(browser, { url: `${origin(ports.shell)}/`, heading: landing, dirs }),
       single: await scriptBytes(browser, { url: `${origin(ports.single)}/`, heading: landing, dirs }),
-      dashboard: await scriptBytes(browser, { url: `${origin(ports.shell)}/patient/dashboard`, heading: 'Patient dashboard', storage, dirs }),
+      dashboard: await scriptBytes(browser, {
+        url: `${origin(ports.shell)}/patient/dashboard`,
+        heading: 'Patient dashboard',
+        storage,
+        dirs,
+      }),
     };
     for (const [k, v] of Object.entries(js)) {
-      log(`  ${k}: ${v.scripts} scripts, ${(v.gzipBytes / 1024).toFixed(1)} KB gzipped (${(v.rawBytes / 1024).toFixed(0)} KB raw) before the heading, ${v.headingMs} ms`);
+      log(
+        `  ${k}: ${v.scripts} scripts, ${(v.gzipBytes / 1024).toFixed(1)} KB gzipped (${(v.rawBytes / 1024).toFixed(0)} KB raw) before the heading, ${v.headingMs} ms`,
+      );
     }
     closeBrowser();
     await browser.close();
@@ -324,7 +343,9 @@ export async function runWeb({ quick, log }) {
       ),
     };
     for (const [k, v] of Object.entries(lh)) {
-      log(`  ${k}: score ${v.medianScore} (${v.scores.join(', ')}), LCP ${v.lcp?.toFixed(0)} ms, TBT ${v.tbt?.toFixed(0)} ms, CLS ${v.cls?.toFixed(3)} → ${v.finalUrl}`);
+      log(
+        `  ${k}: score ${v.medianScore} (${v.scores.join(', ')}), LCP ${v.lcp?.toFixed(0)} ms, TBT ${v.tbt?.toFixed(0)} ms, CLS ${v.cls?.toFixed(3)} → ${v.finalUrl}`,
+      );
     }
     if (!lh.dashboard.finalUrl.includes('/patient/dashboard')) {
       throw new Error(`Lighthouse's dashboard run ended on ${lh.dashboard.finalUrl}: the session did not carry over`);

@@ -30,7 +30,11 @@ export const runtimeConfig = (remotePorts: { public: number; patient: number; do
   },
 });
 
-export function serveApp(app: 'shell' | 'remote-public' | 'remote-patient' | 'remote-doctor', port: number, runtimeConfigFile: string): Promise<Server> {
+export function serveApp(
+  app: 'shell' | 'remote-public' | 'remote-patient' | 'remote-doctor',
+  port: number,
+  runtimeConfigFile: string,
+): Promise<Server> {
   return startWebServer({ dir: join(ROOT, app, 'dist'), port, host: '127.0.0.1', runtimeConfigFile });
 }
 
@@ -63,7 +67,10 @@ export async function startApi(dataDir: string): Promise<ChildProcess> {
   });
   for (let i = 0; i < 150; i++) {
     if (api.exitCode !== null) throw new Error(`api exited with ${api.exitCode}`);
-    const ok = await fetch(`${API_URL}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${API_URL}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return api;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -9,6 +9,7 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit'
 
 run(bin('tsc'), ['-b', 'tsconfig.json']);
 run(bin('webpack'), [
-  '--mode', 'production',
+  '--mode',
+  'production',
   ...['shell', 'remote-public', 'remote-patient', 'remote-doctor'].flatMap((app) => ['-c', `${app}/webpack.config.ts`]),
 ]);

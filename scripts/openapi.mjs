@@ -22,7 +22,14 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-openapi-'));
 try {
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   // No route runs: a database that is never opened is enough.
-  const db = new Proxy({}, { get: () => { throw new Error('openapi.mjs: no database here'); } });
+  const db = new Proxy(
+    {},
+    {
+      get: () => {
+        throw new Error('openapi.mjs: no database here');
+      },
+    },
+  );
   const app = await buildApp({
     db,
     clock: systemClock,

@@ -25,12 +25,14 @@ export async function startFakeApi(routes: Record<string, Reply | Handler>) {
       };
       if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
       const rec: Recorded = {
-        method: req.method!, path: req.url!, headers: req.headers,
+        method: req.method!,
+        path: req.url!,
+        headers: req.headers,
         body: !raw ? undefined : req.headers['content-type']?.includes('json') ? JSON.parse(raw) : raw,
       };
       requests.push(rec);
       const route = routes[`${req.method} ${req.url!.split('?')[0]}`];
-      const reply = typeof route === 'function' ? route(rec) : route ?? { status: 404, body: { error: 'Not found' } };
+      const reply = typeof route === 'function' ? route(rec) : (route ?? { status: 404, body: { error: 'Not found' } });
       res.writeHead(reply.status, { ...cors, 'Content-Type': 'application/json' });
       res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
     });

@@ -145,7 +145,9 @@ describe.each(BACKENDS)('app on %s', (backend) => {
       '/patient/auth/google/callback?code=[redacted]&state=[redacted]&iss=x',
     );
     expect(redactUrl('/medicalhistories?page=1&limit=10')).toBe('/medicalhistories?page=1&limit=10');
-    expect(redactUrl('/files/a/b.pdf?expires=1&name=x.pdf&sig=abcdef')).toBe('/files/a/b.pdf?expires=1&name=x.pdf&sig=[redacted]');
+    expect(redactUrl('/files/a/b.pdf?expires=1&name=x.pdf&sig=abcdef')).toBe(
+      '/files/a/b.pdf?expires=1&name=x.pdf&sig=[redacted]',
+    );
   });
 
   it('hides unexpected errors behind 500 { error }', async () => {

@@ -151,7 +151,10 @@ export function redactUrl(url: string): string {
   const [pathPart, query] = url.split('?', 2);
   const safePath = pathPart.replace(/(\/reset-password\/[^/]*\/)[^/?]+/, '$1[redacted]');
   if (query === undefined) return safePath;
-  const safeQuery = query.replace(/(^|&)(code|state|token|id_token|access_token|sig|x-amz-signature|x-amz-credential)=[^&]*/gi, '$1$2=[redacted]');
+  const safeQuery = query.replace(
+    /(^|&)(code|state|token|id_token|access_token|sig|x-amz-signature|x-amz-credential)=[^&]*/gi,
+    '$1$2=[redacted]',
+  );
   return `${safePath}?${safeQuery}`;
 }
 

@@ -56,7 +56,13 @@ describe('config', () => {
         expect(() => loadConfig(partial)).toThrow(/must be set all together/);
       }
       function s3Config() {
-        return { endpoint: s3.S3_ENDPOINT, bucket: s3.S3_BUCKET, region: s3.S3_REGION, accessKeyId: 'id', secretAccessKey: 'secret' };
+        return {
+          endpoint: s3.S3_ENDPOINT,
+          bucket: s3.S3_BUCKET,
+          region: s3.S3_REGION,
+          accessKeyId: 'id',
+          secretAccessKey: 'secret',
+        };
       }
     });
 

@@ -12,48 +12,60 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 export const MIN_SIGNING_KEY_BYTES = 32;
 const S3_VARS = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 
-const Env = z.object({
-  PORT: int(0, 65535).default(4000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATA_DIR: z.string().min(1).optional(),
-  DATABASE_URL: z.string().min(1).optional(),
-  WEB_ORIGINS: z.string().default(DEFAULT_WEB_ORIGINS),
-  SESSION_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(12),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PASSWORD_HASH_COST: int(10, 20).default(17),
-  LOGIN_RATE_LIMIT_PER_MINUTE: int(1, 100000).default(20),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
-  ENCRYPTION_KEY: z.string().min(1).optional(),
-  WEB_ORIGIN: z.url().default('http://localhost:8080'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' }).optional(),
-  MAIL_FROM: z.string().min(3).default('CareLoop <no-reply@careloop.example>'),
-  GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
-  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
-  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  API_PUBLIC_URL: z.url().optional(),
-  SUMMARY_LLM_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  SUMMARY_LLM_MODEL: z.string().min(1).max(200).optional(),
-  SUMMARY_LLM_KEY: z.string().min(1).optional(),
-  SUMMARY_LLM_TIMEOUT_MS: int(100, 300000).default(15000),
-  FILES_SIGNING_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/, { error: 'must be base64' })
-    .refine((v) => Buffer.from(v, 'base64').length >= MIN_SIGNING_KEY_BYTES, {
-      error: `must be the base64 of at least ${MIN_SIGNING_KEY_BYTES} random bytes (e.g. \`openssl rand -base64 32\`)`,
-    })
-    .optional(),
-  // Fractions allowed (0.001 = 1,048 bytes), so tests and small deployments can set a tiny limit.
-  MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
-  FILE_URL_TTL_MINUTES: z.coerce.number().positive().max(7 * 24 * 60).default(15),
-  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  S3_BUCKET: z.string().min(3).max(63).optional(),
-  S3_REGION: z.string().min(1).max(64).optional(),
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  // pg-boss polls at most every 0.5 s.
-  REMINDER_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(2),
-  REMINDER_MAX_ATTEMPTS: int(1, 50).default(5),
-})
+const Env = z
+  .object({
+    PORT: int(0, 65535).default(4000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).optional(),
+    DATABASE_URL: z.string().min(1).optional(),
+    WEB_ORIGINS: z.string().default(DEFAULT_WEB_ORIGINS),
+    SESSION_TTL_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 365)
+      .default(12),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PASSWORD_HASH_COST: int(10, 20).default(17),
+    LOGIN_RATE_LIMIT_PER_MINUTE: int(1, 100000).default(20),
+    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    ENCRYPTION_KEY: z.string().min(1).optional(),
+    WEB_ORIGIN: z.url().default('http://localhost:8080'),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, { error: 'must start with smtp:// or smtps://' })
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('CareLoop <no-reply@careloop.example>'),
+    GOOGLE_ISSUER_URL: z.url().default('https://accounts.google.com'),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    API_PUBLIC_URL: z.url().optional(),
+    SUMMARY_LLM_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    SUMMARY_LLM_MODEL: z.string().min(1).max(200).optional(),
+    SUMMARY_LLM_KEY: z.string().min(1).optional(),
+    SUMMARY_LLM_TIMEOUT_MS: int(100, 300000).default(15000),
+    FILES_SIGNING_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, { error: 'must be base64' })
+      .refine((v) => Buffer.from(v, 'base64').length >= MIN_SIGNING_KEY_BYTES, {
+        error: `must be the base64 of at least ${MIN_SIGNING_KEY_BYTES} random bytes (e.g. \`openssl rand -base64 32\`)`,
+      })
+      .optional(),
+    // Fractions allowed (0.001 = 1,048 bytes), so tests and small deployments can set a tiny limit.
+    MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
+    FILE_URL_TTL_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(7 * 24 * 60)
+      .default(15),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_REGION: z.string().min(1).max(64).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    // pg-boss polls at most every 0.5 s.
+    REMINDER_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(2),
+    REMINDER_MAX_ATTEMPTS: int(1, 50).default(5),
+  })
   .refine((e) => (e.SUMMARY_LLM_URL === undefined) === (e.SUMMARY_LLM_MODEL === undefined), {
     error: 'SUMMARY_LLM_URL and SUMMARY_LLM_MODEL must be set together',
     path: ['SUMMARY_LLM_MODEL'],
@@ -137,7 +149,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR ?? path.join(REPO_ROOT, 'data')),
     databaseUrl: e.DATABASE_URL,
-    webOrigins: e.WEB_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    webOrigins: e.WEB_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     sessionTtlHours: e.SESSION_TTL_HOURS,
     logLevel: e.LOG_LEVEL,
     passwordHashCost: e.PASSWORD_HASH_COST,

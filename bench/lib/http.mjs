@@ -121,7 +121,12 @@ export function recordBody(i) {
       electrocardiogram: 'Sinus rhythm',
       chestXRay: 'Right lower lobe consolidation',
     },
-    treatment: { prescribedDrug: 'Clarithromycin', dosage: '500 mg', administrationRoute: 'Oral', dosageFrequency: 'Twice daily' },
+    treatment: {
+      prescribedDrug: 'Clarithromycin',
+      dosage: '500 mg',
+      administrationRoute: 'Oral',
+      dosageFrequency: 'Twice daily',
+    },
   };
 }
 

@@ -118,7 +118,10 @@ export async function waitHealthy(proc, url, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited with ${proc.child.exitCode}:\n${proc.stderr()}`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await sleep(150);
   }
@@ -148,7 +151,10 @@ export async function startApi({ port, dataDir, databaseUrl, webOrigins = [] }) 
     FILES_SIGNING_KEY: randomBytes(32).toString('base64'),
     REMINDER_POLL_SECONDS: '60',
   };
-  const proc = spawnNode(join(ROOT, 'api/dist/server.js'), [], { env, name: `api(${databaseUrl ? 'postgres' : 'pglite'}:${port})` });
+  const proc = spawnNode(join(ROOT, 'api/dist/server.js'), [], {
+    env,
+    name: `api(${databaseUrl ? 'postgres' : 'pglite'}:${port})`,
+  });
   await waitHealthy(proc, `http://${HOST}:${port}/health`, 90_000);
   return { ...proc, url: `http://${HOST}:${port}` };
 }

@@ -9,9 +9,13 @@ async function signUp(request: import('@playwright/test').APIRequestContext, rol
   return email;
 }
 
-const card = (page: Page, title: string) => page.locator('section', { has: page.getByRole('heading', { name: title, exact: true }) });
+const card = (page: Page, title: string) =>
+  page.locator('section', { has: page.getByRole('heading', { name: title, exact: true }) });
 
-test('a doctor requests a patient, the patient accepts, and the doctor lists the patient as assigned', async ({ page, request }) => {
+test('a doctor requests a patient, the patient accepts, and the doctor lists the patient as assigned', async ({
+  page,
+  request,
+}) => {
   const doctor = await signUp(request, 'doctor', 'Dr. Omar Haddad');
   const patient = await signUp(request, 'patient', 'Lena Fischer');
 

@@ -6,7 +6,9 @@ import { PASSWORD, openMenu, uniqueEmail } from './helpers';
 
 const close = (s: Server) => new Promise((r) => s.close(r));
 
-test('with remote-doctor down, the landing and patient pages work and the doctor area shows a contained error', async ({ page }) => {
+test('with remote-doctor down, the landing and patient pages work and the doctor area shows a contained error', async ({
+  page,
+}) => {
   const shellPort = EXTRA_SHELL_PORTS[0];
   const configFile = join(tempDir('down'), 'runtime-config.json');
   // Nothing listens on this port: the doctor remote is "stopped".

@@ -9,23 +9,38 @@ const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 async function connectedPair(request: APIRequestContext) {
   const doctorEmail = uniqueEmail('doctor-files');
   const patientEmail = uniqueEmail('patient-files');
-  const doctor = (await (await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Yuki Sato', email: doctorEmail, password: PASSWORD } })).json()).token as string;
-  const patient = (await (await request.post(`${API_URL}/patient/signup`, { data: { name: 'Maria Costa', email: patientEmail, password: PASSWORD } })).json()).token as string;
+  const doctor = (
+    await (
+      await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Yuki Sato', email: doctorEmail, password: PASSWORD } })
+    ).json()
+  ).token as string;
+  const patient = (
+    await (
+      await request.post(`${API_URL}/patient/signup`, { data: { name: 'Maria Costa', email: patientEmail, password: PASSWORD } })
+    ).json()
+  ).token as string;
   await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } });
   const [pending] = await (await request.get(`${API_URL}/patient/receivedRequests`, { headers: auth(patient) })).json();
-  await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, { headers: auth(patient), data: { action: 'accept' } });
+  await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, {
+    headers: auth(patient),
+    data: { action: 'accept' },
+  });
   return { doctorEmail, patientEmail, doctor, patient };
 }
 
 /** A real, small PDF document padded to `size` bytes with PDF comments. */
 function pdf(size: number): Buffer {
-  const head = '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n';
+  const head =
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n';
   const tail = 'trailer << /Root 1 0 R >>\n%%EOF\n';
   const padding = Math.max(0, size - head.length - tail.length);
   return Buffer.from(head + `%${'x'.repeat(78)}\n`.repeat(Math.ceil(padding / 80)).slice(0, padding) + tail);
 }
 
-test('a patient uploads a PDF with a visible progress bar and opens it; the assigned doctor opens it too; another patient is refused', async ({ page, request }) => {
+test('a patient uploads a PDF with a visible progress bar and opens it; the assigned doctor opens it too; another patient is refused', async ({
+  page,
+  request,
+}) => {
   const { doctorEmail, patientEmail, patient } = await connectedPair(request);
   await page.goto('/');
   await logIn(page, 'patient', patientEmail);
@@ -40,15 +55,27 @@ test('a patient uploads a PDF with a visible progress bar and opens it; the assi
   // A slow link, so the progress is there to see.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 400 * 1024 });
-  await page.getByLabel('PDF file').setInputFiles({ name: 'Blood test – March.pdf', mimeType: 'application/pdf', buffer: pdf(1_500_000) });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 20,
+    downloadThroughput: -1,
+    uploadThroughput: 400 * 1024,
+  });
+  await page
+    .getByLabel('PDF file')
+    .setInputFiles({ name: 'Blood test – March.pdf', mimeType: 'application/pdf', buffer: pdf(1_500_000) });
   await page.getByRole('button', { name: 'Upload' }).click();
   await expect(page.getByText('Uploading...')).toBeVisible();
   const bar = page.getByRole('progressbar', { name: 'Upload progress' });
   await expect(bar).toBeVisible();
   await expect.poll(async () => Number(await bar.getAttribute('value')), { timeout: 20_000 }).toBeGreaterThan(0);
   await expect(page.getByText('File upload successful')).toBeVisible({ timeout: 30_000 });
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
 
   // A file that is not a PDF is refused.
   await page.getByLabel('PDF file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -74,9 +101,15 @@ test('a patient uploads a PDF with a visible progress bar and opens it; the assi
   expect((await request.get((await doctorLink.getAttribute('href'))!)).status()).toBe(200);
 
   // Another patient may neither upload for this patient nor list this patient's files.
-  const other = (await (await request.post(`${API_URL}/patient/signup`, { data: { name: 'Eve', email: uniqueEmail('eve'), password: PASSWORD } })).json()).token;
+  const other = (
+    await (
+      await request.post(`${API_URL}/patient/signup`, { data: { name: 'Eve', email: uniqueEmail('eve'), password: PASSWORD } })
+    ).json()
+  ).token;
   const me = await (await request.get(`${API_URL}/patient/me`, { headers: auth(patient) })).json();
-  const upload = await request.get(`${API_URL}/medical-record/${me.patient._id}?fileType=application/pdf&fileName=x.pdf`, { headers: auth(other) });
+  const upload = await request.get(`${API_URL}/medical-record/${me.patient._id}?fileType=application/pdf&fileName=x.pdf`, {
+    headers: auth(other),
+  });
   expect(upload.status()).toBe(403);
   const list = await (await request.get(`${API_URL}/medical-record`, { headers: auth(other) })).json();
   expect(list.fileName).toEqual([]);

@@ -5,7 +5,10 @@ export const uniqueEmail = (who: string) => `${who}-${Date.now()}-${n++}@example
 export const PASSWORD = 'correct horse battery';
 
 export async function openMenu(page: Page, menu: 'Sign In' | 'Create an account', item: 'As Patient' | 'As Doctor') {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: new RegExp(menu) }).click();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: new RegExp(menu) })
+    .click();
   await page.getByRole('list', { name: menu }).getByRole('link', { name: item }).click();
 }
 

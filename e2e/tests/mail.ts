@@ -12,7 +12,10 @@ export async function waitForEmail(to: string, timeoutMs = 10_000): Promise<stri
   while (Date.now() < deadline) {
     const files = (() => {
       try {
-        return readdirSync(outbox).filter((f) => f.endsWith('.eml')).sort().reverse();
+        return readdirSync(outbox)
+          .filter((f) => f.endsWith('.eml'))
+          .sort()
+          .reverse();
       } catch {
         return [];
       }

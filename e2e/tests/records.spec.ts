@@ -6,14 +6,38 @@ import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
 async function connectedPair(request: APIRequestContext) {
   const doctorEmail = uniqueEmail('doctor-rec');
   const patientEmail = uniqueEmail('patient-rec');
-  const doctor = (await (await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Sara Kim', email: doctorEmail, password: PASSWORD } })).json()).token;
-  const patient = (await (await request.post(`${API_URL}/patient/signup`, {
-    data: { name: 'Peter Novak', email: patientEmail, password: PASSWORD, DOB: '1961-03-15', gender: 'Male', occupation: 'Carpenter' },
-  })).json()).token;
+  const doctor = (
+    await (
+      await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Sara Kim', email: doctorEmail, password: PASSWORD } })
+    ).json()
+  ).token;
+  const patient = (
+    await (
+      await request.post(`${API_URL}/patient/signup`, {
+        data: {
+          name: 'Peter Novak',
+          email: patientEmail,
+          password: PASSWORD,
+          DOB: '1961-03-15',
+          gender: 'Male',
+          occupation: 'Carpenter',
+        },
+      })
+    ).json()
+  ).token;
   const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-  expect((await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } })).status()).toBe(201);
+  expect(
+    (await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } })).status(),
+  ).toBe(201);
   const [pending] = await (await request.get(`${API_URL}/patient/receivedRequests`, { headers: auth(patient) })).json();
-  expect((await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, { headers: auth(patient), data: { action: 'accept' } })).status()).toBe(200);
+  expect(
+    (
+      await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, {
+        headers: auth(patient),
+        data: { action: 'accept' },
+      })
+    ).status(),
+  ).toBe(200);
   return { doctorEmail, patientEmail };
 }
 
@@ -21,7 +45,10 @@ async function next(page: Page) {
   await page.getByRole('button', { name: 'Next' }).click();
 }
 
-test('a doctor writes an eight-step record, generates the summary with NEWS2; the patient reads both; amoxicillin meets the penicillin allergy', async ({ page, request }) => {
+test('a doctor writes an eight-step record, generates the summary with NEWS2; the patient reads both; amoxicillin meets the penicillin allergy', async ({
+  page,
+  request,
+}) => {
   const { doctorEmail, patientEmail } = await connectedPair(request);
   await page.goto('/');
   await logIn(page, 'doctor', doctorEmail);
@@ -120,7 +147,10 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await expect(history).toContainText('created a prescription');
 });
 
-test('a patient sees the notice while no summary exists; a doctor with no patients sees "No assigned patients found"', async ({ page, request }) => {
+test('a patient sees the notice while no summary exists; a doctor with no patients sees "No assigned patients found"', async ({
+  page,
+  request,
+}) => {
   const { doctorEmail, patientEmail } = await connectedPair(request);
   const login = async (role: 'doctor' | 'patient', email: string) =>
     (await (await request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } })).json()).token;
@@ -130,7 +160,9 @@ test('a patient sees the notice while no summary exists; a doctor with no patien
     headers: { Authorization: `Bearer ${doctorToken}` },
     data: {
       medicalHistory: { title: 'Routine review', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {} },
-      examination: { generalPhysicalExamination: {} }, investigations: {}, treatment: {},
+      examination: { generalPhysicalExamination: {} },
+      investigations: {},
+      treatment: {},
     },
   });
   expect(created.status()).toBe(201);

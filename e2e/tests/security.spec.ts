@@ -7,7 +7,10 @@ import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
 const totp = (secret: string) =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
 
-test('a patient turns two-factor on with a code from the shown secret, logs in with password + code, turns it off', async ({ page, request }) => {
+test('a patient turns two-factor on with a code from the shown secret, logs in with password + code, turns it off', async ({
+  page,
+  request,
+}) => {
   const email = uniqueEmail('patient-2fa');
   const signup = await request.post(`${API_URL}/patient/signup`, { data: { name: 'Nia Obi', email, password: PASSWORD } });
   expect(signup.status()).toBe(201);
@@ -85,7 +88,9 @@ test('a doctor resets a forgotten password from the link in the .eml and logs in
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
 });
 
-test('a patient signs in through the OpenID Connect provider, completes the profile and reaches the dashboard', async ({ page }) => {
+test('a patient signs in through the OpenID Connect provider, completes the profile and reaches the dashboard', async ({
+  page,
+}) => {
   const { OAuth2Server } = await import('oauth2-mock-server');
   const issuer = new OAuth2Server();
   await issuer.issuer.keys.generate('RS256');

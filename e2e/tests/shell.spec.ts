@@ -41,7 +41,10 @@ test("each remote's JS comes from its own port", async ({ page }) => {
   await page.goto('/patient/signup');
   await expect(page.getByRole('heading', { name: 'Create your patient account' })).toBeVisible();
   for (const port of [PORTS.shell, PORTS.public, PORTS.patient, PORTS.doctor]) {
-    expect(scripts.some((u) => u.startsWith(`${origin(port)}/`)), `scripts from :${port}`).toBe(true);
+    expect(
+      scripts.some((u) => u.startsWith(`${origin(port)}/`)),
+      `scripts from :${port}`,
+    ).toBe(true);
   }
   expect(scripts).toContain(`${origin(PORTS.public)}/remoteEntry.js`);
   expect(scripts).toContain(`${origin(PORTS.doctor)}/remoteEntry.js`);

@@ -1,4 +1,11 @@
-import { ENDPOINTS, type DoctorSignup, type LoginBody, type PatientSignup, type Role, type TokenResponse } from 'shared-contracts';
+import {
+  ENDPOINTS,
+  type DoctorSignup,
+  type LoginBody,
+  type PatientSignup,
+  type Role,
+  type TokenResponse,
+} from 'shared-contracts';
 import { call } from './client';
 
 export const login = (role: Role, body: LoginBody) => call(ENDPOINTS[`${role}Login`], { body });

@@ -36,7 +36,9 @@ test('no Authorization header without a session', async () => {
 
 test('a token in an answer replaces the stored one', async () => {
   useSession.getState().login('old', 'patient');
-  await api().patch('patient/me', { json: { name: 'Ada' } }).json();
+  await api()
+    .patch('patient/me', { json: { name: 'Ada' } })
+    .json();
   expect(useSession.getState().token).toBe('fresh');
   expect(localStorage.getItem('token')).toBe('fresh');
 });

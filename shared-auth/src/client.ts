@@ -40,7 +40,10 @@ export function api(): KyInstance {
             return;
           }
           if (response.ok && response.headers.get('content-type')?.includes('application/json')) {
-            const body: unknown = await response.clone().json().catch(() => null);
+            const body: unknown = await response
+              .clone()
+              .json()
+              .catch(() => null);
             const token = (body as { token?: unknown } | null)?.token;
             if (typeof token === 'string' && token !== session.token) session.replaceToken(token);
           }
@@ -105,7 +108,10 @@ export async function call<E extends EndpointDef>(
 /** The server's `error` text of a failed call, if it sent one. */
 export async function serverError(err: unknown): Promise<string | undefined> {
   if (err instanceof HTTPError) {
-    const body: unknown = await err.response.clone().json().catch(() => null);
+    const body: unknown = await err.response
+      .clone()
+      .json()
+      .catch(() => null);
     const error = (body as { error?: unknown } | null)?.error;
     return typeof error === 'string' ? error : undefined;
   }

@@ -4,12 +4,14 @@ import { call } from './client';
 import { profileKey } from './profile';
 
 export type RequestDirection = 'incoming' | 'outgoing';
-const LIST: Record<RequestDirection, 'ReceivedRequests' | 'SentRequests'> = { incoming: 'ReceivedRequests', outgoing: 'SentRequests' };
+const LIST: Record<RequestDirection, 'ReceivedRequests' | 'SentRequests'> = {
+  incoming: 'ReceivedRequests',
+  outgoing: 'SentRequests',
+};
 export const requestsKey = (role: Role, direction: RequestDirection) => ['connection-requests', role, direction] as const;
 
 /** A doctor asks a patient (by the patient's e-mail), a patient asks a doctor. */
-export const requestConnection = (role: Role, email: string) =>
-  call(ENDPOINTS[`${role}RequestConnection`], { body: { email } });
+export const requestConnection = (role: Role, email: string) => call(ENDPOINTS[`${role}RequestConnection`], { body: { email } });
 
 export const useConnectionRequests = (role: Role, direction: RequestDirection) =>
   useQuery({

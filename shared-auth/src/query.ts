@@ -9,8 +9,7 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         // A 4xx will answer the same again; retry only what may pass on a second try.
-        retry: (failures, err) =>
-          failures < MAX_RETRIES && !(err instanceof HTTPError && err.response.status < 500),
+        retry: (failures, err) => failures < MAX_RETRIES && !(err instanceof HTTPError && err.response.status < 500),
         retryDelay: (attempt) => Math.min(1000 * 2 ** attempt, 30_000),
         gcTime: 5 * 60 * 1000,
       },

@@ -4,8 +4,7 @@ import { call } from './client';
 
 const remindersKey = ['reminders'] as const;
 
-export const useReminders = () =>
-  useQuery({ queryKey: remindersKey, queryFn: () => call(ENDPOINTS.listReminders) });
+export const useReminders = () => useQuery({ queryKey: remindersKey, queryFn: () => call(ENDPOINTS.listReminders) });
 
 export function useScheduleReminder() {
   const queryClient = useQueryClient();

@@ -1,10 +1,4 @@
-import {
-  ENDPOINTS,
-  type DoctorCompleteProfile,
-  type PatientCompleteProfile,
-  type Role,
-  TokenResponse,
-} from 'shared-contracts';
+import { ENDPOINTS, type DoctorCompleteProfile, type PatientCompleteProfile, type Role, TokenResponse } from 'shared-contracts';
 import { call } from './client';
 
 /** GET /{role}/qrCode: a new secret to scan; on only once a code verifies it. */
@@ -15,8 +9,7 @@ export const verifyTwoFactorCode = (role: Role, code: string) =>
 
 export const removeTwoFactor = (role: Role) => call(ENDPOINTS[`${role}RemoveTwoFactor`]);
 
-export const requestPasswordReset = (role: Role, email: string) =>
-  call(ENDPOINTS[`${role}ForgotPassword`], { body: { email } });
+export const requestPasswordReset = (role: Role, email: string) => call(ENDPOINTS[`${role}ForgotPassword`], { body: { email } });
 
 export const resetPassword = (role: Role, id: string, token: string, password: string) =>
   call(ENDPOINTS[`${role}ResetPassword`], { params: { id, token }, body: { password } });

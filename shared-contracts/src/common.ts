@@ -22,7 +22,11 @@ export const Email = z
  * text, and no person types one: refused here, for every text field at once.
  */
 export const Text = (max = 200) =>
-  z.string().trim().max(max).regex(/^[^\u0000]*$/, { error: 'Text may not contain NUL characters' });
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^[^\u0000]*$/, { error: 'Text may not contain NUL characters' });
 export const RequiredText = (max = 200) => Text(max).min(1, { error: 'Required' });
 
 export const Gender = z.enum(GENDERS);

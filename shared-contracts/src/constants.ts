@@ -30,5 +30,4 @@ export const GOOGLE_SIGN_IN_ERRORS = {
 } as const;
 export type GoogleSignInError = keyof typeof GOOGLE_SIGN_IN_ERRORS;
 
-export const isRole = (value: unknown): value is (typeof ROLES)[number] =>
-  value === 'patient' || value === 'doctor';
+export const isRole = (value: unknown): value is (typeof ROLES)[number] => value === 'patient' || value === 'doctor';

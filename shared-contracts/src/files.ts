@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { PDF_MIME } from './constants';
 import { EntityId, Text } from './common';
 
-
 /** GET /medical-record/{patientId}?fileType=&fileName=: a one-time URL to PUT one PDF to. */
 export const UploadUrlQuery = z.strictObject({
   fileType: z.literal(PDF_MIME, { error: 'Only PDF files are accepted' }),

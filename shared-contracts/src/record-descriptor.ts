@@ -164,12 +164,33 @@ export const RECORD_FIELDS = {
   examination: {
     generalPhysicalExamination: {
       /** "systolic/diastolic", e.g. "128/84" */
-      bloodPressure: field.text({ step: physicalExamination, section: 'Examination', label: 'Blood pressure', unit: 'mmHg', max: 20, placeholder: '120/80' }),
-      pulse: field.number({ step: physicalExamination, section: 'Examination', label: 'Pulse', unit: '/min', min: MIN_PULSE, max: 300, default: MIN_PULSE }),
+      bloodPressure: field.text({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Blood pressure',
+        unit: 'mmHg',
+        max: 20,
+        placeholder: '120/80',
+      }),
+      pulse: field.number({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Pulse',
+        unit: '/min',
+        min: MIN_PULSE,
+        max: 300,
+        default: MIN_PULSE,
+      }),
       /** as typed (°C, or °F above 45); SPEC §5's default "9" is flagged implausible by the summary */
       temperature: field.text({ step: physicalExamination, section: 'Examination', label: 'Temperature', max: 10, default: '9' }),
       respiratoryRate: field.number({
-        step: physicalExamination, section: 'Examination', label: 'Respiratory rate', unit: '/min', min: MIN_RESPIRATORY_RATE, max: 80, default: MIN_RESPIRATORY_RATE,
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Respiratory rate',
+        unit: '/min',
+        min: MIN_RESPIRATORY_RATE,
+        max: 80,
+        default: MIN_RESPIRATORY_RATE,
       }),
       bloodSugarLevel: field.text({ step: physicalExamination, section: 'Examination', label: 'Blood sugar level', max: 20 }),
       Notes: field.note({ step: physicalExamination, section: 'Examination', label: 'Notes' }),
@@ -218,7 +239,11 @@ export type ReadSchemaOf<T> = z.ZodObject<
   z.core.$strip
 >;
 
-const mapGroup = (group: RecordFieldGroup, leaf: (f: RecordField) => z.ZodType, object: (shape: z.ZodRawShape) => z.ZodType): z.ZodType =>
+const mapGroup = (
+  group: RecordFieldGroup,
+  leaf: (f: RecordField) => z.ZodType,
+  object: (shape: z.ZodRawShape) => z.ZodType,
+): z.ZodType =>
   object(Object.fromEntries(Object.entries(group).map(([k, v]) => [k, isField(v) ? leaf(v) : mapGroup(v, leaf, object)])));
 
 /** The creation schema of a group of fields. */
@@ -242,7 +267,7 @@ export function fieldsOf<T extends RecordFieldGroup>(group: T): PlacedRecordFiel
     Object.entries(g).flatMap(([k, v]) =>
       isField(v)
         ? // a stored record returns medicalHistory's contents at its top level (SPEC §3)
-          [{ ...v, name: [...path, k].join('.'), readPath: (path[0] === 'medicalHistory' ? [...path.slice(1), k] : [...path, k]) }]
+          [{ ...v, name: [...path, k].join('.'), readPath: path[0] === 'medicalHistory' ? [...path.slice(1), k] : [...path, k] }]
         : walk(v, [...path, k]),
     );
   return walk(group, []) as PlacedRecordField<RecordFieldName<T>>[];
@@ -287,6 +312,7 @@ export const summaryLabelOf = (f: FieldCommon) => f.summaryLabel ?? shortLabelOf
 /** A field's value in a stored record (undefined when the record does not have it). */
 export function valueIn(record: object, f: Pick<PlacedRecordField, 'readPath'>): unknown {
   let node: unknown = record;
-  for (const key of f.readPath) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
+  for (const key of f.readPath)
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
   return node;
 }

@@ -19,7 +19,6 @@ export const ReminderCreate = z.strictObject({
 });
 export type ReminderCreate = z.input<typeof ReminderCreate>;
 
-
 export const Reminder = z.object({
   _id: EntityId,
   to: z.string(),

@@ -4,7 +4,10 @@ import { Password } from './password';
 import { YearsOfExperience } from './profiles';
 
 /** A 6-digit code from an authenticator app (RFC 6238). */
-export const TotpCode = z.string().trim().regex(/^\d{6}$/, { error: 'The code is 6 digits' });
+export const TotpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, { error: 'The code is 6 digits' });
 
 /** GET /{role}/qrCode: a new secret to scan; two-factor is on only after a code verifies it. */
 export const TwoFactorSetupResponse = z.object({

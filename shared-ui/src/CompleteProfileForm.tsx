@@ -25,8 +25,14 @@ type Body<R extends Role> = R extends 'patient' ? PatientCompleteProfile : Docto
  * is shown as SPEC §8 says, and beside its field when it names one.
  */
 export function CompleteProfileForm<R extends Role, Values extends Record<string, unknown>>({
-  role, form, children,
-}: { role: R; form: UseFormReturn<Values, unknown, Body<R>>; children: ReactNode }) {
+  role,
+  form,
+  children,
+}: {
+  role: R;
+  form: UseFormReturn<Values, unknown, Body<R>>;
+  children: ReactNode;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);

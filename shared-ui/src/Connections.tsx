@@ -3,7 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
 import { ConnectionRequestBody, type Role } from 'shared-contracts';
 import {
-  otherRole, requestConnection, roleTitle, serverError, useConnectionRequests, useRespondToRequest,
+  otherRole,
+  requestConnection,
+  roleTitle,
+  serverError,
+  useConnectionRequests,
+  useRespondToRequest,
   type RequestDirection,
 } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
@@ -37,8 +42,8 @@ export function ConnectRequestForm({ role }: { role: Role }) {
     <Card>
       <Heading>{connectTitle(role)}</Heading>
       <p>
-        Enter the e-mail your {other} uses for CareLoop. They will see your request and can accept it; once
-        connected, {role === 'doctor' ? 'you can look after their records' : 'they can look after your records'}.
+        Enter the e-mail your {other} uses for CareLoop. They will see your request and can accept it; once connected,{' '}
+        {role === 'doctor' ? 'you can look after their records' : 'they can look after your records'}.
       </p>
       <SchemaForm form={form} onSubmit={({ email }) => submit(email)}>
         <FormTextField name="email" label={`${roleTitle(otherRole(role))}'s email`} type="email" required />
@@ -64,7 +69,10 @@ const Items = styled.ul`
     padding: 0.9rem 0;
     border-bottom: 1px solid ${theme.color.border};
   }
-  small { display: block; color: ${theme.color.muted}; }
+  small {
+    display: block;
+    color: ${theme.color.muted};
+  }
 `;
 
 /**
@@ -92,11 +100,20 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
                 </span>
                 <Row>
                   {direction === 'incoming' && (
-                    <Button type="button" disabled={respond.isPending} onClick={() => respond.mutate({ id: r._id, action: 'accept' })}>
+                    <Button
+                      type="button"
+                      disabled={respond.isPending}
+                      onClick={() => respond.mutate({ id: r._id, action: 'accept' })}
+                    >
                       Accept
                     </Button>
                   )}
-                  <Button type="button" $variant="secondary" disabled={respond.isPending} onClick={() => respond.mutate({ id: r._id, action: 'reject' })}>
+                  <Button
+                    type="button"
+                    $variant="secondary"
+                    disabled={respond.isPending}
+                    onClick={() => respond.mutate({ id: r._id, action: 'reject' })}
+                  >
                     Cancel
                   </Button>
                 </Row>
@@ -110,7 +127,15 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
 }
 
 /** The people on the other side of the caller's care relationships, on the dashboard. */
-export function AssignedPeople({ title, people, empty }: { title: string; people?: { id: string; name: string }[]; empty: string }) {
+export function AssignedPeople({
+  title,
+  people,
+  empty,
+}: {
+  title: string;
+  people?: { id: string; name: string }[];
+  empty: string;
+}) {
   return (
     <Card aria-label={title} aria-busy={!people}>
       <h2 style={{ fontSize: '1.15rem', margin: '0 0 0.4rem' }}>{title}</h2>

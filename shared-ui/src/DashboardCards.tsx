@@ -19,8 +19,16 @@ export interface CardAction {
 
 /** A dashboard card: what it is, and where its buttons go. */
 export function DashboardCard({
-  title, text, actions, children,
-}: { title: string; text: string; actions: CardAction[]; children?: ReactNode }) {
+  title,
+  text,
+  actions,
+  children,
+}: {
+  title: string;
+  text: string;
+  actions: CardAction[];
+  children?: ReactNode;
+}) {
   return (
     <Card aria-labelledby={`card-${title}`}>
       <Title id={`card-${title}`}>{title}</Title>
@@ -42,8 +50,14 @@ const Facts = styled.dl`
   grid-template-columns: max-content 1fr;
   gap: 0.35rem 1rem;
   margin: 0 0 1rem;
-  dt { color: ${theme.color.muted}; }
-  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+  dt {
+    color: ${theme.color.muted};
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
 `;
 
 /** Holds the profile card's place while the profile loads, so nothing below it moves (CLS). */
@@ -51,8 +65,14 @@ export const ProfilePlaceholder = () => <Card aria-label="Profile summary" aria-
 
 /** The profile summary at the top of both dashboards, with Edit. */
 export function ProfileSummary({
-  name, facts, editTo,
-}: { name: string; facts: [label: string, value: string | undefined | null][]; editTo: string }) {
+  name,
+  facts,
+  editTo,
+}: {
+  name: string;
+  facts: [label: string, value: string | undefined | null][];
+  editTo: string;
+}) {
   return (
     <Card aria-label="Profile summary">
       <Title as="h2">{name}</Title>

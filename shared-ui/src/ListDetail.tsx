@@ -6,7 +6,9 @@ export const ListDetail = styled.div`
   display: grid;
   gap: 1rem;
   grid-template-columns: minmax(220px, 320px) 1fr;
-  @media (max-width: 800px) { grid-template-columns: 1fr; }
+  @media (max-width: 800px) {
+    grid-template-columns: 1fr;
+  }
 `;
 
 /** The selectable list of a ListDetail: one button per item, the current one aria-current. */
@@ -24,6 +26,12 @@ export const PickList = styled.ul`
     font: inherit;
     cursor: pointer;
   }
-  button[aria-current='true'], button:hover { background: ${theme.color.primarySoft}; }
-  small { display: block; color: ${theme.color.muted}; }
+  button[aria-current='true'],
+  button:hover {
+    background: ${theme.color.primarySoft};
+  }
+  small {
+    display: block;
+    color: ${theme.color.muted};
+  }
 `;

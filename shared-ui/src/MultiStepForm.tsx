@@ -45,7 +45,12 @@ interface Failure {
  * The steps' fields find the form through its FormProvider.
  */
 export function MultiStepForm<Values extends FieldValues, Payload>({
-  form, steps, onFinish, failure, bannerForFieldErrors, label,
+  form,
+  steps,
+  onFinish,
+  failure,
+  bannerForFieldErrors,
+  label,
 }: {
   form: UseFormReturn<Values, unknown, Payload>;
   steps: Step[];
@@ -59,7 +64,11 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
   const [failed, setFailed] = useState<Failure | null>(null);
   const last = index === steps.length - 1;
   const step = steps[index];
-  const stepOf = (field: string) => Math.max(0, steps.findIndex((s) => s.fields?.includes(field)));
+  const stepOf = (field: string) =>
+    Math.max(
+      0,
+      steps.findIndex((s) => s.fields?.includes(field)),
+    );
 
   async function next() {
     const fields = step.fields ?? [];
@@ -73,7 +82,10 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
         await onFinish(payload);
       } catch (err) {
         const reason = await serverError(err);
-        const placed = fieldErrorsFrom(reason, steps.flatMap((s) => s.fields ?? []));
+        const placed = fieldErrorsFrom(
+          reason,
+          steps.flatMap((s) => s.fields ?? []),
+        );
         for (const { field, message } of placed) methods.setError(field, { type: 'server', message });
         if (placed.length > 0) setIndex(stepOf(placed[0].field));
         setFailed({ reason, onField: placed.length > 0 });

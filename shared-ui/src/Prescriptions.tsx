@@ -11,8 +11,14 @@ const Facts = styled.dl`
   grid-template-columns: max-content 1fr;
   gap: 0.4rem 1rem;
   margin: 0;
-  dt { color: ${theme.color.muted}; }
-  dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+  dt {
+    color: ${theme.color.muted};
+  }
+  dd {
+    margin: 0;
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
 `;
 
 /** /prescription: the list (page 1) and the selected prescription, for either role. */
@@ -24,7 +30,11 @@ export function PrescriptionList({ role }: { role: Role }) {
   return (
     <>
       <Heading>Prescriptions</Heading>
-      {prescriptions.data && items.length === 0 && <Card><EmptyState>No prescriptions found</EmptyState></Card>}
+      {prescriptions.data && items.length === 0 && (
+        <Card>
+          <EmptyState>No prescriptions found</EmptyState>
+        </Card>
+      )}
       {current && (
         <ListDetail>
           <Card>
@@ -33,7 +43,9 @@ export function PrescriptionList({ role }: { role: Role }) {
                 <li key={p._id}>
                   <button type="button" aria-current={p._id === current._id} onClick={() => setSelected(p._id)}>
                     <strong>{p.prescribedDrug}</strong>
-                    <small>{role === 'patient' ? `by ${p.assignedBy}` : p.dosage} · {p.createdAt.slice(0, 10)}</small>
+                    <small>
+                      {role === 'patient' ? `by ${p.assignedBy}` : p.dosage} · {p.createdAt.slice(0, 10)}
+                    </small>
                   </button>
                 </li>
               ))}
@@ -42,12 +54,18 @@ export function PrescriptionList({ role }: { role: Role }) {
           <Card aria-label="Prescription">
             <h2 style={{ marginTop: 0 }}>{current.prescribedDrug}</h2>
             <Facts>
-              <dt>Dosage</dt><dd>{current.dosage}</dd>
-              <dt>Route</dt><dd>{current.administrationRoute}</dd>
-              <dt>Frequency</dt><dd>{current.dosageFrequency}</dd>
-              <dt>Allergies</dt><dd>{current.allergies.length ? current.allergies.join(', ') : 'None recorded'}</dd>
-              <dt>Prescribed by</dt><dd>{current.assignedBy}</dd>
-              <dt>Date</dt><dd>{current.createdAt.slice(0, 10)}</dd>
+              <dt>Dosage</dt>
+              <dd>{current.dosage}</dd>
+              <dt>Route</dt>
+              <dd>{current.administrationRoute}</dd>
+              <dt>Frequency</dt>
+              <dd>{current.dosageFrequency}</dd>
+              <dt>Allergies</dt>
+              <dd>{current.allergies.length ? current.allergies.join(', ') : 'None recorded'}</dd>
+              <dt>Prescribed by</dt>
+              <dd>{current.assignedBy}</dd>
+              <dt>Date</dt>
+              <dd>{current.createdAt.slice(0, 10)}</dd>
             </Facts>
           </Card>
         </ListDetail>
@@ -57,7 +75,17 @@ export function PrescriptionList({ role }: { role: Role }) {
 }
 
 export const DrugAlertList = ({ alerts }: { alerts: { message: string; kind: string }[] }) => (
-  <div role="alert" aria-label="Drug allergy alerts" style={{ border: `2px solid ${theme.color.danger}`, borderRadius: 10, padding: '0.75rem 1rem', margin: '0.75rem 0', background: '#fef2f2' }}>
+  <div
+    role="alert"
+    aria-label="Drug allergy alerts"
+    style={{
+      border: `2px solid ${theme.color.danger}`,
+      borderRadius: 10,
+      padding: '0.75rem 1rem',
+      margin: '0.75rem 0',
+      background: '#fef2f2',
+    }}
+  >
     <strong style={{ color: theme.color.danger }}>Allergy alert</strong>
     <ul style={{ margin: '0.4rem 0 0', paddingLeft: '1.2rem' }}>
       {alerts.map((a) => (

@@ -10,10 +10,25 @@ import { theme } from './theme';
 
 const Section = styled.section`
   margin-top: 1.25rem;
-  h2 { font-size: 1.05rem; margin: 0 0 0.5rem; color: ${theme.color.primaryDark}; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.3rem 1rem; margin: 0; }
-  dt { color: ${theme.color.muted}; }
-  dd { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
+  h2 {
+    font-size: 1.05rem;
+    margin: 0 0 0.5rem;
+    color: ${theme.color.primaryDark};
+  }
+  dl {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: 0.3rem 1rem;
+    margin: 0;
+  }
+  dt {
+    color: ${theme.color.muted};
+  }
+  dd {
+    margin: 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
 `;
 
 function Facts({ title, entries }: { title: string; entries: [label: string, value: unknown][] }) {
@@ -39,18 +54,39 @@ const ageText = (age: MedicalRecord['biodata']['age']) =>
 export function RecordDetail({ role, record }: { role: Role; record: MedicalRecord }) {
   const generate = useGenerateSummary();
   const { biodata, doctorInfo } = record;
-  const address = [biodata.address.street, biodata.address.city, biodata.address.state, biodata.address.pinCode].filter(Boolean).join(', ');
+  const address = [biodata.address.street, biodata.address.city, biodata.address.state, biodata.address.pinCode]
+    .filter(Boolean)
+    .join(', ');
   return (
     <article aria-label={`Medical record: ${record.title}`}>
       <Heading as="h2">{record.title}</Heading>
-      <Facts title="Biodata" entries={[
-        ['Name', biodata.name], ['Email', biodata.email], ['Gender', biodata.gender], ['Age', ageText(biodata.age)],
-        ['Occupation', biodata.occupation], ['Marital status', biodata.maritalStatus], ['Address', address],
-        ['Mode of admission', biodata.modeOfAdmission], ['Date of admission', biodata.dateOfAdmission],
-      ]} />
-      <Facts title="Doctor information" entries={[['Name', doctorInfo.doctorName], ['Email', doctorInfo.doctorEmail]]} />
+      <Facts
+        title="Biodata"
+        entries={[
+          ['Name', biodata.name],
+          ['Email', biodata.email],
+          ['Gender', biodata.gender],
+          ['Age', ageText(biodata.age)],
+          ['Occupation', biodata.occupation],
+          ['Marital status', biodata.maritalStatus],
+          ['Address', address],
+          ['Mode of admission', biodata.modeOfAdmission],
+          ['Date of admission', biodata.dateOfAdmission],
+        ]}
+      />
+      <Facts
+        title="Doctor information"
+        entries={[
+          ['Name', doctorInfo.doctorName],
+          ['Email', doctorInfo.doctorEmail],
+        ]}
+      />
       {recordSections.map((section) => (
-        <Facts key={section.title} title={section.title} entries={section.fields.map((f) => [shortLabelOf(f), valueIn(record, f)])} />
+        <Facts
+          key={section.title}
+          title={section.title}
+          entries={section.fields.map((f) => [shortLabelOf(f), valueIn(record, f)])}
+        />
       ))}
       <Section aria-label="Summary">
         <h2>Summary</h2>
@@ -85,7 +121,11 @@ export function RecordList({ role }: { role: Role }) {
   return (
     <>
       <Heading>Medical Records</Heading>
-      {records.data && items.length === 0 && <Card><EmptyState>No medical record found</EmptyState></Card>}
+      {records.data && items.length === 0 && (
+        <Card>
+          <EmptyState>No medical record found</EmptyState>
+        </Card>
+      )}
       {items.length > 0 && (
         <ListDetail>
           <Card>
@@ -116,6 +156,11 @@ export function RecordList({ role }: { role: Role }) {
 /** /all-medical-records/{id}: one record, read-only. */
 export function RecordPage({ role, id }: { role: Role; id: string }) {
   const record = useMedicalRecord(id);
-  if (record.isError) return <Card><EmptyState>No medical record found</EmptyState></Card>;
+  if (record.isError)
+    return (
+      <Card>
+        <EmptyState>No medical record found</EmptyState>
+      </Card>
+    );
   return <Card>{record.data && <RecordDetail role={role} record={record.data} />}</Card>;
 }

@@ -7,7 +7,10 @@ import { FormProvider, type FieldValues, type UseFormReturn } from 'react-hook-f
  * fields, not as the browser's bubbles).
  */
 export function SchemaForm<Values extends FieldValues, Payload>({
-  form, onSubmit, label, children,
+  form,
+  onSubmit,
+  label,
+  children,
 }: {
   form: UseFormReturn<Values, unknown, Payload>;
   onSubmit(payload: Payload): unknown;

@@ -2,9 +2,11 @@ import { Fragment, type ReactNode } from 'react';
 
 /** **bold** runs inside one line, as React elements. */
 function inline(line: string): ReactNode[] {
-  return line.split(/(\*\*[^*]+\*\*)/g).map((part, i) =>
-    part.startsWith('**') && part.endsWith('**') && part.length > 4 ? <strong key={i}>{part.slice(2, -2)}</strong> : part,
-  );
+  return line
+    .split(/(\*\*[^*]+\*\*)/g)
+    .map((part, i) =>
+      part.startsWith('**') && part.endsWith('**') && part.length > 4 ? <strong key={i}>{part.slice(2, -2)}</strong> : part,
+    );
 }
 
 /**
@@ -17,7 +19,12 @@ export function SummaryText({ markdown }: { markdown: string }) {
     <div data-testid="summary">
       {lines.map((line, i) => {
         const heading = /^##\s+(.*)$/.exec(line);
-        if (heading) return <h3 key={i} style={{ fontSize: '1rem', margin: '0.9rem 0 0.2rem' }}>{inline(heading[1])}</h3>;
+        if (heading)
+          return (
+            <h3 key={i} style={{ fontSize: '1rem', margin: '0.9rem 0 0.2rem' }}>
+              {inline(heading[1])}
+            </h3>
+          );
         // A blank line before a heading: the heading's own margin already separates the sections.
         if (line.trim() === '' && /^##\s/.test(lines[i + 1] ?? '')) return null;
         return (

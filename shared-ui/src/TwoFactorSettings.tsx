@@ -13,14 +13,28 @@ const Switch = styled.label`
   gap: 0.6rem;
   font-weight: 600;
   cursor: pointer;
-  input { width: 2.6rem; height: 1.4rem; accent-color: ${theme.color.primary}; cursor: pointer; }
+  input {
+    width: 2.6rem;
+    height: 1.4rem;
+    accent-color: ${theme.color.primary};
+    cursor: pointer;
+  }
 `;
 const Setup = styled.div`
   display: grid;
   gap: 1rem;
   margin-top: 1.25rem;
-  img { width: 200px; height: 200px; image-rendering: pixelated; border: 1px solid ${theme.color.border}; }
-  code { font-size: 1.05rem; letter-spacing: 0.08em; overflow-wrap: anywhere; }
+  img {
+    width: 200px;
+    height: 200px;
+    image-rendering: pixelated;
+    border: 1px solid ${theme.color.border};
+  }
+  code {
+    font-size: 1.05rem;
+    letter-spacing: 0.08em;
+    overflow-wrap: anywhere;
+  }
 `;
 
 type Outcome = 'success' | 'failure' | 'error';
@@ -85,8 +99,8 @@ export function TwoFactorSettings({ role }: { role: Role }) {
     <Card>
       <Heading>Two-Factor Authentication</Heading>
       <p>
-        Protect your account with a 6-digit code from an authenticator app (Google Authenticator, Microsoft
-        Authenticator, 1Password, …), asked for at every login after your password.
+        Protect your account with a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator,
+        1Password, …), asked for at every login after your password.
       </p>
       {account.data && (
         <Banner tone="info">

@@ -41,8 +41,14 @@ type SignupBody<R extends Role> = R extends 'patient' ? PatientSignup : DoctorSi
  * field when it is about one.
  */
 export function SignupForm<R extends Role, Values extends AccountValues>({
-  role, form, steps,
-}: { role: R; form: UseFormReturn<Values, unknown, SignupBody<R>>; steps: Step[] }) {
+  role,
+  form,
+  steps,
+}: {
+  role: R;
+  form: UseFormReturn<Values, unknown, SignupBody<R>>;
+  steps: Step[];
+}) {
   const navigate = useNavigate();
   const startSession = useSession((s) => s.login);
 
@@ -63,7 +69,17 @@ export function SignupForm<R extends Role, Values extends AccountValues>({
           form={form}
           onFinish={finish}
           bannerForFieldErrors
-          failure={(reason) => <>Could not register. Try again?{reason && <small><br />{reason}</small>}</>}
+          failure={(reason) => (
+            <>
+              Could not register. Try again?
+              {reason && (
+                <small>
+                  <br />
+                  {reason}
+                </small>
+              )}
+            </>
+          )}
           steps={[{ title: 'Account', fields: ACCOUNT_FIELDS, content: <AccountFields mode="signup" /> }, ...steps]}
         />
       </Narrow>

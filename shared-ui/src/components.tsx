@@ -17,9 +17,19 @@ const buttonLook = css<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
   border: 2px solid ${theme.color.primary};
   background: ${({ $variant }) => ($variant === 'secondary' ? theme.color.surface : theme.color.primary)};
   color: ${({ $variant }) => ($variant === 'secondary' ? theme.color.primary : '#fff')};
-  ${({ $variant }) => $variant === 'danger' && css`background: ${theme.color.danger}; border-color: ${theme.color.danger};`}
-  &:hover { filter: brightness(0.93); }
-  &:disabled { opacity: 0.6; cursor: not-allowed; }
+  ${({ $variant }) =>
+    $variant === 'danger' &&
+    css`
+      background: ${theme.color.danger};
+      border-color: ${theme.color.danger};
+    `}
+  &:hover {
+    filter: brightness(0.93);
+  }
+  &:disabled {
+    opacity: 0.6;
+    cursor: not-allowed;
+  }
 `;
 
 export const Button = styled.button<{ $variant?: 'primary' | 'secondary' | 'danger' }>`

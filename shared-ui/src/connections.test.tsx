@@ -40,7 +40,11 @@ beforeEach(() => {
 });
 
 const renderView = (view: React.ReactNode) =>
-  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter>{view}</MemoryRouter></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>{view}</MemoryRouter>
+    </QueryClientProvider>,
+  );
 
 test('a sent request shows the answer in green; an unknown e-mail shows "Error: " and the server text', async () => {
   renderView(<ConnectRequestForm role="doctor" />);

@@ -21,14 +21,24 @@ const inputLook = `
   font-weight: 400;
   background: #fff;
 `;
-const Input = styled.input`${inputLook}`;
-const Select = styled.select`${inputLook}`;
-const Area = styled.textarea`${inputLook} min-height: 5rem; resize: vertical;`;
+const Input = styled.input`
+  ${inputLook}
+`;
+const Select = styled.select`
+  ${inputLook}
+`;
+const Area = styled.textarea`
+  ${inputLook} min-height: 5rem;
+  resize: vertical;
+`;
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
 
 export function TextField({
-  label, value, onChange, ...rest
+  label,
+  value,
+  onChange,
+  ...rest
 }: InputProps & { label: string; value: string | number; onChange(value: string): void }) {
   const id = useId();
   return (
@@ -59,7 +69,11 @@ function useFieldError(name: string) {
 }
 
 const FieldError = ({ id, message, alert }: { id: string; message?: string; alert?: boolean }) =>
-  message ? <ErrorText id={id} role={alert ? 'alert' : undefined}>{message}</ErrorText> : null;
+  message ? (
+    <ErrorText id={id} role={alert ? 'alert' : undefined}>
+      {message}
+    </ErrorText>
+  ) : null;
 
 /** alertOnError: the error is announced as it appears (role alert), for forms where it is the only thing that changes. */
 interface ErrorOptions {
@@ -73,7 +87,12 @@ type FormInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onCh
  * own error under it, tied to the input with aria-invalid and aria-describedby; the label stays
  * the field's accessible name.
  */
-export function FormTextField({ name, label, alertOnError, ...rest }: FormInputProps & ErrorOptions & { name: string; label: string }) {
+export function FormTextField({
+  name,
+  label,
+  alertOnError,
+  ...rest
+}: FormInputProps & ErrorOptions & { name: string; label: string }) {
   const { register } = useFormContext();
   const { message, errorId, describe } = useFieldError(name);
   const id = useId();
@@ -89,7 +108,10 @@ export function FormTextField({ name, label, alertOnError, ...rest }: FormInputP
 }
 
 export function FormTextAreaField({
-  name, label, required, alertOnError,
+  name,
+  label,
+  required,
+  alertOnError,
 }: ErrorOptions & { name: string; label: string; required?: boolean }) {
   const { register } = useFormContext();
   const { message, errorId, describe } = useFieldError(name);
@@ -107,7 +129,10 @@ export function FormTextAreaField({
 
 /** A choice among options; 'Select…' is offered while nothing is chosen. */
 export function FormSelectField({
-  name, label, options, alertOnError,
+  name,
+  label,
+  options,
+  alertOnError,
 }: ErrorOptions & { name: string; label: string; options: readonly string[] }) {
   const { register } = useFormContext();
   const value: unknown = useWatch({ name });

@@ -22,8 +22,7 @@ export const listFromText = <Schema extends z.ZodType>(list: Schema) =>
   z.preprocess((v) => (typeof v === 'string' ? splitList(v) : v), list);
 
 /** An optional field left empty in the form is absent from the payload. */
-export const emptyAsUnset = <Schema extends z.ZodType>(field: Schema) =>
-  z.preprocess((v) => (v === '' ? undefined : v), field);
+export const emptyAsUnset = <Schema extends z.ZodType>(field: Schema) => z.preprocess((v) => (v === '' ? undefined : v), field);
 
 /**
  * A datetime-local input's value has no zone: it is the user's local time, sent as an instant

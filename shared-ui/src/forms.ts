@@ -1,6 +1,9 @@
 /** "Cardiology, Internal medicine" → ['Cardiology', 'Internal medicine'] (SPEC §5). */
 export const splitList = (text: string): string[] =>
-  text.split(',').map((s) => s.trim()).filter(Boolean);
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const joinList = (items: readonly string[] | undefined): string => (items ?? []).join(', ');
 

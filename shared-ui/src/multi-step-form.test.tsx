@@ -52,9 +52,10 @@ function TwoStepSignup({ onDone }: { onDone(): void }) {
 }
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
-const click = (name: string) => act(async () => {
-  fireEvent.click(screen.getByRole('button', { name }));
-});
+const click = (name: string) =>
+  act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
 const fillAccount = () => {
   type('Name', 'Asha Rao');
   type('Email', 'asha@example.com');
@@ -106,7 +107,12 @@ test('Finish submits once, with the schema output; a server error about a step-1
   await click('Finish');
   expect(await screen.findByRole('heading', { name: 'Account' })).toBeInTheDocument();
   expect(fake.requests).toHaveLength(1);
-  expect(fake.requests[0].body).toEqual({ name: 'Asha Rao', email: 'asha@example.com', password: 'a long passphrase', occupation: '' });
+  expect(fake.requests[0].body).toEqual({
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    password: 'a long passphrase',
+    occupation: '',
+  });
   expect(onDone).not.toHaveBeenCalled();
   expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('Invalid e-mail address');
   // the error belongs to a field: no generic banner
@@ -125,7 +131,9 @@ test('a server error that belongs to no field shows the generic text on the last
 
 test('fieldErrorsFrom reads the api\'s "path: message" errors and known texts, for the given fields only', () => {
   const fields = ['email', 'address.city'];
-  expect(fieldErrorsFrom('address.city: Required; other: Nope', fields)).toEqual([{ field: 'address.city', message: 'Required' }]);
+  expect(fieldErrorsFrom('address.city: Required; other: Nope', fields)).toEqual([
+    { field: 'address.city', message: 'Required' },
+  ]);
   expect(fieldErrorsFrom('An account with this e-mail already exists', fields)).toEqual([
     { field: 'email', message: 'An account with this e-mail already exists' },
   ]);
@@ -134,5 +142,10 @@ test('fieldErrorsFrom reads the api\'s "path: message" errors and known texts, f
 });
 
 test('fieldNamesOf names nested fields as react-hook-form does', () => {
-  expect(fieldNamesOf({ DOB: '', address: { city: '', pinCode: '' }, tags: [] })).toEqual(['DOB', 'address.city', 'address.pinCode', 'tags']);
+  expect(fieldNamesOf({ DOB: '', address: { city: '', pinCode: '' }, tags: [] })).toEqual([
+    'DOB',
+    'address.city',
+    'address.pinCode',
+    'tags',
+  ]);
 });

@@ -8,20 +8,47 @@ import { RecordDetail } from './Records';
 import { SummaryText } from './SummaryText';
 
 const record: MedicalRecord = {
-  _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44', patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11', title: 'Chest pain', summary: null,
+  _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44',
+  patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
+  title: 'Chest pain',
+  summary: null,
   biodata: {
-    name: 'Asha Rao', email: 'asha@example.com', gender: 'Female', age: { years: 35, months: 7, days: 3 },
-    occupation: 'Teacher', modeOfAdmission: 'Emergency', dateOfAdmission: '2026-11-20', maritalStatus: 'Married',
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    gender: 'Female',
+    age: { years: 35, months: 7, days: 3 },
+    occupation: 'Teacher',
+    modeOfAdmission: 'Emergency',
+    dateOfAdmission: '2026-11-20',
+    maritalStatus: 'Married',
     address: { street: '12 Lake Rd', city: 'Pune', state: 'MH', pinCode: '411001' },
   },
   doctorInfo: { doctorName: 'Dr. Lee', doctorEmail: 'lee@example.com' },
-  historyOfPresentingComplaints: 'Central chest pain for 2 hours', historyOfPresentingIllness: '', pastSurgicalHistory: '',
-  pastMedicalHistory: 'Hypertension', familyHistory: '', drugHistory: '', allergies: 'Penicillin', gynecologicalHistory: '',
-  occupationalHistory: '', travelHistory: '', socioeconomicHistory: '',
+  historyOfPresentingComplaints: 'Central chest pain for 2 hours',
+  historyOfPresentingIllness: '',
+  pastSurgicalHistory: '',
+  pastMedicalHistory: 'Hypertension',
+  familyHistory: '',
+  drugHistory: '',
+  allergies: 'Penicillin',
+  gynecologicalHistory: '',
+  occupationalHistory: '',
+  travelHistory: '',
+  socioeconomicHistory: '',
   systemicHistory: { cardiovascularSystem: 'Palpitations' },
   examination: {
-    generalPhysicalExamination: { bloodPressure: '150/95', pulse: 96, temperature: '37.2', respiratoryRate: 18, bloodSugarLevel: '', Notes: '' },
-    respiratorySystem: 'Clear', centralNervousSystem: '', cardiovascularSystem: 'S1 S2 normal', gastrointestinalSystem: '',
+    generalPhysicalExamination: {
+      bloodPressure: '150/95',
+      pulse: 96,
+      temperature: '37.2',
+      respiratoryRate: 18,
+      bloodSugarLevel: '',
+      Notes: '',
+    },
+    respiratorySystem: 'Clear',
+    centralNervousSystem: '',
+    cardiovascularSystem: 'S1 S2 normal',
+    gastrointestinalSystem: '',
   },
   investigations: { electrocardiogram: 'Sinus rhythm' },
   treatment: { prescribedDrug: 'Aspirin', dosage: '300 mg', administrationRoute: 'Oral', dosageFrequency: 'Once' },
@@ -39,7 +66,11 @@ afterAll(() => fake.close());
 beforeEach(() => useSession.getState().login('t', 'doctor'));
 
 const renderView = (view: React.ReactNode) =>
-  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter>{view}</MemoryRouter></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>{view}</MemoryRouter>
+    </QueryClientProvider>,
+  );
 
 test('summary markdown: ## headings and **bold** as elements, newlines as breaks, HTML stays text', () => {
   const { container } = render(
@@ -62,7 +93,15 @@ test('a blank line before a heading adds no extra break', () => {
 
 test('every section of a record is shown; a doctor can generate the summary', async () => {
   renderView(<RecordDetail role="doctor" record={record} />);
-  for (const section of ['Biodata', 'Doctor information', 'Systemic history', 'Examination', 'Investigations', 'Treatment', 'Summary']) {
+  for (const section of [
+    'Biodata',
+    'Doctor information',
+    'Systemic history',
+    'Examination',
+    'Investigations',
+    'Treatment',
+    'Summary',
+  ]) {
     expect(screen.getByRole('region', { name: section })).toBeInTheDocument();
   }
   expect(screen.getByRole('region', { name: 'Biodata' })).toHaveTextContent('35 years, 7 months, 3 days');
@@ -90,7 +129,12 @@ test('the detail rows come from the record descriptor: every shown field once, u
     shown.push(...section.fields.map((f) => f.name));
   }
   // the title is the heading and the mode of admission is in biodata; every other field has its row
-  expect(shown.sort()).toEqual(recordFields.map((f) => f.name).filter((n) => n !== 'medicalHistory.title' && n !== 'medicalHistory.biodata.modeOfAdmission').sort());
+  expect(shown.sort()).toEqual(
+    recordFields
+      .map((f) => f.name)
+      .filter((n) => n !== 'medicalHistory.title' && n !== 'medicalHistory.biodata.modeOfAdmission')
+      .sort(),
+  );
   expect(new Set(shown).size).toBe(shown.length);
   const treatment = within(screen.getByRole('region', { name: 'Treatment' }));
   expect(treatment.getByText('Drug').nextSibling).toHaveTextContent('Aspirin');

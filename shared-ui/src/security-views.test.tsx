@@ -16,7 +16,10 @@ let completeReply: { status: number; body?: unknown } = { status: 200, body: { t
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /patient/me': { status: 200, body: patientMe({ name: 'A', twoFactorEnabled: false }) },
-    'GET /patient/qrCode': { status: 200, body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' } },
+    'GET /patient/qrCode': {
+      status: 200,
+      body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' },
+    },
     'POST /patient/verifyqrCode': () => verifyReply,
     'POST /patient/remove2FA': { status: 200, body: { message: 'Two-factor authentication disabled' } },
     'POST /doctor/complete-profile': () => completeReply,
@@ -31,8 +34,18 @@ beforeEach(() => {
 });
 
 function renderAt(path: string, element: React.ReactNode) {
-  const router = createMemoryRouter([{ path, element }, { path: '*', element: <p>elsewhere</p> }], { initialEntries: [path] });
-  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  const router = createMemoryRouter(
+    [
+      { path, element },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
   return router;
 }
 const calls = (method: string, path: string) => fake.requests.filter((r) => r.method === method && r.path === path);
@@ -88,7 +101,12 @@ describe('two-factor settings', () => {
 describe('complete profile', () => {
   /** The doctor's form with its other fields filled in; Gender as given. */
   function DoctorForm({ gender }: { gender: string }) {
-    const doctor = useSchemaForm(DoctorCompleteProfileForm, { gender, specialization: 'GP', yearsOfExperience: '3', qualifications: 'MBBS' });
+    const doctor = useSchemaForm(DoctorCompleteProfileForm, {
+      gender,
+      specialization: 'GP',
+      yearsOfExperience: '3',
+      qualifications: 'MBBS',
+    });
     return (
       <CompleteProfileForm role="doctor" form={doctor}>
         <FormSelectField name="gender" label="Gender" options={COMPLETE_PROFILE_GENDERS} />
@@ -111,7 +129,10 @@ describe('complete profile', () => {
     expect(useSession.getState()).toMatchObject({ token: 'done', role: 'doctor' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/login/doctor'), { timeout: 3000 });
     expect(calls('POST', '/doctor/complete-profile')[0].body).toEqual({
-      gender: 'Female', specialization: ['GP'], yearsOfExperience: 3, qualifications: ['MBBS'],
+      gender: 'Female',
+      specialization: ['GP'],
+      yearsOfExperience: 3,
+      qualifications: ['MBBS'],
     });
   });
 

@@ -6,9 +6,7 @@ import { REMOTE_NAMES, type Owner } from './remotes';
 const AREA_NAMES: Record<Owner, string> = { public: 'public pages', patient: 'patient area', doctor: 'doctor area' };
 
 async function importView(owner: Owner, view: string) {
-  const mod = await loadRemote<{ default: ComponentType<Record<string, unknown>> }>(
-    `${REMOTE_NAMES[owner]}/${view}`,
-  );
+  const mod = await loadRemote<{ default: ComponentType<Record<string, unknown>> }>(`${REMOTE_NAMES[owner]}/${view}`);
   if (!mod?.default) throw new Error(`${REMOTE_NAMES[owner]}/${view} did not load`);
   return mod;
 }

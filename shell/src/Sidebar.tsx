@@ -10,8 +10,14 @@ const Aside = styled.aside`
   border-right: 1px solid ${theme.color.border};
   background: ${theme.color.surface};
   /* Wide screens only (SPEC §2). */
-  @media (max-width: ${theme.wide}) { display: none; }
-  ul { list-style: none; margin: 0; padding: 0; }
+  @media (max-width: ${theme.wide}) {
+    display: none;
+  }
+  ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
   a {
     display: block;
     padding: 0.55rem 0.8rem;
@@ -19,7 +25,10 @@ const Aside = styled.aside`
     color: ${theme.color.text};
     text-decoration: none;
   }
-  a:hover { background: ${theme.color.primarySoft}; color: ${theme.color.primaryDark}; }
+  a:hover {
+    background: ${theme.color.primarySoft};
+    color: ${theme.color.primaryDark};
+  }
 `;
 
 export function sidebarEntries(role: Role): { text: string; to: string }[] {

@@ -32,15 +32,25 @@ const linkLook = css`
   text-decoration: none;
   font-weight: 600;
   padding: 0.25rem 0;
-  &.active { text-decoration: underline; text-underline-offset: 6px; text-decoration-thickness: 2px; }
-  &:hover { color: ${theme.color.primary}; }
+  &.active {
+    text-decoration: underline;
+    text-underline-offset: 6px;
+    text-decoration-thickness: 2px;
+  }
+  &:hover {
+    color: ${theme.color.primary};
+  }
 `;
-const TopLink = styled(NavLink)`${linkLook}`;
+const TopLink = styled(NavLink)`
+  ${linkLook}
+`;
 const Wide = styled.div`
   display: flex;
   align-items: center;
   gap: 1.25rem;
-  @media (max-width: 767px) { display: none; }
+  @media (max-width: 767px) {
+    display: none;
+  }
 `;
 const MenuButton = styled.button`
   display: none;
@@ -50,9 +60,13 @@ const MenuButton = styled.button`
   padding: 0.4rem 0.6rem;
   font: inherit;
   cursor: pointer;
-  @media (max-width: 767px) { display: inline-block; }
+  @media (max-width: 767px) {
+    display: inline-block;
+  }
 `;
-const DropdownBox = styled.div`position: relative;`;
+const DropdownBox = styled.div`
+  position: relative;
+`;
 const DropdownMenu = styled.ul`
   position: absolute;
   right: 0;
@@ -65,8 +79,15 @@ const DropdownMenu = styled.ul`
   border: 1px solid ${theme.color.border};
   border-radius: ${theme.radius};
   box-shadow: ${theme.shadow};
-  a { display: block; padding: 0.5rem 1rem; color: ${theme.color.text}; text-decoration: none; }
-  a:hover { background: ${theme.color.primarySoft}; }
+  a {
+    display: block;
+    padding: 0.5rem 1rem;
+    color: ${theme.color.text};
+    text-decoration: none;
+  }
+  a:hover {
+    background: ${theme.color.primarySoft};
+  }
 `;
 const Mobile = styled.div`
   border-top: 1px solid ${theme.color.border};
@@ -74,11 +95,19 @@ const Mobile = styled.div`
   display: flex;
   flex-direction: column;
   gap: 0.6rem;
-  @media (min-width: 768px) { display: none; }
-  a { ${linkLook} }
+  @media (min-width: 768px) {
+    display: none;
+  }
+  a {
+    ${linkLook}
+  }
   /* A dropdown opens in the column, pushing what follows down: floating, it would cover the next
      button, and a tap on its lower part would open that one instead. */
-  ${DropdownMenu} { position: static; margin-top: 0.4rem; box-shadow: none; }
+  ${DropdownMenu} {
+    position: static;
+    margin-top: 0.4rem;
+    box-shadow: none;
+  }
 `;
 
 function Dropdown({ label, items }: { label: string; items: { to: string; text: string }[] }) {

@@ -114,11 +114,20 @@ test('Log Out clears the session and goes to /', async () => {
 
 test('the sidebar shows the role entries of SPEC §2, only when logged in', async () => {
   expect(sidebarEntries('doctor').map((e) => e.text)).toEqual([
-    'Personal Information', 'Files', 'Prescription', 'Medical Records', 'Connect to Patients',
-    'Two-Factor Authentication', 'Send Reminder',
+    'Personal Information',
+    'Files',
+    'Prescription',
+    'Medical Records',
+    'Connect to Patients',
+    'Two-Factor Authentication',
+    'Send Reminder',
   ]);
   expect(sidebarEntries('patient').map((e) => e.text)).toEqual([
-    'Personal Information', 'Files', 'Prescription', 'Medical Records', 'Assigned Doctors',
+    'Personal Information',
+    'Files',
+    'Prescription',
+    'Medical Records',
+    'Assigned Doctors',
     'Two-Factor Authentication',
   ]);
   renderAt('/about');

@@ -23,14 +23,34 @@ describe.each(BACKENDS)('the access layer on %s', (backend) => {
   it("writes a doctor's list without patientId into the history of each patient listed, and no one else's", async () => {
     setClock(t, '2025-04-01T09:00:00Z');
     const doctor = await account(t, 'doctor', { name: 'Dr Lis Ting' });
-    const [ann, bob, cal, stranger] = await Promise.all(['Ann', 'Bob', 'Cal', 'Stranger'].map((name) => account(t, 'patient', { name })));
+    const [ann, bob, cal, stranger] = await Promise.all(
+      ['Ann', 'Bob', 'Cal', 'Stranger'].map((name) => account(t, 'patient', { name })),
+    );
     await connect(t, doctor, ann);
     await connect(t, doctor, bob);
     await connect(t, doctor, cal); // assigned, but nothing of theirs is listed
     for (const p of [ann, bob]) {
       t.clock.advance(1000);
-      expect((await t.app.inject({ method: 'POST', url: `/medicalhistory/${p.id}`, headers: bearer(doctor.token), payload: recordBody() })).statusCode).toBe(201);
-      expect((await t.app.inject({ method: 'POST', url: `/prescription/${p.id}`, headers: bearer(doctor.token), payload: prescriptionBody() })).statusCode).toBe(201);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/medicalhistory/${p.id}`,
+            headers: bearer(doctor.token),
+            payload: recordBody(),
+          })
+        ).statusCode,
+      ).toBe(201);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/prescription/${p.id}`,
+            headers: bearer(doctor.token),
+            payload: prescriptionBody(),
+          })
+        ).statusCode,
+      ).toBe(201);
     }
     const before = { ann: await history(ann), bob: await history(bob) };
 
@@ -78,10 +98,16 @@ describe.each(BACKENDS)('the access layer on %s', (backend) => {
     async function storedFile(patient: Account) {
       const upload = await get(patient, `/medical-record/${patient.id}?fileType=application%2Fpdf&fileName=ecg.pdf`);
       const { uploadUrl } = UploadUrlResponse.parse(upload.json());
-      const put = await t.app.inject({ method: 'PUT', url: local(uploadUrl), headers: { 'content-type': 'application/pdf' }, payload: PDF });
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: local(uploadUrl),
+        headers: { 'content-type': 'application/pdf' },
+        payload: PDF,
+      });
       expect(put.statusCode).toBe(200);
     }
-    const listed = async (who: Account, query = '') => MedicalFilesResponse.parse((await get(who, `/medical-record${query}`)).json());
+    const listed = async (who: Account, query = '') =>
+      MedicalFilesResponse.parse((await get(who, `/medical-record${query}`)).json());
 
     it("appear in the patient's access history as a read by whoever the URL was issued to", async () => {
       setClock(t, '2025-04-02T09:00:00Z');
@@ -135,14 +161,28 @@ describe.each(BACKENDS)('the access layer on %s', (backend) => {
       method: 'POST',
       url: '/doctor/reminder',
       headers: bearer(doctor.token),
-      payload: { to: patient.email, subject: 'Blood test', text: 'Please book it.', startDate: '2025-04-10T09:00:00.000Z', intervalDays: 0 },
+      payload: {
+        to: patient.email,
+        subject: 'Blood test',
+        text: 'Please book it.',
+        startDate: '2025-04-10T09:00:00.000Z',
+        intervalDays: 0,
+      },
     });
     expect(created.statusCode).toBe(201);
     expect((await get(doctor, '/doctor/reminders')).statusCode).toBe(200);
-    const cancelled = await t.app.inject({ method: 'DELETE', url: `/doctor/reminders/${created.json()._id}`, headers: bearer(doctor.token) });
+    const cancelled = await t.app.inject({
+      method: 'DELETE',
+      url: `/doctor/reminders/${created.json()._id}`,
+      headers: bearer(doctor.token),
+    });
     expect(cancelled.statusCode).toBe(200);
 
-    expect(await history(patient)).toEqual(['Dr Remi Nder update reminder', 'Dr Remi Nder list reminder', 'Dr Remi Nder create reminder']);
+    expect(await history(patient)).toEqual([
+      'Dr Remi Nder update reminder',
+      'Dr Remi Nder list reminder',
+      'Dr Remi Nder create reminder',
+    ]);
     expect(await history(other)).toEqual([]);
   });
 });

@@ -17,7 +17,12 @@ export type { Page };
  * merged. Page 1 reads at most 10 index entries per assigned patient, however many rows the
  * table holds. `table` is medical_records or prescriptions (same columns, same index).
  */
-export function assignedPageIds(table: typeof medicalRecords | typeof prescriptions, doctorId: string, page: number, limit: number): SQL {
+export function assignedPageIds(
+  table: typeof medicalRecords | typeof prescriptions,
+  doctorId: string,
+  page: number,
+  limit: number,
+): SQL {
   const offset = (page - 1) * limit;
   return sql`select r.id from (${assignedPatientIds(doctorId)}) a
     cross join lateral (
@@ -41,7 +46,11 @@ export function scopeCount(table: typeof medicalRecords | typeof prescriptions, 
     cross join lateral (select count(*) as n from ${table} m where m.patient_id = a.patient_id) c`;
 }
 
-export async function countScope(db: Queryable, table: typeof medicalRecords | typeof prescriptions, scope: ListScope): Promise<number> {
+export async function countScope(
+  db: Queryable,
+  table: typeof medicalRecords | typeof prescriptions,
+  scope: ListScope,
+): Promise<number> {
   const [row] = await selectRows<{ n: number | string }>(db, scopeCount(table, scope));
   return Number(row.n);
 }
@@ -57,9 +66,14 @@ export function listQueries<T extends ListTable>(db: Queryable, t: T, scope: Lis
   const rows = db.select().from(t as ListTable);
   return {
     page: ('patientId' in scope
-      ? rows.where(eq(t.patientId, scope.patientId)).orderBy(...order).limit(limit).offset((page - 1) * limit)
-      : rows.where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, page, limit)})`).orderBy(...order)
-    ) as unknown as Promise<T['$inferSelect'][]> & { getSQL(): SQL },
+      ? rows
+          .where(eq(t.patientId, scope.patientId))
+          .orderBy(...order)
+          .limit(limit)
+          .offset((page - 1) * limit)
+      : rows
+          .where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, page, limit)})`)
+          .orderBy(...order)) as unknown as Promise<T['$inferSelect'][]> & { getSQL(): SQL },
     count: scopeCount(t, scope),
   };
 }

@@ -227,7 +227,9 @@ export class PatientAccess {
     });
     const issuedTo = { accountId: this.caller.accountId, role: this.caller.role };
     const presignedUrl = await Promise.all(
-      rows.map((r) => storage.createDownloadUrl(r.storageKey, { fileName: r.fileName, expiresInSeconds: opts.ttlSeconds, issuedTo })),
+      rows.map((r) =>
+        storage.createDownloadUrl(r.storageKey, { fileName: r.fileName, expiresInSeconds: opts.ttlSeconds, issuedTo }),
+      ),
     );
     return { presignedUrl, fileName: rows.map((r) => r.fileName) };
   }
@@ -286,7 +288,11 @@ export class PatientAccess {
   async listReminders(): Promise<Reminder[]> {
     return this.db.transaction(async (tx) => {
       const rows = await remindersOf(tx, this.caller.accountId);
-      await this.auditList(tx, 'reminder', rows.map((r) => r.reminder.patientId));
+      await this.auditList(
+        tx,
+        'reminder',
+        rows.map((r) => r.reminder.patientId),
+      );
       return rows.map((r) => toReminder(r.reminder, r.patientName));
     });
   }
@@ -302,7 +308,13 @@ export class PatientAccess {
 
   // --- audit -----------------------------------------------------------------------------------
 
-  private audit(tx: Queryable, action: 'read' | 'create' | 'update' | 'list' | 'summarize', entity: AuditEntity, patientId: string, entityId?: string) {
+  private audit(
+    tx: Queryable,
+    action: 'read' | 'create' | 'update' | 'list' | 'summarize',
+    entity: AuditEntity,
+    patientId: string,
+    entityId?: string,
+  ) {
     return audit(tx, { ...this.actor, action, entity, entityId: entityId ?? null, patientId });
   }
 

@@ -26,7 +26,12 @@ export async function requireSee(db: Queryable, caller: Caller, patientId: strin
 }
 
 /** 404 unless the caller is a doctor assigned to the patient (writes are doctors' only). */
-export async function requireAssignedDoctor(db: Queryable, caller: Caller, patientId: string, notFound = PATIENT_NOT_FOUND): Promise<void> {
+export async function requireAssignedDoctor(
+  db: Queryable,
+  caller: Caller,
+  patientId: string,
+  notFound = PATIENT_NOT_FOUND,
+): Promise<void> {
   if (caller.role !== 'doctor' || !(await isAssigned(db, caller.accountId, patientId))) throw new HttpError(404, notFound);
 }
 

@@ -37,7 +37,12 @@ export async function findPrescription(db: Queryable, id: string): Promise<Presc
 export const prescriptionListQueries = (db: Queryable, scope: ListScope, page: number, limit: number) =>
   listQueries(db, prescriptions, scope, page, limit);
 
-export async function listPrescriptions(db: Queryable, scope: ListScope, page: number, limit: number): Promise<Page<Prescription>> {
+export async function listPrescriptions(
+  db: Queryable,
+  scope: ListScope,
+  page: number,
+  limit: number,
+): Promise<Page<Prescription>> {
   const q = prescriptionListQueries(db, scope, page, limit);
   const rows = await q.page;
   return { items: rows.map(toPrescription), page, limit, total: await countScope(db, prescriptions, scope) };

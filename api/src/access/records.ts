@@ -33,7 +33,11 @@ export async function findPatient(db: Queryable, patientId: string) {
 }
 
 export async function findDoctor(db: Queryable, doctorId: string) {
-  const [row] = await db.select({ id: doctors.id, name: doctors.name, email: doctors.email }).from(doctors).where(eq(doctors.id, doctorId)).limit(1);
+  const [row] = await db
+    .select({ id: doctors.id, name: doctors.name, email: doctors.email })
+    .from(doctors)
+    .where(eq(doctors.id, doctorId))
+    .limit(1);
   return row;
 }
 

@@ -63,7 +63,12 @@ async function claimNewOccurrences(db: Db, now: Date): Promise<Claim[]> {
   return db.transaction(async (tx) => {
     // SKIP LOCKED: two runners share the due reminders instead of queueing on each other's rows.
     const due = await tx
-      .select({ id: reminders.id, startAt: reminders.startAt, intervalDays: reminders.intervalDays, nextRunAt: reminders.nextRunAt })
+      .select({
+        id: reminders.id,
+        startAt: reminders.startAt,
+        intervalDays: reminders.intervalDays,
+        nextRunAt: reminders.nextRunAt,
+      })
       .from(reminders)
       .where(and(eq(reminders.status, 'scheduled'), lte(reminders.nextRunAt, now)))
       .orderBy(asc(reminders.nextRunAt))

@@ -6,7 +6,11 @@ import { patients, reminders } from '../db/schema';
 export type ReminderRow = typeof reminders.$inferSelect;
 
 export async function findPatientIdByEmail(db: Queryable, email: string): Promise<{ id: string; name: string } | undefined> {
-  const [row] = await db.select({ id: patients.id, name: patients.name }).from(patients).where(eq(patients.email, email)).limit(1);
+  const [row] = await db
+    .select({ id: patients.id, name: patients.name })
+    .from(patients)
+    .where(eq(patients.email, email))
+    .limit(1);
   return row;
 }
 

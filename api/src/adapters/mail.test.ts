@@ -27,7 +27,10 @@ describe('mail adapter', () => {
     const files = fs.readdirSync(outboxDir(dir)).sort();
     expect(files).toHaveLength(2); // no temporary files left behind
     for (const f of files) expect(f).toMatch(/^\d{8}T\d{6}\.\d{3}Z-[0-9a-f]{12}\.eml$/);
-    const file = path.join(outboxDir(dir), files.find((f) => fs.readFileSync(path.join(outboxDir(dir), f), 'utf8').includes('Hello there'))!);
+    const file = path.join(
+      outboxDir(dir),
+      files.find((f) => fs.readFileSync(path.join(outboxDir(dir), f), 'utf8').includes('Hello there'))!,
+    );
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const raw = fs.readFileSync(file, 'utf8');
     expect(raw).not.toContain('\r\n'); // newline: 'unix'

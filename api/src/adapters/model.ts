@@ -142,7 +142,11 @@ export interface NarrativeOutcome {
 }
 
 /** The summary to store: the model's rewrite merged with the computed sections, or the deterministic text. */
-export async function narrativeSummary(deterministic: string, llm: LlmConfig | undefined, fetchFn: FetchFn): Promise<NarrativeOutcome> {
+export async function narrativeSummary(
+  deterministic: string,
+  llm: LlmConfig | undefined,
+  fetchFn: FetchFn,
+): Promise<NarrativeOutcome> {
   if (!llm) return { summary: deterministic, source: 'deterministic' };
   try {
     const content = await requestRewrite(deterministic, llm, fetchFn);

@@ -45,7 +45,7 @@ export function ageOn(dob: string | null | undefined, on: string): Age | null {
   const birth = dob ? parse(dob) : undefined;
   const day = parse(on);
   if (!birth || !day || epochDay(birth) > epochDay(day)) return null;
-  let months = (day.y * 12 + day.m) - (birth.y * 12 + birth.m);
+  let months = day.y * 12 + day.m - (birth.y * 12 + birth.m);
   let days = day.d - birth.d;
   if (months > 0 && days < 0) {
     months -= 1;

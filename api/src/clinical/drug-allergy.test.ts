@@ -5,7 +5,9 @@ const kinds = (alerts: DrugAllergyAlert[]) => alerts.map((a) => a.kind);
 
 describe('the drug class table', () => {
   const rows = DRUG_CLASSES.flatMap((cls) =>
-    cls.members.flatMap((m) => [m.name, ...(m.aliases ?? []), ...(m.brands ?? [])].map((name) => [cls.id, name, cls.allergyTerms[0]] as const)),
+    cls.members.flatMap((m) =>
+      [m.name, ...(m.aliases ?? []), ...(m.brands ?? [])].map((name) => [cls.id, name, cls.allergyTerms[0]] as const),
+    ),
   );
 
   it.each(rows)('%s: %s alerts same-class against a "%s" allergy', (classId, name, word) => {
@@ -18,12 +20,17 @@ describe('the drug class table', () => {
     expect(classOf(name)).toBe(classId);
   });
 
-  it.each(DRUG_CLASSES.flatMap((cls) => cls.members.map((m) => [m.name] as const)))('%s alerts same-drug against itself', (name) => {
-    expect(kinds(drugAllergyAlerts(name, [`Allergic to ${name.toUpperCase()}!`]))).toEqual(['same-drug']);
-  });
+  it.each(DRUG_CLASSES.flatMap((cls) => cls.members.map((m) => [m.name] as const)))(
+    '%s alerts same-drug against itself',
+    (name) => {
+      expect(kinds(drugAllergyAlerts(name, [`Allergic to ${name.toUpperCase()}!`]))).toEqual(['same-drug']);
+    },
+  );
 
   it('names each generic once across the whole table', () => {
-    const names = DRUG_CLASSES.flatMap((c) => c.members.flatMap((m) => [m.name, ...(m.aliases ?? []), ...(m.brands ?? [])].map(normalise)));
+    const names = DRUG_CLASSES.flatMap((c) =>
+      c.members.flatMap((m) => [m.name, ...(m.aliases ?? []), ...(m.brands ?? [])].map(normalise)),
+    );
     expect(new Set(names).size).toBe(names.length);
   });
 
@@ -85,17 +92,23 @@ describe('drugAllergyAlerts', () => {
   it('brand and generic names are the same drug', () => {
     const augmentin = drugAllergyAlerts('Augmentin 625 mg', ['co-amoxiclav']);
     expect(augmentin).toMatchObject([{ kind: 'same-drug', drugClass: 'penicillins' }]);
-    expect(augmentin[0].message).toBe('Augmentin (co-amoxiclav): the patient has a recorded allergy to this drug, recorded as co-amoxiclav (“co-amoxiclav”).');
+    expect(augmentin[0].message).toBe(
+      'Augmentin (co-amoxiclav): the patient has a recorded allergy to this drug, recorded as co-amoxiclav (“co-amoxiclav”).',
+    );
     expect(kinds(drugAllergyAlerts('Bactrim DS', ['Septrin']))).toEqual(['same-drug']);
     expect(kinds(drugAllergyAlerts('Nurofen 200mg', ['ibuprofen']))).toEqual(['same-drug']);
-    expect(kinds(drugAllergyAlerts('meperidine', ['Pethidine'])).concat(kinds(drugAllergyAlerts('cephalexin', ['cefalexin'])))).toEqual(['same-drug', 'same-drug']);
+    expect(
+      kinds(drugAllergyAlerts('meperidine', ['Pethidine'])).concat(kinds(drugAllergyAlerts('cephalexin', ['cefalexin']))),
+    ).toEqual(['same-drug', 'same-drug']);
     expect(kinds(drugAllergyAlerts('acetylsalicylic acid 75 mg', ['aspirin']))).toEqual(['same-drug']);
   });
 
   it('a combination product meets an allergy to one of its ingredients, both ways', () => {
     const a = drugAllergyAlerts('Co-amoxiclav 625mg', ['Allergic to amoxicillin and latex']);
     expect(a).toMatchObject([{ kind: 'same-drug' }]);
-    expect(a[0].message).toBe('Co-amoxiclav contains amoxicillin; the patient has a recorded amoxicillin allergy (“Allergic to amoxicillin and latex”).');
+    expect(a[0].message).toBe(
+      'Co-amoxiclav contains amoxicillin; the patient has a recorded amoxicillin allergy (“Allergic to amoxicillin and latex”).',
+    );
     expect(kinds(drugAllergyAlerts('amoxicillin/clavulanic acid', ['amoxicillin']))).toEqual(['same-drug']);
     expect(kinds(drugAllergyAlerts('Bactrim', ['trimethoprim']))).toEqual(['same-drug']);
     expect(drugAllergyAlerts('amoxicillin', ['Augmentin'])[0].message).toBe(
@@ -110,7 +123,9 @@ describe('drugAllergyAlerts', () => {
 
   it('sulfa allergy words', () => {
     for (const note of ['sulfa drugs', 'Sulpha', 'SULFONAMIDES (SJS)', 'sulphonamide']) {
-      expect(drugAllergyAlerts('co-trimoxazole 960 mg', [note])).toMatchObject([{ kind: 'same-class', drugClass: 'sulfonamides' }]);
+      expect(drugAllergyAlerts('co-trimoxazole 960 mg', [note])).toMatchObject([
+        { kind: 'same-class', drugClass: 'sulfonamides' },
+      ]);
     }
   });
 
@@ -138,7 +153,11 @@ describe('drugAllergyAlerts', () => {
 
   it('finds the drug name inside strength and form text', () => {
     expect(drugAllergyAlerts('Amoxicillin 500 mg capsules', ['Penicillin (rash)'])).toMatchObject([
-      { drug: 'Amoxicillin 500 mg capsules', kind: 'same-class', message: expect.stringMatching(/^Amoxicillin is a penicillin;/) },
+      {
+        drug: 'Amoxicillin 500 mg capsules',
+        kind: 'same-class',
+        message: expect.stringMatching(/^Amoxicillin is a penicillin;/),
+      },
     ]);
     expect(classOf('Amoxicillin500mg caps')).toBe('penicillins');
     expect(classOf('Tab. Ceftriaxone 1g')).toBe('cephalosporins');

@@ -125,7 +125,14 @@ export const DRUG_CLASSES: DrugClass[] = [
       { name: 'sulfamethoxazole', aliases: ['sulphamethoxazole'] },
       {
         name: 'co-trimoxazole',
-        aliases: ['cotrimoxazole', 'trimethoprim-sulfamethoxazole', 'trimethoprim-sulphamethoxazole', 'sulfamethoxazole-trimethoprim', 'tmp-smx', 'smx-tmp'],
+        aliases: [
+          'cotrimoxazole',
+          'trimethoprim-sulfamethoxazole',
+          'trimethoprim-sulphamethoxazole',
+          'sulfamethoxazole-trimethoprim',
+          'tmp-smx',
+          'smx-tmp',
+        ],
         brands: ['bactrim', 'septrin', 'septra'],
         ingredients: ['sulfamethoxazole', 'sulphamethoxazole', 'trimethoprim'],
       },
@@ -304,9 +311,11 @@ function identify(drug: string): Identity[] {
 }
 
 const DOSE_WORDS = new Set(
-  ('tab tabs tablet tablets cap caps capsule capsules inj injection infusion syrup suspension solution elixir cream ' +
+  (
+    'tab tabs tablet tablets cap caps capsule capsules inj injection infusion syrup suspension solution elixir cream ' +
     'ointment gel drops drop inhaler spray patch suppository iv im po sc sl pr oral mg mcg ug g ml l unit units iu ' +
-    'od bd tds qds qid tid bid daily once twice prn stat sr mr xl er cr la every per for x').split(' '),
+    'od bd tds qds qid tid bid daily once twice prn stat sr mr xl er cr la every per for x'
+  ).split(' '),
 );
 
 function leadingName(text: string): string | undefined {
@@ -323,9 +332,25 @@ function leadingName(text: string): string | undefined {
 
 /** Notes that say there is no allergy. */
 const NEGATIVE_NOTES = new Set([
-  'none', 'nil', 'no', 'na', 'n a', 'nkda', 'nka', 'nkfa', 'none known', 'not known', 'unknown',
-  'no known drug allergies', 'no known drug allergy', 'no known allergies', 'no known allergy', 'no allergies', 'no allergy',
-  'no drug allergies', 'no drug allergy',
+  'none',
+  'nil',
+  'no',
+  'na',
+  'n a',
+  'nkda',
+  'nka',
+  'nkfa',
+  'none known',
+  'not known',
+  'unknown',
+  'no known drug allergies',
+  'no known drug allergy',
+  'no known allergies',
+  'no known allergy',
+  'no allergies',
+  'no allergy',
+  'no drug allergies',
+  'no drug allergy',
 ]);
 
 /** The drug class of a drug text ('penicillins' for "Amoxicillin 500 mg"), or undefined. */
@@ -363,14 +388,20 @@ export function drugAllergyAlerts(drug: string, allergies: string[]): DrugAllerg
       const own = id.member ? namesOf(id.member) : [id.found];
       const ownHit = firstHit(text, own);
       if (ownHit) {
-        alert('same-drug', ownHit.term === id.found
-          ? `${D}: the patient has a recorded allergy to this drug ${quoted}.`
-          : `${D}: the patient has a recorded allergy to this drug, recorded as ${display(ownHit.term, id.member)} ${quoted}.`);
+        alert(
+          'same-drug',
+          ownHit.term === id.found
+            ? `${D}: the patient has a recorded allergy to this drug ${quoted}.`
+            : `${D}: the patient has a recorded allergy to this drug, recorded as ${display(ownHit.term, id.member)} ${quoted}.`,
+        );
         continue;
       }
       const ingredientHit = id.member?.ingredients && firstHit(text, id.member.ingredients);
       if (ingredientHit) {
-        alert('same-drug', `${D} contains ${ingredientHit.term}; the patient has a recorded ${ingredientHit.term} allergy ${quoted}.`);
+        alert(
+          'same-drug',
+          `${D} contains ${ingredientHit.term}; the patient has a recorded ${ingredientHit.term} allergy ${quoted}.`,
+        );
         continue;
       }
       // …or a combination product that contains the drug (allergy to Augmentin, drug amoxicillin).
@@ -378,7 +409,10 @@ export function drugAllergyAlerts(drug: string, allergies: string[]): DrugAllerg
       const containingHit = containing?.length ? firstHit(text, containing.flatMap(namesOf)) : undefined;
       if (containingHit) {
         const product = containing!.find((m) => namesOf(m).includes(containingHit.term));
-        alert('same-drug', `${D} is an ingredient of ${display(containingHit.term, product)}; the patient has a recorded ${display(containingHit.term, product)} allergy ${quoted}.`);
+        alert(
+          'same-drug',
+          `${D} is an ingredient of ${display(containingHit.term, product)}; the patient has a recorded ${display(containingHit.term, product)} allergy ${quoted}.`,
+        );
         continue;
       }
       if (!id.cls) continue;
@@ -389,9 +423,12 @@ export function drugAllergyAlerts(drug: string, allergies: string[]): DrugAllerg
       if (classHit) {
         const product = id.cls.members.find((m) => namesOf(m).includes(classHit.term));
         const allergen = display(classHit.term, product);
-        alert('same-class', id.member
-          ? `${D} is ${id.cls.article}; the patient has a recorded ${allergen} allergy ${quoted}.`
-          : `${D} names the ${id.cls.id} class; the patient has a recorded ${allergen} allergy ${quoted}.`);
+        alert(
+          'same-class',
+          id.member
+            ? `${D} is ${id.cls.article}; the patient has a recorded ${allergen} allergy ${quoted}.`
+            : `${D} names the ${id.cls.id} class; the patient has a recorded ${allergen} allergy ${quoted}.`,
+        );
         continue;
       }
 
@@ -402,9 +439,11 @@ export function drugAllergyAlerts(drug: string, allergies: string[]): DrugAllerg
         const hit = firstHit(text, [...other.allergyTerms, ...other.members.flatMap(namesOf)]);
         if (!hit) continue;
         const product = other.members.find((m) => namesOf(m).includes(hit.term));
-        alert('cross-reactivity',
+        alert(
+          'cross-reactivity',
           `${D} is ${id.cls.article} and the patient has a recorded ${display(hit.term, product)} allergy ${quoted}. ` +
-            `This is a warning, not a contraindication: ${link.why}.`);
+            `This is a warning, not a contraindication: ${link.why}.`,
+        );
         break;
       }
     }

@@ -32,13 +32,38 @@ export const NEWS2_MAX_UNSCORED_POINTS = 8;
  */
 const BANDS: Record<News2Parameter, readonly (readonly [upTo: number, points: number])[]> = {
   // ≤8 → 3; 9–11 → 1; 12–20 → 0; 21–24 → 2; ≥25 → 3
-  respirationRate: [[8, 3], [11, 1], [20, 0], [24, 2], [Infinity, 3]],
+  respirationRate: [
+    [8, 3],
+    [11, 1],
+    [20, 0],
+    [24, 2],
+    [Infinity, 3],
+  ],
   // ≤90 → 3; 91–100 → 2; 101–110 → 1; 111–219 → 0; ≥220 → 3
-  systolicBP: [[90, 3], [100, 2], [110, 1], [219, 0], [Infinity, 3]],
+  systolicBP: [
+    [90, 3],
+    [100, 2],
+    [110, 1],
+    [219, 0],
+    [Infinity, 3],
+  ],
   // ≤40 → 3; 41–50 → 1; 51–90 → 0; 91–110 → 1; 111–130 → 2; ≥131 → 3
-  pulse: [[40, 3], [50, 1], [90, 0], [110, 1], [130, 2], [Infinity, 3]],
+  pulse: [
+    [40, 3],
+    [50, 1],
+    [90, 0],
+    [110, 1],
+    [130, 2],
+    [Infinity, 3],
+  ],
   // ≤35.0 → 3; 35.1–36.0 → 1; 36.1–38.0 → 0; 38.1–39.0 → 1; ≥39.1 → 2
-  temperature: [[35.0, 3], [36.0, 1], [38.0, 0], [39.0, 1], [Infinity, 2]],
+  temperature: [
+    [35.0, 3],
+    [36.0, 1],
+    [38.0, 0],
+    [39.0, 1],
+    [Infinity, 2],
+  ],
 };
 
 /** The NEWS2 points (0–3) of one parameter. The value must already be plausible (see vitals.ts). */
@@ -115,7 +140,8 @@ export function news2(vitals: News2Vitals): News2Result {
   const unscored: News2Parameter[] = [];
   for (const parameter of NEWS2_PARAMETERS) {
     const value = vitals[parameter];
-    if (typeof value === 'number' && Number.isFinite(value)) subScores.push({ parameter, value, score: news2SubScore(parameter, value) });
+    if (typeof value === 'number' && Number.isFinite(value))
+      subScores.push({ parameter, value, score: news2SubScore(parameter, value) });
     else unscored.push(parameter);
   }
   const total = subScores.reduce((sum, s) => sum + s.score, 0);

@@ -51,7 +51,12 @@ function makeRecord(over: Partial<Omit<MedicalRecord, 'examination'>> & { gpe?: 
       gastrointestinalSystem: '',
     },
     investigations: { completeBloodCount: 'WBC 14.2', chestXRay: 'Right lower lobe consolidation.' },
-    treatment: { prescribedDrug: 'Amoxicillin 500 mg capsules', dosage: '500 mg', administrationRoute: 'Oral', dosageFrequency: 'Three times daily' },
+    treatment: {
+      prescribedDrug: 'Amoxicillin 500 mg capsules',
+      dosage: '500 mg',
+      administrationRoute: 'Oral',
+      dosageFrequency: 'Three times daily',
+    },
     createdAt: '2025-03-04T10:00:00.000Z',
     ...rest,
   };
@@ -166,14 +171,20 @@ describe('buildSummary', () => {
       'Not scored: SpO2, air or oxygen, consciousness (not in the record); systolic blood pressure (not recorded); temperature (implausible: “9”, below 25 °C).',
     );
     expect(markdown).toContain('up to 14 points');
-    expect(section(markdown, 'Alerts')).toContain('**Implausible value:** temperature “9” (below 25 °C), not scored: re-measure and correct the record.');
+    expect(section(markdown, 'Alerts')).toContain(
+      '**Implausible value:** temperature “9” (below 25 °C), not scored: re-measure and correct the record.',
+    );
     expect(markdown).not.toContain('ACC/AHA');
   });
 
   it('reads a temperature above 45 as °F and says so', () => {
     const { markdown, news2 } = buildSummary(makeRecord({ gpe: { temperature: '101.3' } }));
     expect(markdown).toContain('**Temperature:** 101.3 °F read as 38.5 °C (reference 36.1–38.0 °C): high');
-    expect(news2.subScores.find((s) => s.parameter === 'temperature')).toEqual({ parameter: 'temperature', value: 38.5, score: 1 });
+    expect(news2.subScores.find((s) => s.parameter === 'temperature')).toEqual({
+      parameter: 'temperature',
+      value: 38.5,
+      score: 1,
+    });
   });
 
   it('implausible pulse or respiratory rate are flagged and not scored', () => {
@@ -186,7 +197,9 @@ describe('buildSummary', () => {
   it('a single parameter scoring 3: low-medium, and an alert', () => {
     const { markdown, news2 } = buildSummary(makeRecord({ gpe: { respiratoryRate: 16, pulse: 80, temperature: '34.8' } }));
     expect(news2).toMatchObject({ total: 3, band: 'low-medium' });
-    expect(section(markdown, 'Alerts')).toContain('**NEWS2 single parameter scoring 3 (temperature):** urgent ward-based response');
+    expect(section(markdown, 'Alerts')).toContain(
+      '**NEWS2 single parameter scoring 3 (temperature):** urgent ward-based response',
+    );
   });
 
   it('NEWS2 ≥ 5 and ≥ 7 raise alerts', () => {
@@ -196,7 +209,9 @@ describe('buildSummary', () => {
     const high = buildSummary(makeRecord({ gpe: { respiratoryRate: 26, bloodPressure: '88/50', pulse: 120 } })); // 3 + 3 + 2 + 1
     expect(high.news2).toMatchObject({ total: 9, band: 'high' });
     expect(section(high.markdown, 'Alerts')).toContain('**NEWS2 ≥ 7 (partial score 9):** emergency response');
-    expect(high.markdown).toContain('**Blood pressure:** 88/50 mmHg (reference 90–120/60–80 mmHg): low; ACC/AHA 2017 category: none (low blood pressure, hypotension range)');
+    expect(high.markdown).toContain(
+      '**Blood pressure:** 88/50 mmHg (reference 90–120/60–80 mmHg): low; ACC/AHA 2017 category: none (low blood pressure, hypotension range)',
+    );
   });
 
   it('hypertensive crisis is an alert', () => {
@@ -218,7 +233,9 @@ describe('buildSummary', () => {
       ['Bactrim DS', 'sulfa drugs', 'same-class'],
     ]);
     expect(section(markdown, 'Treatment')).toBe('## Treatment\n**Prescriptions:** Ceftriaxone 1 g IV; Bactrim DS\n');
-    expect(section(markdown, 'Alerts')).toContain('**Drug–allergy alert (cross-reactivity warning):** Ceftriaxone is a cephalosporin');
+    expect(section(markdown, 'Alerts')).toContain(
+      '**Drug–allergy alert (cross-reactivity warning):** Ceftriaxone is a cephalosporin',
+    );
   });
 
   it('empty parts read "Not recorded." / "None recorded."', () => {
@@ -254,7 +271,9 @@ describe('buildSummary', () => {
 
   it('orders unknown investigation keys after the known ones, sorted', () => {
     const { markdown } = buildSummary(makeRecord({ investigations: { zeta: 'z', urineAnalysis: 'clear', chestXRay: 'clear' } }));
-    expect(section(markdown, 'Investigations')).toBe('## Investigations\n**Chest X-ray:** clear\n**Urine analysis:** clear\n**Zeta:** z\n');
+    expect(section(markdown, 'Investigations')).toBe(
+      '## Investigations\n**Chest X-ray:** clear\n**Urine analysis:** clear\n**Zeta:** z\n',
+    );
   });
 
   it('is deterministic: the same record gives the same text', () => {
@@ -290,7 +309,10 @@ describe('buildSummary', () => {
     expect(markdown).toContain('**Allergies:** *bold* ## penicillin');
     expect(markdown).toContain('**Complete blood count:** Treatment');
     // every line that is not a heading starts with one of our own texts
-    for (const line of markdown.split('\n').filter(Boolean)) expect(line).not.toMatch(/^\s*#(?!# (Patient|Presenting complaint|Key history|Vital signs|Investigations|Treatment|Alerts)$)/);
+    for (const line of markdown.split('\n').filter(Boolean))
+      expect(line).not.toMatch(
+        /^\s*#(?!# (Patient|Presenting complaint|Key history|Vital signs|Investigations|Treatment|Alerts)$)/,
+      );
   });
 
   it('inline() flattens a field to one safe line', () => {

@@ -117,7 +117,9 @@ function historySection(r: MedicalRecord): string[] {
     ...nonEmpty([
       [labelOf('medicalHistory.familyHistory'), r.familyHistory],
       [labelOf('medicalHistory.socioeconomicHistory'), r.socioeconomicHistory],
-      inline(r.occupationalHistory) ? [labelOf('medicalHistory.occupationalHistory'), r.occupationalHistory] : ['Occupation', r.biodata.occupation],
+      inline(r.occupationalHistory)
+        ? [labelOf('medicalHistory.occupationalHistory'), r.occupationalHistory]
+        : ['Occupation', r.biodata.occupation],
       [labelOf('medicalHistory.gynecologicalHistory'), r.gynecologicalHistory],
       [labelOf('medicalHistory.travelHistory'), r.travelHistory],
     ]),
@@ -139,7 +141,12 @@ const humanise = (key: string) => {
 function investigationsSection(r: MedicalRecord): string[] {
   const known = Object.keys(INVESTIGATION_LABELS);
   // the contract's order first, any other key after in a fixed (sorted) order
-  const keys = [...known, ...Object.keys(r.investigations ?? {}).filter((k) => !known.includes(k)).sort()];
+  const keys = [
+    ...known,
+    ...Object.keys(r.investigations ?? {})
+      .filter((k) => !known.includes(k))
+      .sort(),
+  ];
   const lines = nonEmpty(keys.map((k) => [INVESTIGATION_LABELS[k] ?? humanise(k), r.investigations?.[k]]));
   return ['## Investigations', ...(lines.length ? lines : ['None recorded.'])];
 }
@@ -152,7 +159,8 @@ function treatmentSection(r: MedicalRecord, otherDrugs: string[]): string[] {
     [labelOf('treatment.administrationRoute'), t.administrationRoute],
     [labelOf('treatment.dosageFrequency'), t.dosageFrequency],
   ]);
-  if (otherDrugs.length) lines.push(field(lines.length ? 'Other prescriptions' : 'Prescriptions', otherDrugs.map(inline).join('; ')));
+  if (otherDrugs.length)
+    lines.push(field(lines.length ? 'Other prescriptions' : 'Prescriptions', otherDrugs.map(inline).join('; ')));
   return ['## Treatment', ...(lines.length ? lines : ['None recorded.'])];
 }
 
@@ -192,8 +200,14 @@ function vitalsSection(r: MedicalRecord): VitalsView {
     const why = NOT_SCORED_WHY(reading)!;
     const tail = scored ? ' — not scored' : '';
     lines.push(reading.status === 'missing' ? field(label, `Not recorded${tail}.`) : `**${label}:** ${capitalise(why)}${tail}.`);
-    if (reading.status === 'implausible') alerts.push(`**Implausible value:** ${label.toLowerCase()} ${quote(reading.raw)} (${reading.reason})${scored ? ', not scored' : ''}: re-measure and correct the record.`);
-    if (reading.status === 'unreadable') alerts.push(`**Unreadable value:** ${label.toLowerCase()} ${quote(reading.raw)}${scored ? ', not scored' : ''}: re-measure and correct the record.`);
+    if (reading.status === 'implausible')
+      alerts.push(
+        `**Implausible value:** ${label.toLowerCase()} ${quote(reading.raw)} (${reading.reason})${scored ? ', not scored' : ''}: re-measure and correct the record.`,
+      );
+    if (reading.status === 'unreadable')
+      alerts.push(
+        `**Unreadable value:** ${label.toLowerCase()} ${quote(reading.raw)}${scored ? ', not scored' : ''}: re-measure and correct the record.`,
+      );
   };
 
   // Blood pressure: flags per component against 90–120/60–80, then the ACC/AHA 2017 category.
@@ -201,28 +215,42 @@ function vitalsSection(r: MedicalRecord): VitalsView {
     const { systolic: s, diastolic: d } = bp.value;
     const fs = flag(s, REFERENCE.systolic);
     const fd = flag(d, REFERENCE.diastolic);
-    const f = fs === fd ? fs : [fs !== 'normal' && `systolic ${fs}`, fd !== 'normal' && `diastolic ${fd}`].filter(Boolean).join(', ');
+    const f =
+      fs === fd ? fs : [fs !== 'normal' && `systolic ${fs}`, fd !== 'normal' && `diastolic ${fd}`].filter(Boolean).join(', ');
     const category = bpCategory(s, d);
     const low = fs === 'low' || fd === 'low';
-    const categoryText = low && category === 'normal' ? 'ACC/AHA 2017 category: none (low blood pressure, hypotension range)' : `ACC/AHA 2017 category: ${category}`;
-    lines.push(`**Blood pressure:** ${fmt(s)}/${fmt(d)} mmHg (reference ${fmt(REFERENCE.systolic.low)}–${fmt(REFERENCE.systolic.high)}/${fmt(REFERENCE.diastolic.low)}–${fmt(REFERENCE.diastolic.high)} mmHg): ${f}; ${categoryText}`);
+    const categoryText =
+      low && category === 'normal'
+        ? 'ACC/AHA 2017 category: none (low blood pressure, hypotension range)'
+        : `ACC/AHA 2017 category: ${category}`;
+    lines.push(
+      `**Blood pressure:** ${fmt(s)}/${fmt(d)} mmHg (reference ${fmt(REFERENCE.systolic.low)}–${fmt(REFERENCE.systolic.high)}/${fmt(REFERENCE.diastolic.low)}–${fmt(REFERENCE.diastolic.high)} mmHg): ${f}; ${categoryText}`,
+    );
     if (category === 'hypertensive crisis') {
-      alerts.push(`**Hypertensive crisis (ACC/AHA 2017):** blood pressure ${fmt(s)}/${fmt(d)} mmHg (above 180 and/or 120): assess now for acute target-organ damage.`);
+      alerts.push(
+        `**Hypertensive crisis (ACC/AHA 2017):** blood pressure ${fmt(s)}/${fmt(d)} mmHg (above 180 and/or 120): assess now for acute target-organ damage.`,
+      );
     }
   } else notOk('Blood pressure', bp);
 
   if (pulse.status === 'ok') {
-    lines.push(`**Pulse:** ${fmt(pulse.value)} /min (reference ${rangeText(REFERENCE.pulse)}): ${flag(pulse.value, REFERENCE.pulse)}`);
+    lines.push(
+      `**Pulse:** ${fmt(pulse.value)} /min (reference ${rangeText(REFERENCE.pulse)}): ${flag(pulse.value, REFERENCE.pulse)}`,
+    );
   } else notOk('Pulse', pulse);
 
   if (rr.status === 'ok') {
-    lines.push(`**Respiratory rate:** ${fmt(rr.value)} /min (reference ${rangeText(REFERENCE.respiratoryRate)}): ${flag(rr.value, REFERENCE.respiratoryRate)}`);
+    lines.push(
+      `**Respiratory rate:** ${fmt(rr.value)} /min (reference ${rangeText(REFERENCE.respiratoryRate)}): ${flag(rr.value, REFERENCE.respiratoryRate)}`,
+    );
   } else notOk('Respiratory rate', rr);
 
   if (temp.status === 'ok') {
     const { celsius, fahrenheit } = temp.value;
     const value = fahrenheit === undefined ? `${fmt(celsius)} °C` : `${fmt(fahrenheit)} °F read as ${fmt(celsius)} °C`;
-    lines.push(`**Temperature:** ${value} (reference ${rangeText(REFERENCE.temperature, 1)}): ${flag(celsius, REFERENCE.temperature)}`);
+    lines.push(
+      `**Temperature:** ${value} (reference ${rangeText(REFERENCE.temperature, 1)}): ${flag(celsius, REFERENCE.temperature)}`,
+    );
   } else notOk('Temperature', temp);
 
   if (sugar.status === 'ok') {
@@ -230,7 +258,9 @@ function vitalsSection(r: MedicalRecord): VitalsView {
     const range = unit === 'mmol/L' ? REFERENCE.glucoseMmolL : REFERENCE.glucoseMgDl;
     lines.push(`**Blood sugar:** ${fmt(value)} ${unit} (random glucose reference ${rangeText(range)}): ${flag(value, range)}`);
   } else if (sugar.status === 'unreadable' && sugar.unitUnclear) {
-    lines.push(`**Blood sugar:** ${quote(sugar.raw)}: unit unclear (no unit recorded; too low for mg/dL, typical of mmol/L), not flagged — record the unit.`);
+    lines.push(
+      `**Blood sugar:** ${quote(sugar.raw)}: unit unclear (no unit recorded; too low for mg/dL, typical of mmol/L), not flagged — record the unit.`,
+    );
   } else notOk('Blood sugar', sugar, false);
 
   // NEWS2 on the plausible values only.
@@ -250,7 +280,7 @@ function vitalsSection(r: MedicalRecord): VitalsView {
 
   lines.push(
     `**NEWS2 (partial): ${score.total}**`,
-    scored.length ? `Sub-scores: ${scored.join('; ')}.` : 'Sub-scores: none of the record\'s parameters could be scored.',
+    scored.length ? `Sub-scores: ${scored.join('; ')}.` : "Sub-scores: none of the record's parameters could be scored.",
     `**Response (${score.band}):** ${score.response}.`,
     `Not scored: ${NEWS2_NOT_IN_RECORD.join(', ')} (not in the record)${unscored.length ? `; ${unscored.join('; ')}` : ''}.`,
     `Partial score: the unscored parameters can add up to ${headroom} points, so the full NEWS2 may be higher and its response more urgent (RCP 2017).`,
@@ -262,11 +292,17 @@ function vitalsSection(r: MedicalRecord): VitalsView {
 
   const threes = score.subScores.filter((s) => s.score === 3).map((s) => NEWS2_LABELS[s.parameter].label.toLowerCase());
   if (score.band === 'high') {
-    alerts.unshift(`**NEWS2 ≥ 7 (partial score ${score.total}):** emergency response: emergency assessment by a team with critical-care competencies.`);
+    alerts.unshift(
+      `**NEWS2 ≥ 7 (partial score ${score.total}):** emergency response: emergency assessment by a team with critical-care competencies.`,
+    );
   } else if (score.band === 'medium') {
-    alerts.unshift(`**NEWS2 ≥ 5 (partial score ${score.total}):** urgent clinical review by a clinician competent in assessing acutely ill patients.`);
+    alerts.unshift(
+      `**NEWS2 ≥ 5 (partial score ${score.total}):** urgent clinical review by a clinician competent in assessing acutely ill patients.`,
+    );
   } else if (score.band === 'low-medium') {
-    alerts.unshift(`**NEWS2 single parameter scoring 3 (${threes.join(', ')}):** urgent ward-based response: inform the medical team caring for the patient.`);
+    alerts.unshift(
+      `**NEWS2 single parameter scoring 3 (${threes.join(', ')}):** urgent ward-based response: inform the medical team caring for the patient.`,
+    );
   }
   return { lines, news2: score, alerts };
 }

@@ -70,10 +70,20 @@ describe('parseTemperature', () => {
 });
 
 describe('pulse and respiratory rate plausibility', () => {
-  it.each([[19, 'implausible'], [20, 'ok'], [300, 'ok'], [301, 'implausible']])('pulse %d: %s', (v, status) => {
+  it.each([
+    [19, 'implausible'],
+    [20, 'ok'],
+    [300, 'ok'],
+    [301, 'implausible'],
+  ])('pulse %d: %s', (v, status) => {
     expect(parsePulse(v).status).toBe(status);
   });
-  it.each([[2, 'implausible'], [3, 'ok'], [80, 'ok'], [81, 'implausible']])('respiratory rate %d: %s', (v, status) => {
+  it.each([
+    [2, 'implausible'],
+    [3, 'ok'],
+    [80, 'ok'],
+    [81, 'implausible'],
+  ])('respiratory rate %d: %s', (v, status) => {
     expect(parseRespiratoryRate(v).status).toBe(status);
   });
   it('absent is missing', () => {
@@ -98,11 +108,23 @@ describe('parseBloodSugar', () => {
 
 describe('reference range flags (inclusive)', () => {
   it.each([
-    [59, REFERENCE.pulse, 'low'], [60, REFERENCE.pulse, 'normal'], [100, REFERENCE.pulse, 'normal'], [101, REFERENCE.pulse, 'high'],
-    [11, REFERENCE.respiratoryRate, 'low'], [12, REFERENCE.respiratoryRate, 'normal'], [21, REFERENCE.respiratoryRate, 'high'],
-    [36.0, REFERENCE.temperature, 'low'], [36.1, REFERENCE.temperature, 'normal'], [38.0, REFERENCE.temperature, 'normal'], [38.1, REFERENCE.temperature, 'high'],
-    [69, REFERENCE.glucoseMgDl, 'low'], [140, REFERENCE.glucoseMgDl, 'normal'], [141, REFERENCE.glucoseMgDl, 'high'],
-    [3.8, REFERENCE.glucoseMmolL, 'low'], [7.8, REFERENCE.glucoseMmolL, 'normal'], [7.9, REFERENCE.glucoseMmolL, 'high'],
+    [59, REFERENCE.pulse, 'low'],
+    [60, REFERENCE.pulse, 'normal'],
+    [100, REFERENCE.pulse, 'normal'],
+    [101, REFERENCE.pulse, 'high'],
+    [11, REFERENCE.respiratoryRate, 'low'],
+    [12, REFERENCE.respiratoryRate, 'normal'],
+    [21, REFERENCE.respiratoryRate, 'high'],
+    [36.0, REFERENCE.temperature, 'low'],
+    [36.1, REFERENCE.temperature, 'normal'],
+    [38.0, REFERENCE.temperature, 'normal'],
+    [38.1, REFERENCE.temperature, 'high'],
+    [69, REFERENCE.glucoseMgDl, 'low'],
+    [140, REFERENCE.glucoseMgDl, 'normal'],
+    [141, REFERENCE.glucoseMgDl, 'high'],
+    [3.8, REFERENCE.glucoseMmolL, 'low'],
+    [7.8, REFERENCE.glucoseMmolL, 'normal'],
+    [7.9, REFERENCE.glucoseMmolL, 'high'],
   ])('%d against %o is %s', (value, range, expected) => {
     expect(flag(value, range)).toBe(expected);
   });

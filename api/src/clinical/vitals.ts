@@ -49,10 +49,18 @@ export function parseBloodPressure(text: string): Reading<BloodPressure> {
   const systolic = Number(m[1]);
   const diastolic = Number(m[2]);
   if (systolic < SYSTOLIC_PLAUSIBLE[0] || systolic > SYSTOLIC_PLAUSIBLE[1]) {
-    return { status: 'implausible', raw, reason: `systolic ${fmt(systolic)} mmHg is outside ${SYSTOLIC_PLAUSIBLE[0]}–${SYSTOLIC_PLAUSIBLE[1]} mmHg` };
+    return {
+      status: 'implausible',
+      raw,
+      reason: `systolic ${fmt(systolic)} mmHg is outside ${SYSTOLIC_PLAUSIBLE[0]}–${SYSTOLIC_PLAUSIBLE[1]} mmHg`,
+    };
   }
   if (diastolic < DIASTOLIC_PLAUSIBLE[0] || diastolic > DIASTOLIC_PLAUSIBLE[1]) {
-    return { status: 'implausible', raw, reason: `diastolic ${fmt(diastolic)} mmHg is outside ${DIASTOLIC_PLAUSIBLE[0]}–${DIASTOLIC_PLAUSIBLE[1]} mmHg` };
+    return {
+      status: 'implausible',
+      raw,
+      reason: `diastolic ${fmt(diastolic)} mmHg is outside ${DIASTOLIC_PLAUSIBLE[0]}–${DIASTOLIC_PLAUSIBLE[1]} mmHg`,
+    };
   }
   if (diastolic >= systolic) return { status: 'implausible', raw, reason: 'the diastolic is not below the systolic' };
   return { status: 'ok', value: { systolic, diastolic } };
@@ -126,7 +134,8 @@ function plausibleNumber(value: number | null | undefined, [lo, hi]: readonly [n
 }
 
 export const parsePulse = (value: number | null | undefined) => plausibleNumber(value, PULSE_PLAUSIBLE, '/min');
-export const parseRespiratoryRate = (value: number | null | undefined) => plausibleNumber(value, RESPIRATORY_RATE_PLAUSIBLE, '/min');
+export const parseRespiratoryRate = (value: number | null | undefined) =>
+  plausibleNumber(value, RESPIRATORY_RATE_PLAUSIBLE, '/min');
 
 // ---------------------------------------------------------------- blood sugar
 
@@ -187,4 +196,6 @@ export function flag(value: number, range: Range): Flag {
 
 /** "60–100 /min"; temperature keeps its decimal ("36.1–38.0 °C"). */
 export const rangeText = (r: Range, decimals?: number) =>
-  decimals === undefined ? `${fmt(r.low)}–${fmt(r.high)} ${r.unit}` : `${r.low.toFixed(decimals)}–${r.high.toFixed(decimals)} ${r.unit}`;
+  decimals === undefined
+    ? `${fmt(r.low)}–${fmt(r.high)} ${r.unit}`
+    : `${r.low.toFixed(decimals)}–${r.high.toFixed(decimals)} ${r.unit}`;

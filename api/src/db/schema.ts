@@ -73,8 +73,14 @@ export const doctors = pgTable('doctors', {
   email: text('email').notNull().unique('doctors_email_unique'),
   passwordHash: text('password_hash').notNull(),
   yearsOfExperience: integer('years_of_experience').notNull().default(1),
-  specialization: text('specialization').array().notNull().default(sql`'{}'::text[]`),
-  qualifications: text('qualifications').array().notNull().default(sql`'{}'::text[]`),
+  specialization: text('specialization')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  qualifications: text('qualifications')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   gender: text('gender').notNull().default('Prefer not to say'),
   ...twoFactor,
   ...timestamps,
@@ -169,7 +175,9 @@ export const connectionRequests = pgTable(
   (t) => [
     // At most one pending request per pair, whichever side sent it. This index, not a prior
     // SELECT, is what refuses a duplicate: two simultaneous requests cannot both get in.
-    uniqueIndex('connection_requests_one_pending_idx').on(t.doctorId, t.patientId).where(sql`status = 'pending'`),
+    uniqueIndex('connection_requests_one_pending_idx')
+      .on(t.doctorId, t.patientId)
+      .where(sql`status = 'pending'`),
     index('connection_requests_doctor_idx').on(t.doctorId, t.status),
     index('connection_requests_patient_idx').on(t.patientId, t.status),
     check('connection_requests_initiated_by_check', sql`${t.initiatedBy} in ('doctor', 'patient')`),
@@ -259,7 +267,10 @@ export const prescriptions = pgTable(
     dosage: text('dosage').notNull(),
     administrationRoute: text('administration_route').notNull(),
     dosageFrequency: text('dosage_frequency').notNull(),
-    allergies: text('allergies').array().notNull().default(sql`'{}'::text[]`),
+    allergies: text('allergies')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     assignedBy: text('assigned_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
@@ -358,7 +369,9 @@ export const reminders = pgTable(
   },
   (t) => [
     index('reminders_doctor_created_idx').on(t.doctorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('reminders_due_idx').on(t.nextRunAt).where(sql`status = 'scheduled'`),
+    index('reminders_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`status = 'scheduled'`),
     check('reminders_status_check', sql`${t.status} in ('scheduled', 'completed', 'cancelled')`),
     check('reminders_interval_days_check', sql`${t.intervalDays} >= 0`),
   ],
@@ -390,7 +403,9 @@ export const reminderDeliveries = pgTable(
   },
   (t) => [
     unique('reminder_deliveries_occurrence_unique').on(t.reminderId, t.occurrenceAt),
-    index('reminder_deliveries_retry_idx').on(t.nextAttemptAt).where(sql`status = 'failed'`),
+    index('reminder_deliveries_retry_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'failed'`),
     check('reminder_deliveries_status_check', sql`${t.status} in ('sending', 'sent', 'failed')`),
   ],
 );

@@ -76,7 +76,9 @@ describe('endpoint contract', () => {
       parameters?: { in: string; name: string }[];
       responses?: Record<string, unknown>;
     };
-    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     const mismatches: string[] = [];
     for (const e of Object.values(ENDPOINTS) as Endpoint[]) {
       const op = doc.paths[e.path]?.[e.method.toLowerCase()];
@@ -86,8 +88,13 @@ describe('endpoint contract', () => {
         summary: op.summary,
         tags: op.tags,
         security: op.security,
-        pathParameters: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort(),
-        statuses: Object.keys(op.responses ?? {}).map(Number).sort(),
+        pathParameters: (op.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+        statuses: Object.keys(op.responses ?? {})
+          .map(Number)
+          .sort(),
       };
       const expected = {
         operationId: e.operationId,
@@ -97,7 +104,8 @@ describe('endpoint contract', () => {
         pathParameters: [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(),
         statuses: [...new Set(statuses)].sort(),
       };
-      if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push(`${e.operationId}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`);
+      if (JSON.stringify(actual) !== JSON.stringify(expected))
+        mismatches.push(`${e.operationId}: ${JSON.stringify(actual)} ≠ ${JSON.stringify(expected)}`);
     }
     expect(mismatches).toEqual([]);
   });

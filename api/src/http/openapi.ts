@@ -6,9 +6,7 @@ import { routeSchema } from './route';
 /** `/prescription/:patientId` and `/prescription/:id` have one shape: `/prescription/:`. */
 const shapeOf = (method: string, url: string) => `${method} ${url.replace(/:\w+/g, ':')}`;
 
-const BY_SHAPE = new Map<string, Endpoint>(
-  Object.values(ENDPOINTS).map((e) => [shapeOf(e.method, routePattern(e.path)), e]),
-);
+const BY_SHAPE = new Map<string, Endpoint>(Object.values(ENDPOINTS).map((e) => [shapeOf(e.method, routePattern(e.path)), e]));
 
 /** The contract endpoint a registered route serves, if any. */
 export function endpointOf(method: string, url: string): Endpoint | undefined {
@@ -26,6 +24,9 @@ export const contractTransform: SwaggerTransform = (input) => {
   const out = jsonSchemaTransform({ ...input, url: routePattern(e.path), schema: { ...routeSchema(e), hide: false } });
   if (e.response !== null) return out;
   // Not JSON (the PDF itself): documented here only, since no schema serializes a stream.
-  const pdf = { description: e.description ?? e.summary, content: { [PDF_MIME]: { schema: { type: 'string', format: 'binary' } } } };
+  const pdf = {
+    description: e.description ?? e.summary,
+    content: { [PDF_MIME]: { schema: { type: 'string', format: 'binary' } } },
+  };
   return { ...out, schema: { ...out.schema, response: { ...(out.schema.response as object), [e.status]: pdf } } };
 };

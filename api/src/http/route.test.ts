@@ -26,7 +26,15 @@ const guarded = (path: string) =>
   }) as const;
 const inThisTest = { summary: 'test', tags: ['test'], access: 'public' } as const;
 const ownValidation = {
-  ...endpoint({ ...inThisTest, method: 'GET', path: '/t/own-validation', query: z.strictObject({ kind: z.literal('pdf') }), status: 200, response: MessageResponse, errors: [400] }),
+  ...endpoint({
+    ...inThisTest,
+    method: 'GET',
+    path: '/t/own-validation',
+    query: z.strictObject({ kind: z.literal('pdf') }),
+    status: 200,
+    response: MessageResponse,
+    errors: [400],
+  }),
   operationId: 'ownValidation',
 };
 const limited = {
@@ -34,7 +42,15 @@ const limited = {
   operationId: 'limited',
 };
 const echo = {
-  ...endpoint({ ...inThisTest, method: 'PUT', path: '/t/echo/{name}', params: z.object({ name: z.string() }), status: 200, response: null, errors: [] }),
+  ...endpoint({
+    ...inThisTest,
+    method: 'PUT',
+    path: '/t/echo/{name}',
+    params: z.object({ name: z.string() }),
+    status: 200,
+    response: null,
+    errors: [],
+  }),
   operationId: 'echo',
 };
 
@@ -64,26 +80,15 @@ describe('route(): registering from an endpoint', () => {
         },
         { attachValidation: true },
       );
-      route(
-        zapp,
-        deps,
-        limited,
-        async () => ({ message: 'ok' }),
-        { config: { rateLimit: { max: 1, timeWindow: '1 minute' } } },
-      );
+      route(zapp, deps, limited, async () => ({ message: 'ok' }), { config: { rateLimit: { max: 1, timeWindow: '1 minute' } } });
       // A scope of its own: a raw body in, a stream out (the local file routes).
       void zapp.register(async (scope) => {
         scope.removeAllContentTypeParsers();
         scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-        route(
-          scope.withTypeProvider<ZodTypeProvider>(),
-          deps,
-          echo,
-          async (request, reply) => {
-            reply.header('content-type', 'application/pdf').header('x-name', request.params.name);
-            return reply.send(Readable.from(request.raw));
-          },
-        );
+        route(scope.withTypeProvider<ZodTypeProvider>(), deps, echo, async (request, reply) => {
+          reply.header('content-type', 'application/pdf').header('x-name', request.params.name);
+          return reply.send(Readable.from(request.raw));
+        });
       });
     });
     app = t.app;
@@ -124,7 +129,12 @@ describe('route(): registering from an endpoint', () => {
   });
 
   it('serves a raw body and a stream in a scope with its own content-type parser', async () => {
-    const res = await app.inject({ method: 'PUT', url: '/t/echo/a.pdf', headers: { 'content-type': 'application/pdf' }, payload: '%PDF-1.4' });
+    const res = await app.inject({
+      method: 'PUT',
+      url: '/t/echo/a.pdf',
+      headers: { 'content-type': 'application/pdf' },
+      payload: '%PDF-1.4',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-name']).toBe('a.pdf');
     expect(res.body).toBe('%PDF-1.4');

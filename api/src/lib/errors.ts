@@ -23,17 +23,22 @@ export const DB_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable. Please t
 export const DB_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 // Socket-level failures reaching the server (node's errno codes).
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections.
 // Class 08 (connection exceptions) is matched by its prefix.
 const PG_UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 // node-postgres raises these without a code: a pool connect timeout, a connection dropped
 // mid-query, and a query on a client whose connection already failed.
-const PG_UNAVAILABLE_MESSAGES = [
-  /^timeout exceeded when trying to connect/i,
-  /^Connection terminated/i,
-  /not queryable/i,
-];
+const PG_UNAVAILABLE_MESSAGES = [/^timeout exceeded when trying to connect/i, /^Connection terminated/i, /not queryable/i];
 
 /**
  * True when an error means "the database cannot be reached right now" (server down, restarting,

@@ -42,7 +42,9 @@ describe('encryption key', () => {
     expect(loaded.source).toBe('env');
     expect(loaded.key.equals(key)).toBe(true);
     expect(fs.existsSync(path.join(dir, 'encryption.key'))).toBe(false);
-    expect(() => loadEncryptionKey({ encryptionKey: randomBytes(16).toString('base64'), dataDir: dir })).toThrow(/ENCRYPTION_KEY/);
+    expect(() => loadEncryptionKey({ encryptionKey: randomBytes(16).toString('base64'), dataDir: dir })).toThrow(
+      /ENCRYPTION_KEY/,
+    );
   });
 
   it('otherwise creates <DATA_DIR>/encryption.key (mode 0600) once and reuses it', () => {

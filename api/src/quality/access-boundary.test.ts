@@ -25,7 +25,9 @@ describe('the access layer boundary (deny by default)', () => {
         fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
         fs.writeFileSync(path.join(dir, name), text);
       }
-      expect(scanSources(dir)).toEqual([`${path.join('modules', 'files', 'routes.ts')}: imports the patient table medicalFiles from db/schema`]);
+      expect(scanSources(dir)).toEqual([
+        `${path.join('modules', 'files', 'routes.ts')}: imports the patient table medicalFiles from db/schema`,
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -44,10 +46,22 @@ describe('the access layer boundary (deny by default)', () => {
   });
 
   it.each([
-    ['a namespace import of the schema', `import * as schema from '../../db/schema';`, 'imports all of db/schema (patient tables included)'],
-    ['a renamed table', `import { prescriptions as p } from '../../db/schema';`, 'imports the patient table prescriptions from db/schema'],
+    [
+      'a namespace import of the schema',
+      `import * as schema from '../../db/schema';`,
+      'imports all of db/schema (patient tables included)',
+    ],
+    [
+      'a renamed table',
+      `import { prescriptions as p } from '../../db/schema';`,
+      'imports the patient table prescriptions from db/schema',
+    ],
     ['a re-export', `export { reminders } from '../../db/schema';`, 'imports the patient table reminders from db/schema'],
-    ['raw SQL', 'const q = sql`select * from medical_files where patient_id = ${id}`;', 'queries a patient table in SQL: `select * from medical_files where patient_id = ${id}`'],
+    [
+      'raw SQL',
+      'const q = sql`select * from medical_files where patient_id = ${id}`;',
+      'queries a patient table in SQL: `select * from medical_files where patient_id = ${id}`',
+    ],
     ['the relational API', 'const rows = db.query.assignments.findMany();', 'queries assignments through db.query'],
   ])('fires on %s', (_label, source, violation) => {
     expect(accessViolations('modules/sneaky/store.ts', source)).toEqual([violation]);
@@ -61,7 +75,9 @@ describe('the access layer boundary (deny by default)', () => {
       import { isAssigned } from '../../access/index';
       const q = sql\`select 1 from sessions\`;`;
     expect(accessViolations('modules/auth/sessions.ts', fine)).toEqual([]);
-    expect(['access/records.ts', 'db/schema.ts', 'modules/records/records.test.ts', 'test/clinical.ts'].every(isExempt)).toBe(true);
+    expect(['access/records.ts', 'db/schema.ts', 'modules/records/records.test.ts', 'test/clinical.ts'].every(isExempt)).toBe(
+      true,
+    );
     expect(isExempt('modules/records/routes.ts')).toBe(false);
   });
 });
@@ -75,7 +91,9 @@ async function depcruise(files: Record<string, string>): Promise<{ ok: boolean; 
       fs.writeFileSync(path.join(dir, name), text);
     }
     const bin = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
-    const run = promisify(execFile)(process.execPath, [bin, 'api/src', '--config', path.join(ROOT, '.dependency-cruiser.cjs')], { cwd: dir });
+    const run = promisify(execFile)(process.execPath, [bin, 'api/src', '--config', path.join(ROOT, '.dependency-cruiser.cjs')], {
+      cwd: dir,
+    });
     try {
       const { stdout } = await run;
       return { ok: true, output: stdout };
@@ -114,7 +132,13 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
       'api/src/modules/records/routes.ts': `import { read } from '../../access/records';\nexport const r = read;\n`,
     });
     expect(result.ok).toBe(false);
-    for (const rule of ['no-circular', 'no-circular-modules', 'clinical-is-pure', 'clinical-no-network', 'access-layer-through-index']) {
+    for (const rule of [
+      'no-circular',
+      'no-circular-modules',
+      'clinical-is-pure',
+      'clinical-no-network',
+      'access-layer-through-index',
+    ]) {
       expect(result.output).toContain(`error ${rule}:`);
     }
   });

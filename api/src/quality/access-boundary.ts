@@ -9,7 +9,14 @@ import * as ts from 'typescript';
  */
 
 /** The drizzle tables holding patients' data (db/schema.ts), and their SQL names. */
-export const PATIENT_TABLES = ['medicalRecords', 'prescriptions', 'medicalFiles', 'reminders', 'reminderDeliveries', 'assignments'] as const;
+export const PATIENT_TABLES = [
+  'medicalRecords',
+  'prescriptions',
+  'medicalFiles',
+  'reminders',
+  'reminderDeliveries',
+  'assignments',
+] as const;
 const PATIENT_TABLE_SQL = /\b(medical_records|prescriptions|medical_files|reminders|reminder_deliveries|assignments)\b/;
 
 /** Files that may touch the tables: the access layer, the schema itself, and the db adapter (drizzle's schema registry). */
@@ -31,10 +38,15 @@ export function accessViolations(relativePath: string, source: string): string[]
   const file = ts.createSourceFile(relativePath, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const dir = path.posix.dirname(relativePath.split(path.sep).join('/'));
   const found: string[] = [];
-  const target = (specifier: string) => (specifier.startsWith('.') ? path.posix.normalize(path.posix.join(dir, specifier)) : specifier);
+  const target = (specifier: string) =>
+    specifier.startsWith('.') ? path.posix.normalize(path.posix.join(dir, specifier)) : specifier;
 
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const to = target(node.moduleSpecifier.text).replace(/\.(ts|js)$/, '');
       const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly : node.isTypeOnly;
       if (to === 'db/schema' && !typeOnly) {
@@ -44,13 +56,18 @@ export function accessViolations(relativePath: string, source: string): string[]
         } else {
           for (const el of clause.elements) {
             const name = (el.propertyName ?? el.name).text;
-            if (!el.isTypeOnly && (PATIENT_TABLES as readonly string[]).includes(name)) found.push(`imports the patient table ${name} from db/schema`);
+            if (!el.isTypeOnly && (PATIENT_TABLES as readonly string[]).includes(name))
+              found.push(`imports the patient table ${name} from db/schema`);
           }
         }
       }
       if (to.startsWith('access/') && to !== 'access/index') found.push(`imports ${to}: use what src/access/index.ts exports`);
     }
-    if (ts.isTaggedTemplateExpression(node) && node.tag.getText(file) === 'sql' && PATIENT_TABLE_SQL.test(node.template.getText(file))) {
+    if (
+      ts.isTaggedTemplateExpression(node) &&
+      node.tag.getText(file) === 'sql' &&
+      PATIENT_TABLE_SQL.test(node.template.getText(file))
+    ) {
       found.push(`queries a patient table in SQL: ${node.template.getText(file).slice(0, 60)}`);
     }
     // drizzle's relational API: db.query.medicalRecords.findMany(…)

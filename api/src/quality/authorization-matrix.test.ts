@@ -74,7 +74,11 @@ describe.each(BACKENDS)('authorization matrix on %s', (backend) => {
     const [toP] = await db.select().from(connectionRequests).where(eq(connectionRequests.id, c.requestToP));
     const [toD] = await db.select().from(connectionRequests).where(eq(connectionRequests.id, c.requestToD));
     const [reminder] = await db.select().from(reminders).where(eq(reminders.id, c.reminderId));
-    expect({ toP: toP.status, toD: toD.status, reminder: reminder.status }).toEqual({ toP: 'pending', toD: 'pending', reminder: 'scheduled' });
+    expect({ toP: toP.status, toD: toD.status, reminder: reminder.status }).toEqual({
+      toP: 'pending',
+      toD: 'pending',
+      reminder: 'scheduled',
+    });
   });
 });
 

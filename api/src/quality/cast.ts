@@ -5,7 +5,17 @@ import type { Role } from 'shared-contracts';
 import { selectRows } from '../adapters/db';
 import { account, prescriptionBody, recordBody, type Account } from '../test/clinical';
 import { local, PDF } from '../test/files';
-import { bearer, createTestApp, createTestDb, PASSWORD, readOutbox, totpCode, type Backend, type TestApp, type TestDb } from '../test/helpers';
+import {
+  bearer,
+  createTestApp,
+  createTestDb,
+  PASSWORD,
+  readOutbox,
+  totpCode,
+  type Backend,
+  type TestApp,
+  type TestDb,
+} from '../test/helpers';
 
 /**
  * The people and data both quality suites act on, made through the real endpoints:
@@ -37,7 +47,8 @@ export interface Cast {
 }
 
 export function must(res: LightMyRequestResponse, status: number, what: string): LightMyRequestResponse {
-  if (res.statusCode !== status) throw new Error(`cast: ${what} answered ${res.statusCode}, expected ${status}: ${res.body.slice(0, 500)}`);
+  if (res.statusCode !== status)
+    throw new Error(`cast: ${what} answered ${res.statusCode}, expected ${status}: ${res.body.slice(0, 500)}`);
   return res;
 }
 
@@ -54,7 +65,11 @@ export async function login(t: TestApp, who: Pick<Account, 'role' | 'email'>): P
 /** A pending connection request from `from` to `to`; its id. */
 export async function requestBetween(t: TestApp, from: Account, to: Account): Promise<string> {
   const path = from.role === 'doctor' ? '/doctor/requestPatient' : '/patient/requestDoctor';
-  must(await t.app.inject({ method: 'POST', url: path, headers: bearer(from.token), payload: { email: to.email } }), 201, `request ${path}`);
+  must(
+    await t.app.inject({ method: 'POST', url: path, headers: bearer(from.token), payload: { email: to.email } }),
+    201,
+    `request ${path}`,
+  );
   const received = must(
     await t.app.inject({ method: 'GET', url: `/${to.role}/receivedRequests`, headers: bearer(to.token) }),
     200,
@@ -88,7 +103,14 @@ export async function newDownloadUrl(c: Cast): Promise<string> {
 
 export function reminderBody(c: Cast, over: Record<string, unknown> = {}) {
   const start = new Date(c.t.clock.now().getTime() + 7 * 86_400_000).toISOString();
-  return { to: c.P.email, subject: 'Blood test', text: 'Please book your blood test.', startDate: start, intervalDays: 0, ...over };
+  return {
+    to: c.P.email,
+    subject: 'Blood test',
+    text: 'Please book your blood test.',
+    startDate: start,
+    intervalDays: 0,
+    ...over,
+  };
 }
 
 export async function newReminder(c: Cast): Promise<string> {
@@ -174,13 +196,23 @@ export async function buildCast(backend: Backend, env: Record<string, string> = 
   // D ↔ P through the real request/accept endpoints.
   const dToP = await requestBetween(t, D, P);
   must(
-    await t.app.inject({ method: 'PATCH', url: `/patient/responseRequest/${dToP}`, headers: bearer(P.token), payload: { action: 'accept' } }),
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/patient/responseRequest/${dToP}`,
+      headers: bearer(P.token),
+      payload: { action: 'accept' },
+    }),
     200,
     'accept',
   );
 
   const record = must(
-    await t.app.inject({ method: 'POST', url: `/medicalhistory/${P.id}`, headers: bearer(D.token), payload: recordBody({ allergies: 'penicillin' }) }),
+    await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${P.id}`,
+      headers: bearer(D.token),
+      payload: recordBody({ allergies: 'penicillin' }),
+    }),
     201,
     'record',
   );

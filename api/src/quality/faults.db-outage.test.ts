@@ -53,7 +53,10 @@ describeFaults('fault: PostgreSQL outage answers 503 and recovers without a rest
     return [
       http(api.url, 'GET', '/doctor/me', { token: doctor.token }),
       http(api.url, 'GET', `/medicalHistory/${recordId}`, { token: patient.token }),
-      http(api.url, 'POST', `/medicalhistory/${patient.id}`, { token: doctor.token, body: recordBody({ title: 'During outage' }) }),
+      http(api.url, 'POST', `/medicalhistory/${patient.id}`, {
+        token: doctor.token,
+        body: recordBody({ title: 'During outage' }),
+      }),
       http(api.url, 'POST', '/patient/login', { body: { email: patient.email, password: 'correct horse battery' } }),
     ];
   }
@@ -73,7 +76,12 @@ describeFaults('fault: PostgreSQL outage answers 503 and recovers without a rest
     doctor = await signupVia(api.url, 'doctor', 'Dr Outage');
     patient = await signupVia(api.url, 'patient');
     await connectVia(api.url, api.url, doctor, patient);
-    recordId = (await expectHttp(api.url, 'POST', `/medicalhistory/${patient.id}`, 201, { token: doctor.token, body: recordBody({ title: 'Before outage' }) })).record._id;
+    recordId = (
+      await expectHttp(api.url, 'POST', `/medicalhistory/${patient.id}`, 201, {
+        token: doctor.token,
+        body: recordBody({ title: 'Before outage' }),
+      })
+    ).record._id;
     expect((await http(api.url, 'GET', '/health')).body).toEqual({ status: 'ok' });
   });
 
@@ -124,19 +132,30 @@ describeFaults('fault: PostgreSQL outage answers 503 and recovers without a rest
       const [me, read, created] = await Promise.all([
         http(api.url, 'GET', '/doctor/me', { token: doctor.token }),
         http(api.url, 'GET', `/medicalHistory/${recordId}`, { token: patient.token }),
-        http(api.url, 'POST', `/medicalhistory/${patient.id}`, { token: doctor.token, body: recordBody({ title: `After outage ${i}` }) }),
+        http(api.url, 'POST', `/medicalhistory/${patient.id}`, {
+          token: doctor.token,
+          body: recordBody({ title: `After outage ${i}` }),
+        }),
       ]);
       expect([me.status, read.status, created.status]).toEqual([200, 200, 201]);
       expect(read.body.title).toBe('Before outage');
     }
     // Nothing written during the outage: only the records made before and after it.
-    const list = await expectHttp(api.url, 'GET', `/medicalhistories?patientId=${patient.id}&limit=100`, 200, { token: doctor.token });
+    const list = await expectHttp(api.url, 'GET', `/medicalhistories?patientId=${patient.id}&limit=100`, 200, {
+      token: doctor.token,
+    });
     expect(list.total).toBe(4);
 
     // The reminder runner (pg-boss) survived the outage and still delivers.
     await expectHttp(api.url, 'POST', '/doctor/reminder', 201, {
       token: doctor.token,
-      body: { to: patient.email, subject: 'After the outage', text: 'Still delivering', startDate: new Date(Date.now() - 1000).toISOString(), intervalDays: 0 },
+      body: {
+        to: patient.email,
+        subject: 'After the outage',
+        text: 'Still delivering',
+        startDate: new Date(Date.now() - 1000).toISOString(),
+        intervalDays: 0,
+      },
     });
     const outbox = path.join(dataDir, 'outbox');
     const sent = () => (fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')) : []);

@@ -90,13 +90,17 @@ async function burstAndKill(backend: Backend): Promise<void> {
   // Every stored record (through the API): complete, one of the requests sent, no more than sent.
   const stored: any[] = [];
   for (let page = 1; page <= 10; page++) {
-    const list = await expectHttp(second.url, 'GET', `/medicalhistories?patientId=${patient.id}&limit=100&page=${page}`, 200, { token: doctor.token });
+    const list = await expectHttp(second.url, 'GET', `/medicalhistories?patientId=${patient.id}&limit=100&page=${page}`, 200, {
+      token: doctor.token,
+    });
     stored.push(...list.items);
     if (stored.length >= list.total) break;
   }
   expect(stored.length).toBeGreaterThanOrEqual(acknowledged.size);
   expect(stored.length).toBeLessThanOrEqual(started);
-  console.log(`kill -9 on ${backend}: ${started} requests sent, ${acknowledged.size} acknowledged before the kill, ${stored.length} stored after the restart`);
+  console.log(
+    `kill -9 on ${backend}: ${started} requests sent, ${acknowledged.size} acknowledged before the kill, ${stored.length} stored after the restart`,
+  );
   for (const rec of stored) {
     const i = Number(/^Burst (\d+)$/.exec(rec.title)?.[1]);
     expect(i).toBeGreaterThanOrEqual(0);
@@ -110,7 +114,10 @@ async function burstAndKill(backend: Backend): Promise<void> {
   expect(new Set(stored.map((r) => r._id)).size).toBe(stored.length);
 
   // Still writable after the crash.
-  await expectHttp(second.url, 'POST', `/medicalhistory/${patient.id}`, 201, { token: doctor.token, body: recordBody({ title: 'After restart' }) });
+  await expectHttp(second.url, 'POST', `/medicalhistory/${patient.id}`, 201, {
+    token: doctor.token,
+    body: recordBody({ title: 'After restart' }),
+  });
 
   // In SQL: every record has exactly one 'create' audit row, and no audit row lacks its record.
   // PGlite is one process only: stop the api cleanly first, then open its directory here.
@@ -150,11 +157,18 @@ async function burstAndKill(backend: Backend): Promise<void> {
 
 describeFaults('fault: kill -9 during a burst of record creations (PGlite)', { postgres: false }, () => {
   afterAll(killAll);
-  it('keeps every acknowledged record and no partial one after a restart on the same data', () => burstAndKill('pglite'), 120_000);
+  it(
+    'keeps every acknowledged record and no partial one after a restart on the same data',
+    () => burstAndKill('pglite'),
+    120_000,
+  );
 });
 
 describeFaults('fault: kill -9 during a burst of record creations (PostgreSQL)', { postgres: true }, () => {
   afterAll(killAll);
-  it('keeps every acknowledged record and no partial one after a restart on the same data', () => burstAndKill('postgres'), 120_000);
+  it(
+    'keeps every acknowledged record and no partial one after a restart on the same data',
+    () => burstAndKill('postgres'),
+    120_000,
+  );
 });
-

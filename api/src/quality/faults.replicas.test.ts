@@ -39,7 +39,10 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
   beforeAll(async () => {
     databaseUrl = await createDatabase();
     dataDir = tempDir('fault-replicas');
-    [a, b] = await Promise.all([startApi({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }), startApi({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl })]);
+    [a, b] = await Promise.all([
+      startApi({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }),
+      startApi({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl }),
+    ]);
   });
   afterAll(killAll);
 
@@ -47,7 +50,9 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
     // Sessions: made on A, used and revoked on B.
     const patient = await signupVia(a.url, 'patient', 'Replica Patient');
     expect((await expectHttp(b.url, 'GET', '/patient/me', 200, { token: patient.token })).patient._id).toBe(patient.id);
-    const second = await expectHttp(a.url, 'POST', '/patient/login', 200, { body: { email: patient.email, password: 'correct horse battery' } });
+    const second = await expectHttp(a.url, 'POST', '/patient/login', 200, {
+      body: { email: patient.email, password: 'correct horse battery' },
+    });
     await expectHttp(a.url, 'GET', '/patient/me', 200, { token: second.token });
     await expectHttp(b.url, 'POST', '/patient/logout', 204, { token: second.token });
     await expectHttp(a.url, 'GET', '/patient/me', 401, { token: second.token });
@@ -55,7 +60,12 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
 
     const doctor = await signupVia(b.url, 'doctor', 'Dr Replica');
     await connectVia(a.url, b.url, doctor, patient);
-    const firstRecord = (await expectHttp(b.url, 'POST', `/medicalhistory/${patient.id}`, 201, { token: doctor.token, body: recordBody({ title: 'Load 0' }) })).record;
+    const firstRecord = (
+      await expectHttp(b.url, 'POST', `/medicalhistory/${patient.id}`, 201, {
+        token: doctor.token,
+        body: recordBody({ title: 'Load 0' }),
+      })
+    ).record;
 
     // The load: alternating replicas, mixed reads and writes.
     const statuses = new Map<string, number>();
@@ -70,7 +80,10 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
       switch (i % 6) {
         case 0:
           want = 201;
-          res = await http(api.url, 'POST', `/medicalhistory/${patient.id}`, { token: doctor.token, body: recordBody({ title: `Load ${i}` }) });
+          res = await http(api.url, 'POST', `/medicalhistory/${patient.id}`, {
+            token: doctor.token,
+            body: recordBody({ title: `Load ${i}` }),
+          });
           break;
         case 1:
           want = 200;
@@ -101,7 +114,9 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
     if (unexpected.length > 0) console.log(`replica A output:\n${a.output()}\nreplica B output:\n${b.output()}`);
     expect(unexpected).toEqual([]);
     expect([...statuses.keys()].filter((k) => / 5\d\d$/.test(k))).toEqual([]);
-    const list = await expectHttp(a.url, 'GET', `/medicalhistories?patientId=${patient.id}&limit=1`, 200, { token: doctor.token });
+    const list = await expectHttp(a.url, 'GET', `/medicalhistories?patientId=${patient.id}&limit=1`, 200, {
+      token: doctor.token,
+    });
     expect(list.total).toBe(1 + LOAD / 6);
 
     // Reminders due now, scheduled through both replicas: each occurrence goes out exactly once.
@@ -126,8 +141,9 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
     await sleep(3000); // both runners keep sweeping: nothing more may go out
     expect(sentSubjects().sort()).toEqual([...subjects].sort());
 
-    const rows = await withClient(databaseUrl, async (c) =>
-      (await c.query<{ status: string; attempts: number }>(`select status, attempts from reminder_deliveries`)).rows,
+    const rows = await withClient(
+      databaseUrl,
+      async (c) => (await c.query<{ status: string; attempts: number }>(`select status, attempts from reminder_deliveries`)).rows,
     );
     expect(rows).toHaveLength(REMINDERS);
     expect(rows.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);

@@ -61,73 +61,87 @@ describe.each(BACKENDS)('input fuzzing on %s', (backend) => {
   afterAll(async () => {
     if (REPORT) {
       const histogram = Object.entries(statuses).map(([route, s]) => `${route}: ${JSON.stringify(s)}`);
-      console.log(`${backend}: answers per route\n${histogram.join('\n')}\n${violations.length} violations\n${violations.join('\n')}`);
+      console.log(
+        `${backend}: answers per route\n${histogram.join('\n')}\n${violations.length} violations\n${violations.join('\n')}`,
+      );
     }
     await closeCast(c);
   });
 
   it('fuzzes exactly the registered routes, and counts every table', () => {
     expect(ROWS.map((r) => r.route).sort()).toEqual(registeredRoutes(c.t.app));
-    expect(tables).toEqual(expect.arrayContaining(['patients', 'doctors', 'sessions', 'audit_log', 'login_failures', 'medical_files', 'reminders']));
+    expect(tables).toEqual(
+      expect.arrayContaining(['patients', 'doctors', 'sessions', 'audit_log', 'login_failures', 'medical_files', 'reminders']),
+    );
   });
 
-  it.each(ROWS.map((row) => [row.route, row] as [string, Row]))('%s', async (_route, row) => {
-    const base: Record<Case['caller'], Req> = {
-      anonymous: await row.build(c, 'anonymous'),
-      patient: await row.build(c, 'owner'),
-      doctor: await row.build(c, 'assignedDoctor'),
-    };
-    const ids = [NOTHING_UUID, c.P.id, c.P2.id, c.D.id, c.D2.id, c.recordId, c.prescriptionId, c.reminderId, c.requestToP];
-    // Mostly callers who pass the guard (so validation and handlers are reached), and mostly one
-    // thing wrong at a time (so it is that one thing the route has to cope with).
-    const okCallers = callersPassing(row);
-    const callerArb = fc.oneof(
-      { weight: 6, arbitrary: fc.constantFrom(...okCallers) },
-      { weight: 1, arbitrary: fc.constantFrom<Case['caller']>('anonymous', 'patient', 'doctor') },
-    );
-    const KEEP = { kind: 'keep' as const };
-    const caseArb = fc
-      .tuple(callerArb, fc.constantFrom('body', 'body', 'body', 'query', 'path', 'everything'))
-      .chain(([caller, focus]) =>
-        fc.record({
-          caller: fc.constant(caller),
-          auth: caller === 'anonymous' ? fc.option(fc.constantFrom(...AUTH_GARBAGE), { nil: undefined }) : fc.constant(undefined),
-          body: focus === 'body' || focus === 'everything' ? bodyOp(base[caller].payload) : fc.constant(KEEP),
-          query: focus === 'query' || focus === 'everything' ? queryOp(base[caller]) : fc.constant(KEEP),
-          path: focus === 'path' || focus === 'everything' ? pathOp(row.route, ids) : fc.constant(KEEP),
-        }),
+  it.each(ROWS.map((row) => [row.route, row] as [string, Row]))(
+    '%s',
+    async (_route, row) => {
+      const base: Record<Case['caller'], Req> = {
+        anonymous: await row.build(c, 'anonymous'),
+        patient: await row.build(c, 'owner'),
+        doctor: await row.build(c, 'assignedDoctor'),
+      };
+      const ids = [NOTHING_UUID, c.P.id, c.P2.id, c.D.id, c.D2.id, c.recordId, c.prescriptionId, c.reminderId, c.requestToP];
+      // Mostly callers who pass the guard (so validation and handlers are reached), and mostly one
+      // thing wrong at a time (so it is that one thing the route has to cope with).
+      const okCallers = callersPassing(row);
+      const callerArb = fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...okCallers) },
+        { weight: 1, arbitrary: fc.constantFrom<Case['caller']>('anonymous', 'patient', 'doctor') },
       );
+      const KEEP = { kind: 'keep' as const };
+      const caseArb = fc
+        .tuple(callerArb, fc.constantFrom('body', 'body', 'body', 'query', 'path', 'everything'))
+        .chain(([caller, focus]) =>
+          fc.record({
+            caller: fc.constant(caller),
+            auth:
+              caller === 'anonymous' ? fc.option(fc.constantFrom(...AUTH_GARBAGE), { nil: undefined }) : fc.constant(undefined),
+            body: focus === 'body' || focus === 'everything' ? bodyOp(base[caller].payload) : fc.constant(KEEP),
+            query: focus === 'query' || focus === 'everything' ? queryOp(base[caller]) : fc.constant(KEEP),
+            path: focus === 'path' || focus === 'everything' ? pathOp(row.route, ids) : fc.constant(KEEP),
+          }),
+        );
 
-    await fc.assert(
-      fc.asyncProperty(caseArb, async (cs) => {
-        const token = cs.caller === 'anonymous' ? undefined : await mint(c, cs.caller);
-        const req = toRequest(base[cs.caller], cs, token);
-        await c.t.app.backgroundTasks.idle();
-        const before = await countAll(c.t, tables);
-        const res = await c.t.app.inject({ method: req.method, url: req.url, headers: req.headers, payload: req.payload as never });
-        await c.t.app.backgroundTasks.idle(); // e.g. a reset e-mail's row is written after the answer
-        const after = await countAll(c.t, tables);
-        const seen = (statuses[row.route] ??= {});
-        seen[res.statusCode] = (seen[res.statusCode] ?? 0) + 1;
-        const problems = [...checkAnswer(row.route, res), ...checkCounts(row.route, res.statusCode, before, after)];
-        if (!problems.length) return true;
-        const what = `${row.route} [${describeCase(cs)}] → ${res.statusCode}: ${problems.join('; ')}`;
-        if (REPORT) {
-          violations.push(what);
-          return true;
-        }
-        throw new Error(what);
-      }),
-      {
-        numRuns: RUNS,
-        // Run first: every field, query value and path parameter set to the known troublemakers.
-        examples: systematicCases(row, okCallers, base).map((cs) => [cs] as [Case]),
-        ...(SEED !== undefined ? { seed: SEED } : {}),
-        // No shrinking: each try is a few database round trips; the case printed is readable as is.
-        endOnFailure: true,
-      },
-    );
-  }, 60_000);
+      await fc.assert(
+        fc.asyncProperty(caseArb, async (cs) => {
+          const token = cs.caller === 'anonymous' ? undefined : await mint(c, cs.caller);
+          const req = toRequest(base[cs.caller], cs, token);
+          await c.t.app.backgroundTasks.idle();
+          const before = await countAll(c.t, tables);
+          const res = await c.t.app.inject({
+            method: req.method,
+            url: req.url,
+            headers: req.headers,
+            payload: req.payload as never,
+          });
+          await c.t.app.backgroundTasks.idle(); // e.g. a reset e-mail's row is written after the answer
+          const after = await countAll(c.t, tables);
+          const seen = (statuses[row.route] ??= {});
+          seen[res.statusCode] = (seen[res.statusCode] ?? 0) + 1;
+          const problems = [...checkAnswer(row.route, res), ...checkCounts(row.route, res.statusCode, before, after)];
+          if (!problems.length) return true;
+          const what = `${row.route} [${describeCase(cs)}] → ${res.statusCode}: ${problems.join('; ')}`;
+          if (REPORT) {
+            violations.push(what);
+            return true;
+          }
+          throw new Error(what);
+        }),
+        {
+          numRuns: RUNS,
+          // Run first: every field, query value and path parameter set to the known troublemakers.
+          examples: systematicCases(row, okCallers, base).map((cs) => [cs] as [Case]),
+          ...(SEED !== undefined ? { seed: SEED } : {}),
+          // No shrinking: each try is a few database round trips; the case printed is readable as is.
+          endOnFailure: true,
+        },
+      );
+    },
+    60_000,
+  );
 });
 
 /** The callers (of anonymous, P, D) this route's valid request succeeds for, per the matrix. */
@@ -155,7 +169,12 @@ function systematicCases(row: Row, callers: Case['caller'][], base: Record<Case[
         const current = path.reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], payload);
         for (const value of TROUBLE) {
           // A list of texts (specialization, allergies, …) gets the string as its one item.
-          cases.push({ caller, body: { kind: 'set', path, value: Array.isArray(current) ? [value] : value }, query: KEEP, path: KEEP });
+          cases.push({
+            caller,
+            body: { kind: 'set', path, value: Array.isArray(current) ? [value] : value },
+            query: KEEP,
+            path: KEEP,
+          });
         }
       }
     }
@@ -163,7 +182,8 @@ function systematicCases(row: Row, callers: Case['caller'][], base: Record<Case[
       for (const value of TROUBLE) cases.push({ caller, body: KEEP, query: { kind: 'set', key, value }, path: KEEP });
     }
     for (const index of paramIndexes(row.route)) {
-      for (const raw of ['%00', '%ED%A0%80', NOTHING_UUID]) cases.push({ caller, body: KEEP, query: KEEP, path: { kind: 'param', index, raw } });
+      for (const raw of ['%00', '%ED%A0%80', NOTHING_UUID])
+        cases.push({ caller, body: KEEP, query: KEEP, path: { kind: 'param', index, raw } });
     }
   }
   return cases;
@@ -182,7 +202,8 @@ function checkAnswer(route: string, res: LightMyRequestResponse): string[] {
   if (status >= 500) problems.push(`a ${status}: ${body.slice(0, 200)}`);
   if (/html/i.test(type) || /^\s*</.test(body)) problems.push(`HTML answer (${type}): ${body.slice(0, 100)}`);
   if (STACK.test(body) && !type.startsWith('application/pdf')) problems.push(`stack trace in the body: ${body.slice(0, 300)}`);
-  if (status >= 300 && status < 400 && !REDIRECT_ROUTES.includes(route)) problems.push(`unexpected redirect to ${res.headers.location}`);
+  if (status >= 300 && status < 400 && !REDIRECT_ROUTES.includes(route))
+    problems.push(`unexpected redirect to ${res.headers.location}`);
   if (status >= 200 && status < 300 && body.length > 0) {
     const pdf = route === 'GET /files/:patientId/:file' && type.startsWith('application/pdf');
     if (!pdf && !type.startsWith('application/json')) problems.push(`2xx with content-type ${type}`);

@@ -90,7 +90,10 @@ const RAW_BODIES: { contentType: string | null; text: string }[] = [
   { contentType: 'application/json; charset=latin1', text: '{}' },
   { contentType: 'application/x-www-form-urlencoded', text: 'email=a%40example.com&password=x' },
   { contentType: 'multipart/form-data; boundary=x', text: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--' },
-  { contentType: 'application/xml', text: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>' },
+  {
+    contentType: 'application/xml',
+    text: '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>',
+  },
   { contentType: 'application/pdf', text: '%PDF-1.4 not really' },
   { contentType: 'text/html', text: '<script>alert(1)</script>' },
   { contentType: null, text: '{"a":1}' },
@@ -125,12 +128,18 @@ export function bodyOp(base: unknown): fc.Arbitrary<BodyOp> {
       }),
     },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('replace' as const), value: hostileValue }) },
-    { weight: 1, arbitrary: fc.constantFrom<BodyOp>({ kind: 'size', which: 'just under 1 MB' }, { kind: 'size', which: 'just over 1 MB' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<BodyOp>({ kind: 'size', which: 'just under 1 MB' }, { kind: 'size', which: 'just over 1 MB' }),
+    },
     { weight: 3, arbitrary: fc.constantFrom(...RAW_BODIES).map((r): BodyOp => ({ kind: 'raw', ...r })) },
   ];
   if (paths.length) {
     arbs.push(
-      { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.constantFrom(...paths), value: hostileValue }) },
+      {
+        weight: 6,
+        arbitrary: fc.record({ kind: fc.constant('set' as const), path: fc.constantFrom(...paths), value: hostileValue }),
+      },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), path: fc.constantFrom(...paths) }) },
     );
   }
@@ -144,9 +153,47 @@ export type QueryOp =
   | { kind: 'delete'; key: string }
   | { kind: 'raw'; query: string };
 
-const QUERY_KEYS = ['page', 'limit', 'patientId', 'drug', 'allergies', 'fileType', 'fileName', 'expires', 'sig', 'name', 'code', 'state'];
-const QUERY_VALUES = ['-1', '0', '1e9', '1000000000', '1.5', 'abc', '', '../', '..%2F', '%00', NOTHING_UUID, "' OR 1=1 --", '<script>alert(1)</script>', 'x'.repeat(5000)];
-const RAW_QUERIES = ['%zz', 'page=%', 'page[$gt]=1', '__proto__[x]=1', 'constructor[prototype][x]=1', 'a=%ED%A0%80', 'page=1&page=2&limit=1&limit=1000000000', '&&&==', '?'];
+const QUERY_KEYS = [
+  'page',
+  'limit',
+  'patientId',
+  'drug',
+  'allergies',
+  'fileType',
+  'fileName',
+  'expires',
+  'sig',
+  'name',
+  'code',
+  'state',
+];
+const QUERY_VALUES = [
+  '-1',
+  '0',
+  '1e9',
+  '1000000000',
+  '1.5',
+  'abc',
+  '',
+  '../',
+  '..%2F',
+  '%00',
+  NOTHING_UUID,
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  'x'.repeat(5000),
+];
+const RAW_QUERIES = [
+  '%zz',
+  'page=%',
+  'page[$gt]=1',
+  '__proto__[x]=1',
+  'constructor[prototype][x]=1',
+  'a=%ED%A0%80',
+  'page=1&page=2&limit=1&limit=1000000000',
+  '&&&==',
+  '?',
+];
 
 export function queryOp(base: Req): fc.Arbitrary<QueryOp> {
   const own = [...new URL(base.url, 'http://x').searchParams.keys()];
@@ -155,8 +202,17 @@ export function queryOp(base: Req): fc.Arbitrary<QueryOp> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constant({ kind: 'keep' as const }) },
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('set' as const), key, value }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), key, values: fc.array(value, { minLength: 2, maxLength: 3 }) }) },
-    ...(own.length ? [{ weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.constantFrom(...own) }) }] : []),
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('repeat' as const),
+        key,
+        values: fc.array(value, { minLength: 2, maxLength: 3 }),
+      }),
+    },
+    ...(own.length
+      ? [{ weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.constantFrom(...own) }) }]
+      : []),
     { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERIES).map((query): QueryOp => ({ kind: 'raw', query })) },
   );
 }
@@ -211,18 +267,28 @@ export function encodeLoosely(s: string): string {
   try {
     return encodeURIComponent(s);
   } catch {
-    return [...s].map((ch) => {
-      try {
-        return encodeURIComponent(ch);
-      } catch {
-        const code = ch.charCodeAt(0);
-        return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
-      }
-    }).join('');
+    return [...s]
+      .map((ch) => {
+        try {
+          return encodeURIComponent(ch);
+        } catch {
+          const code = ch.charCodeAt(0);
+          return `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
+        }
+      })
+      .join('');
   }
 }
 
-export const AUTH_GARBAGE = ['Bearer ', 'bearer ' + 'a'.repeat(43), 'Bearer ' + 'a'.repeat(10_000), "Bearer ' OR 1=1 --", 'Bearer a b c', 'Token xyz', 'Bearer %00'];
+export const AUTH_GARBAGE = [
+  'Bearer ',
+  'bearer ' + 'a'.repeat(43),
+  'Bearer ' + 'a'.repeat(10_000),
+  "Bearer ' OR 1=1 --",
+  'Bearer a b c',
+  'Token xyz',
+  'Bearer %00',
+];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -289,9 +355,14 @@ export function toRequest(base: Req, cs: Case, token: string | undefined): Req &
     const rest = pairs.filter(([k]) => k !== encodeLoosely(qop.key));
     query = [...rest.map((p) => p.join('=')), `${encodeLoosely(qop.key)}=${encodeLoosely(qop.value)}`].join('&');
   } else if (qop.kind === 'repeat') {
-    query = [...pairs.map((p) => p.join('=')), ...qop.values.map((v) => `${encodeLoosely(qop.key)}=${encodeLoosely(v)}`)].join('&');
+    query = [...pairs.map((p) => p.join('=')), ...qop.values.map((v) => `${encodeLoosely(qop.key)}=${encodeLoosely(v)}`)].join(
+      '&',
+    );
   } else if (qop.kind === 'delete') {
-    query = pairs.filter(([k]) => k !== qop.key).map((p) => p.join('=')).join('&');
+    query = pairs
+      .filter(([k]) => k !== qop.key)
+      .map((p) => p.join('='))
+      .join('&');
   } else if (qop.kind === 'raw') {
     query = query ? `${query}&${qop.query}` : qop.query;
   }

@@ -58,7 +58,12 @@ const everyone = (status: number): Record<Caller, number> =>
   Object.fromEntries(CALLERS.map((k) => [k, status])) as Record<Caller, number>;
 
 /** A bearer route: no, expired, revoked or malformed token → 401. */
-const guarded = (owner: number, otherPatient: number, assignedDoctor: number, unassignedDoctor: number): Record<Caller, number> => ({
+const guarded = (
+  owner: number,
+  otherPatient: number,
+  assignedDoctor: number,
+  unassignedDoctor: number,
+): Record<Caller, number> => ({
   anonymous: 401,
   owner,
   otherPatient,
@@ -95,7 +100,11 @@ function perRole(role: Role): Row[] {
   return [
     {
       route: `POST /${role}/signup`,
-      build: () => ({ method: 'POST', url: `/${role}/signup`, payload: { name: 'New Person', email: uniqueEmail(role), password: PASSWORD } }),
+      build: () => ({
+        method: 'POST',
+        url: `/${role}/signup`,
+        payload: { name: 'New Person', email: uniqueEmail(role), password: PASSWORD },
+      }),
       expect: everyone(201),
     },
     {
@@ -122,7 +131,11 @@ function perRole(role: Role): Row[] {
       build: () => ({ method: 'POST', url: `/${role}/verifyqrCode`, payload: { code: '000000' } }),
       expect: ownRole(role, 200),
     },
-    { route: `POST /${role}/remove2FA`, build: () => ({ method: 'POST', url: `/${role}/remove2FA` }), expect: ownRole(role, 200) },
+    {
+      route: `POST /${role}/remove2FA`,
+      build: () => ({ method: 'POST', url: `/${role}/remove2FA` }),
+      expect: ownRole(role, 200),
+    },
     {
       route: `POST /${role}/verify2FA`,
       // A fresh account per cell with two-factor on, right after its password step.
@@ -139,7 +152,11 @@ function perRole(role: Role): Row[] {
       // A reset signs every session of the account out: a fresh account and a real e-mailed link per cell.
       build: async (c) => {
         const who = await account(c.t, role);
-        must(await c.t.app.inject({ method: 'POST', url: `/${role}/forgot-password`, payload: { email: who.email } }), 200, 'forgot');
+        must(
+          await c.t.app.inject({ method: 'POST', url: `/${role}/forgot-password`, payload: { email: who.email } }),
+          200,
+          'forgot',
+        );
         const { id, token } = await resetLinkFor(c.t, who.email);
         return { method: 'POST', url: `/${role}/reset-password/${id}/${token}`, payload: { password: 'a brand new passphrase' } };
       },
@@ -157,8 +174,16 @@ function perRole(role: Role): Row[] {
       build: async (c) => ({ method: 'POST', url: requestPath, payload: { email: (await account(c.t, other)).email } }),
       expect: ownRole(role, 201),
     },
-    { route: `GET /${role}/receivedRequests`, build: () => ({ method: 'GET', url: `/${role}/receivedRequests` }), expect: ownRole(role, 200) },
-    { route: `GET /${role}/sentRequests`, build: () => ({ method: 'GET', url: `/${role}/sentRequests` }), expect: ownRole(role, 200) },
+    {
+      route: `GET /${role}/receivedRequests`,
+      build: () => ({ method: 'GET', url: `/${role}/receivedRequests` }),
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `GET /${role}/sentRequests`,
+      build: () => ({ method: 'GET', url: `/${role}/sentRequests` }),
+      expect: ownRole(role, 200),
+    },
     {
       route: `PATCH /${role}/responseRequest/:requestId`,
       // The addressee accepts a FRESH request (accepting uses it up); everyone else is pointed at
@@ -271,7 +296,12 @@ export const ROWS: Row[] = [
   {
     // The signed URL is the authority: the same for every caller (a bearer is ignored).
     route: 'PUT /files/:patientId/:file',
-    build: async (c) => ({ method: 'PUT', url: await newUploadUrl(c.t, c.P), headers: { 'content-type': 'application/pdf' }, payload: PDF }),
+    build: async (c) => ({
+      method: 'PUT',
+      url: await newUploadUrl(c.t, c.P),
+      headers: { 'content-type': 'application/pdf' },
+      payload: PDF,
+    }),
     expect: everyone(200),
   },
   {
@@ -288,7 +318,11 @@ export const ROWS: Row[] = [
     // same answer for an unknown address — the target is an e-mail, not an id, and no lookup leaks.
     expect: guarded(403, 403, 201, 403),
   },
-  { route: 'GET /doctor/reminders', build: () => ({ method: 'GET', url: '/doctor/reminders' }), expect: guarded(403, 403, 200, 200) },
+  {
+    route: 'GET /doctor/reminders',
+    build: () => ({ method: 'GET', url: '/doctor/reminders' }),
+    expect: guarded(403, 403, 200, 200),
+  },
   {
     route: 'DELETE /doctor/reminders/:id',
     // D cancels a FRESH reminder of theirs; every other caller aims at the cast's one, which must stay scheduled.

@@ -51,10 +51,20 @@ export function recordBody(
     },
     examination: { generalPhysicalExamination: { ...over.gpe } },
     investigations: {},
-    treatment: over.drug !== undefined ? { prescribedDrug: over.drug, dosage: '500 mg', administrationRoute: 'oral', dosageFrequency: 'tds' } : {},
+    treatment:
+      over.drug !== undefined
+        ? { prescribedDrug: over.drug, dosage: '500 mg', administrationRoute: 'oral', dosageFrequency: 'tds' }
+        : {},
   };
 }
 
 export function prescriptionBody(over: Record<string, unknown> = {}) {
-  return { prescribedDrug: 'Paracetamol', dosage: '1 g', administrationRoute: 'oral', dosageFrequency: 'qds', allergies: [], ...over };
+  return {
+    prescribedDrug: 'Paracetamol',
+    dosage: '1 g',
+    administrationRoute: 'oral',
+    dosageFrequency: 'qds',
+    allergies: [],
+    ...over,
+  };
 }

@@ -66,7 +66,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `src/server.ts` and waits until GET /health answers 200 (bounded). */
-export async function startApi(env: { DATA_DIR: string; DATABASE_URL?: string } & Record<string, string | undefined>, readyTimeoutMs = 60_000): Promise<ApiProcess> {
+export async function startApi(
+  env: { DATA_DIR: string; DATABASE_URL?: string } & Record<string, string | undefined>,
+  readyTimeoutMs = 60_000,
+): Promise<ApiProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['-r', 'ts-node/register', SERVER], {
     cwd: API_DIR,
@@ -168,9 +171,16 @@ export async function http(
 }
 
 /** Like http(), but throws unless the status is the expected one. */
-export async function expectHttp(base: string, method: string, url: string, status: number, opts: Parameters<typeof http>[3] = {}): Promise<any> {
+export async function expectHttp(
+  base: string,
+  method: string,
+  url: string,
+  status: number,
+  opts: Parameters<typeof http>[3] = {},
+): Promise<any> {
   const res = await http(base, method, url, opts);
-  if (res.status !== status) throw new Error(`${method} ${url}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== status)
+    throw new Error(`${method} ${url}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
@@ -184,7 +194,9 @@ let seq = 0;
 export async function signupVia(base: string, role: 'doctor' | 'patient', name = `Fault ${role}`): Promise<Party> {
   seq += 1;
   const email = `fault.${role}.${process.pid}.${seq}.${randomBytes(3).toString('hex')}@example.com`;
-  const { token } = await expectHttp(base, 'POST', `/${role}/signup`, 201, { body: { name, email, password: 'correct horse battery' } });
+  const { token } = await expectHttp(base, 'POST', `/${role}/signup`, 201, {
+    body: { name, email, password: 'correct horse battery' },
+  });
   const me = await expectHttp(base, 'GET', `/${role}/me`, 200, { token });
   return { id: me[role]._id, email, token };
 }
@@ -194,7 +206,10 @@ export async function connectVia(doctorApi: string, patientApi: string, doctor: 
   await expectHttp(doctorApi, 'POST', '/doctor/requestPatient', 201, { token: doctor.token, body: { email: patient.email } });
   const received = await expectHttp(patientApi, 'GET', '/patient/receivedRequests', 200, { token: patient.token });
   if (received.length !== 1) throw new Error(`expected one pending request, got ${JSON.stringify(received)}`);
-  await expectHttp(patientApi, 'PATCH', `/patient/responseRequest/${received[0]._id}`, 200, { token: patient.token, body: { action: 'accept' } });
+  await expectHttp(patientApi, 'PATCH', `/patient/responseRequest/${received[0]._id}`, 200, {
+    token: patient.token,
+    body: { action: 'accept' },
+  });
 }
 
 /** A fresh database on TEST_DATABASE_URL's server; dropped by killAll(). */
@@ -226,11 +241,14 @@ export function tempDir(prefix: string): string {
 
 /** SIGKILLs every api process still running, then drops the databases and removes the temp dirs. */
 export async function killAll(): Promise<void> {
-  const waits = [...children].map((c) => new Promise<void>((resolve) => {
-    if (c.exitCode !== null || c.signalCode !== null) return resolve();
-    c.once('exit', () => resolve());
-    c.kill('SIGKILL');
-  }));
+  const waits = [...children].map(
+    (c) =>
+      new Promise<void>((resolve) => {
+        if (c.exitCode !== null || c.signalCode !== null) return resolve();
+        c.once('exit', () => resolve());
+        c.kill('SIGKILL');
+      }),
+  );
   await Promise.all(waits);
   for (const fn of cleanups.splice(0).reverse()) {
     try {
@@ -246,7 +264,12 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Runs `task(i)` for i in [0, count) with at most `inFlight` at once; stops starting new ones once `stop()` is true. */
-export async function pool<T>(count: number, inFlight: number, task: (i: number) => Promise<T>, stop: () => boolean = () => false): Promise<{ started: number; results: PromiseSettledResult<T>[] }> {
+export async function pool<T>(
+  count: number,
+  inFlight: number,
+  task: (i: number) => Promise<T>,
+  stop: () => boolean = () => false,
+): Promise<{ started: number; results: PromiseSettledResult<T>[] }> {
   let next = 0;
   const results: PromiseSettledResult<T>[] = [];
   const lane = async () => {

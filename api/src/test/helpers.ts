@@ -146,7 +146,10 @@ export async function readOutbox(t: TestApp): Promise<OutboxMessage[]> {
 export function parseEml(raw: string): { headers: Record<string, string>; text: string } {
   const split = raw.indexOf('\n\n');
   const headers: Record<string, string> = {};
-  for (const line of raw.slice(0, split).replace(/\n[ \t]+/g, ' ').split('\n')) {
+  for (const line of raw
+    .slice(0, split)
+    .replace(/\n[ \t]+/g, ' ')
+    .split('\n')) {
     const i = line.indexOf(':');
     headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
   }
@@ -165,7 +168,13 @@ export function parseEml(raw: string): { headers: Record<string, string>; text: 
 
 /** The code an authenticator app would show for this base32 secret at this time. */
 export function totpCode(secret: string, at: Date): string {
-  return OTPAuth.TOTP.generate({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at.getTime() });
+  return OTPAuth.TOTP.generate({
+    secret: OTPAuth.Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp: at.getTime(),
+  });
 }
 
 let seq = 0;

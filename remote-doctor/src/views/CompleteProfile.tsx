@@ -1,11 +1,19 @@
 import { MIN_YEARS_OF_EXPERIENCE } from 'shared-contracts';
 import {
-  COMPLETE_PROFILE_GENDERS, CompleteProfileForm, DoctorCompleteProfileForm, FormSelectField, FormTextField, useSchemaForm,
+  COMPLETE_PROFILE_GENDERS,
+  CompleteProfileForm,
+  DoctorCompleteProfileForm,
+  FormSelectField,
+  FormTextField,
+  useSchemaForm,
 } from 'shared-ui';
 
 export default function CompleteProfile() {
   const form = useSchemaForm(DoctorCompleteProfileForm, {
-    gender: '', specialization: '', yearsOfExperience: '', qualifications: '',
+    gender: '',
+    specialization: '',
+    yearsOfExperience: '',
+    qualifications: '',
   });
 
   return (

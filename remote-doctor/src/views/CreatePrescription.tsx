@@ -4,7 +4,17 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { PrescriptionCreate } from 'shared-contracts';
 import { createPrescription } from 'shared-auth';
 import {
-  Banner, Button, DrugAlertList, EmptyState, FormTextField, Heading, Narrow, Page, SchemaForm, listFromText, splitList,
+  Banner,
+  Button,
+  DrugAlertList,
+  EmptyState,
+  FormTextField,
+  Heading,
+  Narrow,
+  Page,
+  SchemaForm,
+  listFromText,
+  splitList,
   useSchemaForm,
 } from 'shared-ui';
 
@@ -19,7 +29,11 @@ export default function CreatePrescription() {
   const navigate = useNavigate();
   const { loaded, patient } = useAssignedPatient(id);
   const form = useSchemaForm(PrescriptionForm, {
-    prescribedDrug: '', dosage: '', administrationRoute: '', dosageFrequency: '', allergies: '',
+    prescribedDrug: '',
+    dosage: '',
+    administrationRoute: '',
+    dosageFrequency: '',
+    allergies: '',
   });
   const [prescribedDrug, allergies] = useWatch({ control: form.control, name: ['prescribedDrug', 'allergies'] });
   const [failed, setFailed] = useState(false);
@@ -35,7 +49,14 @@ export default function CreatePrescription() {
     }
   }
 
-  if (loaded && !patient) return <Page><Narrow><EmptyState>No assigned patients found</EmptyState></Narrow></Page>;
+  if (loaded && !patient)
+    return (
+      <Page>
+        <Narrow>
+          <EmptyState>No assigned patients found</EmptyState>
+        </Narrow>
+      </Page>
+    );
   return (
     <Page>
       <Narrow>

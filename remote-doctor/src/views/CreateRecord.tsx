@@ -2,11 +2,24 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  MedicalRecordCreate, recordDefaults, recordSteps, type ParsedMedicalRecordCreate, type PlacedRecordField,
+  MedicalRecordCreate,
+  recordDefaults,
+  recordSteps,
+  type ParsedMedicalRecordCreate,
+  type PlacedRecordField,
 } from 'shared-contracts';
 import { createMedicalRecord } from 'shared-auth';
 import {
-  DrugAlertList, EmptyState, FormSelectField, FormTextAreaField, FormTextField, Heading, MultiStepForm, Narrow, Page, splitList,
+  DrugAlertList,
+  EmptyState,
+  FormSelectField,
+  FormTextAreaField,
+  FormTextField,
+  Heading,
+  MultiStepForm,
+  Narrow,
+  Page,
+  splitList,
 } from 'shared-ui';
 import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
@@ -37,7 +50,10 @@ export default function CreateRecord() {
     defaultValues: recordDefaults,
     mode: 'onTouched',
   });
-  const [prescribedDrug, allergies] = useWatch({ control: form.control, name: ['treatment.prescribedDrug', 'medicalHistory.allergies'] });
+  const [prescribedDrug, allergies] = useWatch({
+    control: form.control,
+    name: ['treatment.prescribedDrug', 'medicalHistory.allergies'],
+  });
   const alerts = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
 
   async function finish(record: ParsedMedicalRecordCreate) {
@@ -45,7 +61,14 @@ export default function CreateRecord() {
     navigate(`/all-medical-records/${created.record._id}`);
   }
 
-  if (loaded && !patient) return <Page><Narrow><EmptyState>No assigned patients found</EmptyState></Narrow></Page>;
+  if (loaded && !patient)
+    return (
+      <Page>
+        <Narrow>
+          <EmptyState>No assigned patients found</EmptyState>
+        </Narrow>
+      </Page>
+    );
   return (
     <Page>
       <Narrow style={{ maxWidth: 680 }}>
@@ -61,7 +84,9 @@ export default function CreateRecord() {
             fields: step.fields.map((f) => f.name),
             content: (
               <>
-                {step.fields.map((f) => <RecordInput key={f.name} field={f} />)}
+                {step.fields.map((f) => (
+                  <RecordInput key={f.name} field={f} />
+                ))}
                 {i === recordSteps.length - 1 && alerts.length > 0 && <DrugAlertList alerts={alerts} />}
               </>
             ),

@@ -28,8 +28,16 @@ export default function Dashboard() {
           empty="No assigned patients found"
           people={doctor?.assignedPatients.map((p) => ({ id: p.patient, name: p.name }))}
         />
-        <DashboardCard title="Files" text="Medical files your patients have shared." actions={[{ text: 'View', to: '/doctor/dashboard/medical-files' }]} />
-        <DashboardCard title="Prescription" text="Prescribe for one of your patients." actions={[{ text: 'Create', to: '/create-prescription' }]} />
+        <DashboardCard
+          title="Files"
+          text="Medical files your patients have shared."
+          actions={[{ text: 'View', to: '/doctor/dashboard/medical-files' }]}
+        />
+        <DashboardCard
+          title="Prescription"
+          text="Prescribe for one of your patients."
+          actions={[{ text: 'Create', to: '/create-prescription' }]}
+        />
         <DashboardCard
           title="Medical Records"
           text="Your patients' records, and new structured records."
@@ -53,7 +61,11 @@ export default function Dashboard() {
           actions={[{ text: 'Set up', to: '/doctor/enable2fa' }]}
         />
         {/* The original used the relative path "reminder"; absolute, so it also works when the dashboard shows at /. */}
-        <DashboardCard title="Send Reminder" text="Schedule reminder e-mails to a patient." actions={[{ text: 'Schedule', to: '/doctor/dashboard/reminder' }]} />
+        <DashboardCard
+          title="Send Reminder"
+          text="Schedule reminder e-mails to a patient."
+          actions={[{ text: 'Schedule', to: '/doctor/dashboard/reminder' }]}
+        />
       </Grid>
     </Page>
   );

@@ -3,12 +3,27 @@ import { useNavigate } from 'react-router-dom';
 import { DoctorProfileUpdate, GENDERS, type Gender } from 'shared-contracts';
 import { useDoctorProfile, useUpdateProfile } from 'shared-auth';
 import {
-  ACCOUNT_FIELDS, AccountFields, FormSelectField, FormTextField, Heading, MultiStepForm, Narrow, Page, joinList,
-  listFromText, onlyFilledIn, useSchemaForm,
+  ACCOUNT_FIELDS,
+  AccountFields,
+  FormSelectField,
+  FormTextField,
+  Heading,
+  MultiStepForm,
+  Narrow,
+  Page,
+  joinList,
+  listFromText,
+  onlyFilledIn,
+  useSchemaForm,
 } from 'shared-ui';
 
 const EMPTY = {
-  name: '', email: '', password: '', yearsOfExperience: '', specialization: '', qualifications: '',
+  name: '',
+  email: '',
+  password: '',
+  yearsOfExperience: '',
+  specialization: '',
+  qualifications: '',
   gender: '' as Gender | '',
 };
 
@@ -31,7 +46,10 @@ export default function EditProfile() {
     if (!data) return;
     const d = data.doctor;
     reset({
-      ...EMPTY, name: d.name, email: d.email, gender: d.gender,
+      ...EMPTY,
+      name: d.name,
+      email: d.email,
+      gender: d.gender,
       yearsOfExperience: String(d.yearsOfExperience),
       specialization: joinList(d.specialization),
       qualifications: joinList(d.qualifications),

@@ -31,7 +31,11 @@ export default function MedicalFiles() {
   return (
     <Page>
       <Heading>Medical files</Heading>
-      {data && patients.length === 0 && <Card><EmptyState>No assigned patients found</EmptyState></Card>}
+      {data && patients.length === 0 && (
+        <Card>
+          <EmptyState>No assigned patients found</EmptyState>
+        </Card>
+      )}
       {chosen && (
         <>
           {/* a view filter, not a form: a plain controlled select */}

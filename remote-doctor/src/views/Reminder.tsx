@@ -1,7 +1,16 @@
 import { MIN_REMINDER_INTERVAL_DAYS, ReminderCreate } from 'shared-contracts';
 import { useCancelReminder, useReminders, useScheduleReminder } from 'shared-auth';
 import {
-  Banner, Button, EmptyState, FormTextAreaField, FormTextField, Heading, Narrow, Page, SchemaForm, localTimeAsInstant,
+  Banner,
+  Button,
+  EmptyState,
+  FormTextAreaField,
+  FormTextField,
+  Heading,
+  Narrow,
+  Page,
+  SchemaForm,
+  localTimeAsInstant,
   useSchemaForm,
 } from 'shared-ui';
 
@@ -14,7 +23,11 @@ export default function Reminder() {
   const reminders = useReminders();
   const cancel = useCancelReminder();
   const form = useSchemaForm(ReminderForm, {
-    to: '', subject: '', text: '', startDate: '', intervalDays: String(MIN_REMINDER_INTERVAL_DAYS),
+    to: '',
+    subject: '',
+    text: '',
+    startDate: '',
+    intervalDays: String(MIN_REMINDER_INTERVAL_DAYS),
   });
 
   const submit = (reminder: ReminderCreate) =>
@@ -35,7 +48,13 @@ export default function Reminder() {
           <FormTextField name="subject" label="Subject" required />
           <FormTextAreaField name="text" label="Message" required />
           <FormTextField name="startDate" label="Start date" type="datetime-local" required />
-          <FormTextField name="intervalDays" label="Repeat every (days, 0 = once)" type="number" min={MIN_REMINDER_INTERVAL_DAYS} required />
+          <FormTextField
+            name="intervalDays"
+            label="Repeat every (days, 0 = once)"
+            type="number"
+            min={MIN_REMINDER_INTERVAL_DAYS}
+            required
+          />
           {schedule.isSuccess && <Banner tone="success">Email scheduled successfully!</Banner>}
           {schedule.isError && <Banner tone="error">Failed to schedule email. Please check your input.</Banner>}
           <Button type="submit" disabled={schedule.isPending}>
@@ -49,7 +68,16 @@ export default function Reminder() {
         {active.length > 0 && (
           <ul aria-label="Scheduled reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {active.map((r) => (
-              <li key={r._id} style={{ display: 'flex', justifyContent: 'space-between', gap: '1rem', padding: '0.6rem 0', borderBottom: '1px solid #d9e2ec' }}>
+              <li
+                key={r._id}
+                style={{
+                  display: 'flex',
+                  justifyContent: 'space-between',
+                  gap: '1rem',
+                  padding: '0.6rem 0',
+                  borderBottom: '1px solid #d9e2ec',
+                }}
+              >
                 <span>
                   <strong>{r.subject}</strong> to {r.patientName}
                   <br />

@@ -27,7 +27,11 @@ export default function Signup() {
           content: (
             <>
               <FormTextField name="yearsOfExperience" label="Years of experience" type="number" min={MIN_YEARS_OF_EXPERIENCE} />
-              <FormTextField name="specialization" label="Specialization (comma-separated)" placeholder="Cardiology, Internal medicine" />
+              <FormTextField
+                name="specialization"
+                label="Specialization (comma-separated)"
+                placeholder="Cardiology, Internal medicine"
+              />
               <FormTextField name="qualifications" label="Qualifications (comma-separated)" placeholder="MBBS, MD" />
             </>
           ),

@@ -10,25 +10,62 @@ const patientId = '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11';
 const failingPatientId = '7f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a12';
 const recordId = '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44';
 const doctor = {
-  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee', email: 'lee@example.com', yearsOfExperience: 12,
-  specialization: [], qualifications: [], gender: 'Male', twoFactorEnabled: false,
-  assignedPatients: [{ patient: patientId, name: 'Asha Rao' }, { patient: failingPatientId, name: 'Ravi Rao' }],
+  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22',
+  name: 'Dr. Lee',
+  email: 'lee@example.com',
+  yearsOfExperience: 12,
+  specialization: [],
+  qualifications: [],
+  gender: 'Male',
+  twoFactorEnabled: false,
+  assignedPatients: [
+    { patient: patientId, name: 'Asha Rao' },
+    { patient: failingPatientId, name: 'Ravi Rao' },
+  ],
 };
 // what the api answers a create with: the stored record (call() checks replies against the contract in tests)
 const created: MedicalRecord = {
-  _id: recordId, patient: patientId, title: 'Chest pain', summary: null,
+  _id: recordId,
+  patient: patientId,
+  title: 'Chest pain',
+  summary: null,
   biodata: {
-    name: 'Asha Rao', email: 'asha@example.com', gender: 'Female', age: null, occupation: '', modeOfAdmission: 'Emergency',
-    dateOfAdmission: '2026-11-20', maritalStatus: '', address: { street: '', city: '', state: '', pinCode: '' },
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    gender: 'Female',
+    age: null,
+    occupation: '',
+    modeOfAdmission: 'Emergency',
+    dateOfAdmission: '2026-11-20',
+    maritalStatus: '',
+    address: { street: '', city: '', state: '', pinCode: '' },
   },
   doctorInfo: { doctorName: 'Dr. Lee', doctorEmail: 'lee@example.com' },
-  historyOfPresentingComplaints: 'Central chest pain for 2 hours', historyOfPresentingIllness: '', pastSurgicalHistory: '',
-  pastMedicalHistory: '', familyHistory: '', drugHistory: '', allergies: '', gynecologicalHistory: '',
-  occupationalHistory: '', travelHistory: '', socioeconomicHistory: '',
+  historyOfPresentingComplaints: 'Central chest pain for 2 hours',
+  historyOfPresentingIllness: '',
+  pastSurgicalHistory: '',
+  pastMedicalHistory: '',
+  familyHistory: '',
+  drugHistory: '',
+  allergies: '',
+  gynecologicalHistory: '',
+  occupationalHistory: '',
+  travelHistory: '',
+  socioeconomicHistory: '',
   systemicHistory: {},
   examination: {
-    generalPhysicalExamination: { bloodPressure: '', pulse: 112, temperature: '9', respiratoryRate: 16, bloodSugarLevel: '', Notes: '' },
-    respiratorySystem: '', centralNervousSystem: '', cardiovascularSystem: '', gastrointestinalSystem: '',
+    generalPhysicalExamination: {
+      bloodPressure: '',
+      pulse: 112,
+      temperature: '9',
+      respiratoryRate: 16,
+      bloodSugarLevel: '',
+      Notes: '',
+    },
+    respiratorySystem: '',
+    centralNervousSystem: '',
+    cardiovascularSystem: '',
+    gastrointestinalSystem: '',
   },
   investigations: {},
   treatment: { prescribedDrug: 'Aspirin', dosage: '', administrationRoute: '', dosageFrequency: '' },
@@ -58,7 +95,11 @@ function renderForm(id = patientId) {
     ],
     { initialEntries: [`/medical-record/create/${id}`] },
   );
-  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
   return router;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -89,8 +130,14 @@ test('the eight steps and their fields come from the record descriptor, each fie
     if (i < recordSteps.length - 1) await next(recordSteps[i + 1].title);
   }
   expect(recordSteps.map((s) => s.title)).toEqual([
-    'Record', 'Presenting complaint', 'Systemic history', 'Past history', 'Personal history',
-    'General physical examination', 'System examination', 'Investigations and treatment',
+    'Record',
+    'Presenting complaint',
+    'Systemic history',
+    'Past history',
+    'Personal history',
+    'General physical examination',
+    'System examination',
+    'Investigations and treatment',
   ]);
   expect(seen).toEqual(recordFields.map((f) => f.name));
   expect(screen.getByRole('button', { name: 'Finish' })).toBeInTheDocument();
@@ -134,7 +181,9 @@ test('Finish posts the record in the contract shape, defaults filled, and opens 
   const post = fake.requests.find((r) => r.method === 'POST');
   const expected = MedicalRecordCreate.parse({
     medicalHistory: {
-      title: 'Chest pain', biodata: { modeOfAdmission: 'Emergency' }, systemicHistory: {},
+      title: 'Chest pain',
+      biodata: { modeOfAdmission: 'Emergency' },
+      systemicHistory: {},
       historyOfPresentingComplaints: 'Central chest pain for 2 hours',
     },
     examination: { generalPhysicalExamination: { pulse: 112 } },

@@ -7,15 +7,28 @@ import CreatePrescription from './CreatePrescription';
 
 const PATIENT_ID = '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11';
 const doctor = {
-  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee', email: 'lee@example.com', yearsOfExperience: 12,
-  specialization: [], qualifications: [], gender: 'Male', twoFactorEnabled: false,
+  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22',
+  name: 'Dr. Lee',
+  email: 'lee@example.com',
+  yearsOfExperience: 12,
+  specialization: [],
+  qualifications: [],
+  gender: 'Male',
+  twoFactorEnabled: false,
   assignedPatients: [{ patient: PATIENT_ID, name: 'Asha Rao' }],
 };
 // what the api answers a prescription with (call() checks replies against the contract in tests)
 const prescribed = {
-  _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55', prescribedDrug: 'Amoxicillin', dosage: '500 mg', administrationRoute: 'Oral',
-  dosageFrequency: 'Three times a day', allergies: ['Penicillin', 'latex'], assignedBy: 'Dr. Lee', patientId: PATIENT_ID,
-  createdAt: '2026-11-20T10:00:00.000Z', alerts: [],
+  _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55',
+  prescribedDrug: 'Amoxicillin',
+  dosage: '500 mg',
+  administrationRoute: 'Oral',
+  dosageFrequency: 'Three times a day',
+  allergies: ['Penicillin', 'latex'],
+  assignedBy: 'Dr. Lee',
+  patientId: PATIENT_ID,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  alerts: [],
 };
 let createStatus = 201;
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
@@ -39,10 +52,17 @@ beforeEach(() => {
 function renderForm() {
   const path = `/create-prescription/${PATIENT_ID}`;
   const router = createMemoryRouter(
-    [{ path: '/create-prescription/:id', element: <CreatePrescription /> }, { path: '*', element: <p>elsewhere</p> }],
+    [
+      { path: '/create-prescription/:id', element: <CreatePrescription /> },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
     { initialEntries: [path] },
   );
-  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
   return router;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -72,7 +92,10 @@ test('allergies typed comma-separated are sent as a list; a failure says "Could 
   fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('Could not create record. Try again?');
   expect(posts()[0].body).toEqual({
-    prescribedDrug: 'Amoxicillin', dosage: '500 mg', administrationRoute: 'Oral', dosageFrequency: 'Three times a day',
+    prescribedDrug: 'Amoxicillin',
+    dosage: '500 mg',
+    administrationRoute: 'Oral',
+    dosageFrequency: 'Three times a day',
     allergies: ['Penicillin', 'latex'],
   });
   createStatus = 201;

@@ -6,15 +6,24 @@ import { startFakeApi } from '../../../test-support/fake-api';
 import Reminder from './Reminder';
 
 const REMINDER = {
-  _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55', to: 'asha@example.com', patientName: 'Asha Rao', subject: 'Dose',
-  text: 'Take it', startDate: '2026-11-21T09:00:00.000Z', intervalDays: 7, status: 'scheduled',
-  nextRunAt: '2026-11-21T09:00:00.000Z', lastSentAt: null, sentCount: 0,
+  _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55',
+  to: 'asha@example.com',
+  patientName: 'Asha Rao',
+  subject: 'Dose',
+  text: 'Take it',
+  startDate: '2026-11-21T09:00:00.000Z',
+  intervalDays: 7,
+  status: 'scheduled',
+  nextRunAt: '2026-11-21T09:00:00.000Z',
+  lastSentAt: null,
+  sentCount: 0,
 };
 let scheduleStatus = 201;
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
-    'POST /doctor/reminder': () => (scheduleStatus === 201 ? { status: 201, body: REMINDER } : { status: 403, body: { error: 'no' } }),
+    'POST /doctor/reminder': () =>
+      scheduleStatus === 201 ? { status: 201, body: REMINDER } : { status: 403, body: { error: 'no' } },
     'GET /doctor/reminders': { status: 200, body: [REMINDER] },
     [`DELETE /doctor/reminders/${REMINDER._id}`]: { status: 200, body: { message: 'Reminder cancelled.' } },
   });
@@ -36,7 +45,13 @@ function fill() {
 }
 
 test('every field is required and the interval is at least 0', () => {
-  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
   for (const label of ["To (patient's email)", 'Subject', 'Message', 'Start date', 'Repeat every (days, 0 = once)']) {
     expect(screen.getByLabelText(label)).toBeRequired();
   }
@@ -45,13 +60,22 @@ test('every field is required and the interval is at least 0', () => {
 });
 
 test('scheduling sends an instant and says "Email scheduled successfully!"; a refusal says the failure text', async () => {
-  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
   fill();
   fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
   expect(await screen.findByText('Email scheduled successfully!')).toBeInTheDocument();
   const body = fake.requests.find((r) => r.method === 'POST')!.body as Record<string, unknown>;
   expect(body).toEqual({
-    to: 'asha@example.com', subject: 'Dose', text: 'Take it', intervalDays: 7,
+    to: 'asha@example.com',
+    subject: 'Dose',
+    text: 'Take it',
+    intervalDays: 7,
     startDate: new Date('2026-11-21T09:00').toISOString(),
   });
   scheduleStatus = 403;
@@ -62,7 +86,13 @@ test('scheduling sends an instant and says "Email scheduled successfully!"; a re
 });
 
 test('scheduled reminders are listed and can be cancelled', async () => {
-  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
   const list = await screen.findByRole('list', { name: 'Scheduled reminders' });
   expect(list).toHaveTextContent('Dose to Asha Rao');
   expect(list).toHaveTextContent('every 7 days');
@@ -71,12 +101,20 @@ test('scheduled reminders are listed and can be cancelled', async () => {
 });
 
 test("an interval below 0 or a malformed e-mail is refused by the api's schema beside the field, and nothing is sent", async () => {
-  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter><Reminder /></MemoryRouter></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
   fill();
   fireEvent.change(screen.getByLabelText('Repeat every (days, 0 = once)'), { target: { value: '-1' } });
   fireEvent.change(screen.getByLabelText("To (patient's email)"), { target: { value: 'asha' } });
   fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
-  await waitFor(() => expect(screen.getByLabelText('Repeat every (days, 0 = once)')).toHaveAccessibleDescription('intervalDays must be at least 0'));
+  await waitFor(() =>
+    expect(screen.getByLabelText('Repeat every (days, 0 = once)')).toHaveAccessibleDescription('intervalDays must be at least 0'),
+  );
   expect(screen.getByLabelText("To (patient's email)")).toHaveAccessibleDescription('Invalid e-mail address');
   expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
 });

@@ -8,8 +8,14 @@ import EditProfile from './EditProfile';
 import Signup from './Signup';
 
 const doctor = {
-  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee', email: 'lee@example.com', yearsOfExperience: 12,
-  specialization: ['Cardiology'], qualifications: ['MBBS', 'MD'], gender: 'Male', assignedPatients: [],
+  _id: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22',
+  name: 'Dr. Lee',
+  email: 'lee@example.com',
+  yearsOfExperience: 12,
+  specialization: ['Cardiology'],
+  qualifications: ['MBBS', 'MD'],
+  gender: 'Male',
+  assignedPatients: [],
   twoFactorEnabled: false,
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
@@ -30,15 +36,26 @@ beforeEach(() => {
 });
 
 function renderRoute(path: string, element: React.ReactNode) {
-  const router = createMemoryRouter([{ path, element }, { path: '*', element: <p>elsewhere</p> }], { initialEntries: [path] });
-  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  const router = createMemoryRouter(
+    [
+      { path, element },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
   return router;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 // Next and Finish check the step with the schema, which settles after the click: wait for it.
-const click = (name: string) => act(async () => {
-  fireEvent.click(screen.getByRole('button', { name }));
-});
+const click = (name: string) =>
+  act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
 
 test('signup: experience defaults to 1 (min 1), lists split from comma-separated text', async () => {
   const router = renderRoute('/doctor/signup', <Signup />);
@@ -57,8 +74,13 @@ test('signup: experience defaults to 1 (min 1), lists split from comma-separated
   await click('Finish');
   await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
   expect(fake.requests[0].body).toEqual({
-    name: 'Dr. Lee', email: 'lee@example.com', password: 'a long passphrase', gender: 'Prefer not to say',
-    yearsOfExperience: 12, specialization: ['Cardiology', 'Internal medicine'], qualifications: ['MBBS', 'MD'],
+    name: 'Dr. Lee',
+    email: 'lee@example.com',
+    password: 'a long passphrase',
+    gender: 'Prefer not to say',
+    yearsOfExperience: 12,
+    specialization: ['Cardiology', 'Internal medicine'],
+    qualifications: ['MBBS', 'MD'],
   });
   expect(useSession.getState()).toMatchObject({ token: 'doc-token', role: 'doctor' });
 });
@@ -68,13 +90,20 @@ test('dashboard: profile summary and the doctor cards, Send Reminder included', 
   renderRoute('/doctor/dashboard', <Dashboard />);
   expect(await screen.findByText('Cardiology')).toBeInTheDocument();
   const links = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
-  expect(links).toEqual(expect.arrayContaining([
-    ['Edit', '/doctor/edit'], ['View', '/doctor/dashboard/medical-files'], ['Create', '/create-prescription'],
-    ['View', '/doctor/all-medical-records'], ['Create new', '/medical-record/create'],
-    ['Connect', '/doctor/assign-patients'], ['Incoming', '/doctor/view-incoming-requests'],
-    ['Outgoing', '/doctor/view-outgoing-requests'], ['Set up', '/doctor/enable2fa'],
-    ['Schedule', '/doctor/dashboard/reminder'],
-  ]));
+  expect(links).toEqual(
+    expect.arrayContaining([
+      ['Edit', '/doctor/edit'],
+      ['View', '/doctor/dashboard/medical-files'],
+      ['Create', '/create-prescription'],
+      ['View', '/doctor/all-medical-records'],
+      ['Create new', '/medical-record/create'],
+      ['Connect', '/doctor/assign-patients'],
+      ['Incoming', '/doctor/view-incoming-requests'],
+      ['Outgoing', '/doctor/view-outgoing-requests'],
+      ['Set up', '/doctor/enable2fa'],
+      ['Schedule', '/doctor/dashboard/reminder'],
+    ]),
+  );
   expect(screen.getByRole('heading', { name: 'Send Reminder' })).toBeInTheDocument();
   expect(screen.getByLabelText('Assigned patients')).toHaveTextContent('No assigned patients found');
 });
@@ -92,8 +121,12 @@ test('edit: sends the filled-in fields as lists; a returned token replaces the s
   await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
   const patch = fake.requests.find((r) => r.method === 'PATCH')!;
   expect(patch.body).toEqual({
-    name: 'Dr. Lee', email: 'lee@example.com', password: 'another passphrase', gender: 'Male',
-    yearsOfExperience: 12, specialization: ['Cardiology', 'Sports medicine'],
+    name: 'Dr. Lee',
+    email: 'lee@example.com',
+    password: 'another passphrase',
+    gender: 'Male',
+    yearsOfExperience: 12,
+    specialization: ['Cardiology', 'Sports medicine'],
   });
   expect(useSession.getState().token).toBe('rotated');
 });

@@ -4,7 +4,11 @@ import { useAccessHistory } from 'shared-auth';
 import { Button, Card, EmptyState, Heading, Page, Row } from 'shared-ui';
 
 const ACTIONS: Record<AuditAction, string> = {
-  read: 'viewed', list: 'listed', create: 'created', update: 'changed', summarize: 'generated a summary of',
+  read: 'viewed',
+  list: 'listed',
+  create: 'created',
+  update: 'changed',
+  summarize: 'generated a summary of',
 };
 const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   medical_record: ['a medical record', 'your medical records'],
@@ -18,7 +22,15 @@ const ACTION_OF: Partial<Record<AuditEntity, Partial<Record<AuditAction, string>
 };
 
 /** "viewed a medical record", "listed your medical files", "cancelled a reminder". */
-export function describeAccess({ action, entity, entityId }: { action: AuditAction; entity: AuditEntity; entityId: string | null }) {
+export function describeAccess({
+  action,
+  entity,
+  entityId,
+}: {
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: string | null;
+}) {
   const [one, many] = ENTITIES[entity];
   return `${ACTION_OF[entity]?.[action] ?? ACTIONS[action]} ${entityId ? one : many}`;
 }

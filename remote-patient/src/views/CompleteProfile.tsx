@@ -3,7 +3,10 @@ import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, FormSelectField, FormTex
 
 export default function CompleteProfile() {
   const form = useSchemaForm(PatientCompleteProfile, {
-    DOB: '', gender: '', maritalStatus: '', occupation: '',
+    DOB: '',
+    gender: '',
+    maritalStatus: '',
+    occupation: '',
     address: { state: '', city: '', street: '', pinCode: '' },
   });
 

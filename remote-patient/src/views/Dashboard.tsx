@@ -7,9 +7,9 @@ export default function Dashboard() {
   const patient = data?.patient;
   // An account made through Google sign-in completes its profile first.
   if (patient && !patient.profileComplete) return <Navigate to="/patient/complete-profile" replace />;
-  const address = patient && [patient.address.street, patient.address.city, patient.address.state, patient.address.pinCode]
-    .filter(Boolean)
-    .join(', ');
+  const address =
+    patient &&
+    [patient.address.street, patient.address.city, patient.address.state, patient.address.pinCode].filter(Boolean).join(', ');
   return (
     <Page>
       <Heading>Patient dashboard</Heading>
@@ -38,7 +38,11 @@ export default function Dashboard() {
             { text: 'Upload', to: '/patient/dashboard/medical-files/upload' },
           ]}
         />
-        <DashboardCard title="Prescription" text="Medicines your doctors have prescribed." actions={[{ text: 'View', to: '/prescription' }]} />
+        <DashboardCard
+          title="Prescription"
+          text="Medicines your doctors have prescribed."
+          actions={[{ text: 'View', to: '/prescription' }]}
+        />
         <DashboardCard
           title="Medical Records"
           text="Your records and the summaries your doctors generated."

@@ -3,13 +3,25 @@ import { useNavigate } from 'react-router-dom';
 import { GENDERS, MARITAL_STATUSES, PatientProfileUpdate, type Gender, type MaritalStatus } from 'shared-contracts';
 import { usePatientProfile, useUpdateProfile } from 'shared-auth';
 import {
-  ACCOUNT_FIELDS, AccountFields, FormSelectField, FormTextField, Heading, MultiStepForm, Narrow, Page, onlyFilledIn,
+  ACCOUNT_FIELDS,
+  AccountFields,
+  FormSelectField,
+  FormTextField,
+  Heading,
+  MultiStepForm,
+  Narrow,
+  Page,
+  onlyFilledIn,
   useSchemaForm,
 } from 'shared-ui';
 
 const EMPTY = {
-  name: '', email: '', password: '', occupation: '',
-  gender: '' as Gender | '', maritalStatus: '' as MaritalStatus | '',
+  name: '',
+  email: '',
+  password: '',
+  occupation: '',
+  gender: '' as Gender | '',
+  maritalStatus: '' as MaritalStatus | '',
   address: { street: '', city: '', state: '', pinCode: '' },
 };
 

@@ -55,7 +55,12 @@ export default function UploadFile() {
           {state.step === 'sending' && (
             <>
               <Banner tone="info">Uploading...</Banner>
-              <progress aria-label="Upload progress" max={100} value={Math.round(state.progress * 100)} style={{ width: '100%' }} />
+              <progress
+                aria-label="Upload progress"
+                max={100}
+                value={Math.round(state.progress * 100)}
+                style={{ width: '100%' }}
+              />
             </>
           )}
           {state.step === 'done' && <Banner tone="success">File upload successful</Banner>}

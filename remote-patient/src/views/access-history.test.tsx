@@ -11,7 +11,14 @@ const items: AuditEntry[] = [
   { ...byDoctor, action: 'update', entity: 'reminder', entityId: ID },
   { ...byDoctor, action: 'create', entity: 'reminder', entityId: ID },
   { ...byDoctor, action: 'read', entity: 'medical_record', entityId: ID },
-  { at: '2026-11-19T09:00:00.000Z', actorName: 'Asha Rao', actorRole: 'patient', action: 'list', entity: 'medical_file', entityId: null },
+  {
+    at: '2026-11-19T09:00:00.000Z',
+    actorName: 'Asha Rao',
+    actorRole: 'patient',
+    action: 'list',
+    entity: 'medical_file',
+    entityId: null,
+  },
 ];
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
@@ -23,9 +30,21 @@ afterAll(() => fake.close());
 beforeEach(() => useSession.getState().login('t', 'patient'));
 
 test('each access reads as who did what, a doctor scheduling and cancelling a reminder included', async () => {
-  render(<QueryClientProvider client={createQueryClient()}><AccessHistory /></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <AccessHistory />
+    </QueryClientProvider>,
+  );
   const table = await screen.findByRole('table', { name: 'Access history' });
-  const rows = within(table).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').slice(1).map((c) => c.textContent));
+  const rows = within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .slice(1)
+        .map((c) => c.textContent),
+    );
   expect(rows).toEqual([
     ['Dr. Lee (doctor)', 'cancelled a reminder'],
     ['Dr. Lee (doctor)', 'scheduled a reminder'],
@@ -41,5 +60,7 @@ test("every action of every entity the contract's audit log knows has words", ()
       expect(describeAccess({ action, entity, entityId: null })).toMatch(/^[a-z][a-z ]+ your [a-z ]+s$/);
     }
   }
-  expect(describeAccess({ action: 'summarize', entity: 'medical_record', entityId: ID })).toBe('generated a summary of a medical record');
+  expect(describeAccess({ action: 'summarize', entity: 'medical_record', entityId: ID })).toBe(
+    'generated a summary of a medical record',
+  );
 });

@@ -15,7 +15,10 @@ let files = { presignedUrl: [] as string[], fileName: [] as string[] };
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /patient/me': { status: 200, body: patientMe({ _id: PATIENT_ID, name: 'Asha' }) },
-    [`GET /medical-record/${PATIENT_ID}`]: (r) => ({ status: 200, body: { uploadUrl: `${fake.url}/files/k?sig=1`, key: 'k', echo: r.path } }),
+    [`GET /medical-record/${PATIENT_ID}`]: (r) => ({
+      status: 200,
+      body: { uploadUrl: `${fake.url}/files/k?sig=1`, key: 'k', echo: r.path },
+    }),
     'PUT /files/k': () => ({ status: putStatus, body: {} }),
     'GET /medical-record': () => ({ status: 200, body: files }),
   });
@@ -29,7 +32,11 @@ beforeEach(() => {
 });
 
 const renderView = (view: React.ReactNode) =>
-  render(<QueryClientProvider client={createQueryClient()}><MemoryRouter>{view}</MemoryRouter></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>{view}</MemoryRouter>
+    </QueryClientProvider>,
+  );
 const choose = (file: File) => fireEvent.change(screen.getByLabelText('PDF file'), { target: { files: [file] } });
 const pdf = new File(['%PDF-1.4\n%%EOF\n'], 'scan.pdf', { type: 'application/pdf' });
 

@@ -8,10 +8,17 @@ import EditProfile from './EditProfile';
 import Signup from './Signup';
 
 const patient = {
-  _id: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11', name: 'Asha Rao', email: 'asha@example.com', DOB: '1990-04-02',
-  gender: 'Female', maritalStatus: 'Married', occupation: 'Teacher',
+  _id: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
+  name: 'Asha Rao',
+  email: 'asha@example.com',
+  DOB: '1990-04-02',
+  gender: 'Female',
+  maritalStatus: 'Married',
+  occupation: 'Teacher',
   address: { street: '12 Lake Rd', city: 'Pune', state: 'MH', pinCode: '411001' },
-  profileComplete: true, twoFactorEnabled: false, assignedDoctors: [{ doctor: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee' }],
+  profileComplete: true,
+  twoFactorEnabled: false,
+  assignedDoctors: [{ doctor: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee' }],
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let signupStatus = 201;
@@ -40,17 +47,25 @@ beforeEach(() => {
 
 function renderRoute(path: string, element: React.ReactNode) {
   const router = createMemoryRouter(
-    [{ path, element }, { path: '*', element: <p>elsewhere</p> }],
+    [
+      { path, element },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
     { initialEntries: [path] },
   );
-  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
   return router;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 // Next and Finish check the step with the schema, which settles after the click: wait for it.
-const click = (name: string) => act(async () => {
-  fireEvent.click(screen.getByRole('button', { name }));
-});
+const click = (name: string) =>
+  act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
 
 test('signup: three steps, defaults of SPEC §5, one submission on Finish, then the dashboard', async () => {
   const router = renderRoute('/patient/signup', <Signup />);
@@ -70,8 +85,13 @@ test('signup: three steps, defaults of SPEC §5, one submission on Finish, then 
   await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
   expect(fake.requests).toHaveLength(1);
   expect(fake.requests[0].body).toEqual({
-    name: 'Asha Rao', email: 'asha@example.com', password: 'a long passphrase', gender: 'Prefer not to say',
-    maritalStatus: 'Unmarried', occupation: 'Teacher', address: { street: '', city: 'Pune', state: '', pinCode: '' },
+    name: 'Asha Rao',
+    email: 'asha@example.com',
+    password: 'a long passphrase',
+    gender: 'Prefer not to say',
+    maritalStatus: 'Unmarried',
+    occupation: 'Teacher',
+    address: { street: '', city: 'Pune', state: '', pinCode: '' },
   });
   expect(useSession.getState()).toMatchObject({ token: 'new-token', role: 'patient' });
 });
@@ -108,12 +128,18 @@ test('dashboard: the profile summary and every card of SPEC §2 with its links',
   expect(await screen.findByText('Asha Rao')).toBeInTheDocument();
   expect(screen.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/patient/edit');
   const links = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
-  expect(links).toEqual(expect.arrayContaining([
-    ['View', '/patient/dashboard/medical-files'], ['Upload', '/patient/dashboard/medical-files/upload'],
-    ['View', '/prescription'], ['View history', '/patient/all-medical-records'],
-    ['Connect', '/patient/assign-doctors'], ['Incoming', '/patient/view-incoming-requests'],
-    ['Outgoing', '/patient/view-outgoing-requests'], ['Set up', '/patient/enable2fa'],
-  ]));
+  expect(links).toEqual(
+    expect.arrayContaining([
+      ['View', '/patient/dashboard/medical-files'],
+      ['Upload', '/patient/dashboard/medical-files/upload'],
+      ['View', '/prescription'],
+      ['View history', '/patient/all-medical-records'],
+      ['Connect', '/patient/assign-doctors'],
+      ['Incoming', '/patient/view-incoming-requests'],
+      ['Outgoing', '/patient/view-outgoing-requests'],
+      ['Set up', '/patient/enable2fa'],
+    ]),
+  );
   expect(screen.getByLabelText('Assigned Doctors')).toHaveTextContent('Dr. Lee');
   for (const title of ['Files', 'Prescription', 'Medical Records', 'Connect to Doctors', 'Two-Factor Authentication']) {
     expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
@@ -135,7 +161,10 @@ test('edit: no date of birth, only filled-in fields sent, empty nested values st
   await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
   const patch = fake.requests.find((r) => r.method === 'PATCH')!;
   expect(patch.body).toEqual({
-    name: 'Asha R.', email: 'asha@example.com', gender: 'Female', maritalStatus: 'Married',
+    name: 'Asha R.',
+    email: 'asha@example.com',
+    gender: 'Female',
+    maritalStatus: 'Married',
     address: { city: 'Pune', pinCode: '411001' },
   });
 });
@@ -149,7 +178,9 @@ test('edit: an e-mail the server refuses shows beside Email on the first step, w
   await click('Next');
   await click('Next');
   await click('Finish');
-  await waitFor(() => expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('An account with this e-mail already exists'));
+  await waitFor(() =>
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('An account with this e-mail already exists'),
+  );
   expect(screen.getByRole('heading', { name: 'Account' })).toBeInTheDocument();
   expect(screen.queryByText('Could not update. Try again?')).not.toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/patient/edit');

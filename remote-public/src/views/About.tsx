@@ -33,13 +33,13 @@ export default function About() {
         <SectionTitle id="about-story">Why we built CareLoop</SectionTitle>
         <Prose>
           <p>
-            Good care depends on good information. Too often, a patient&apos;s history is scattered across paper notes,
-            e-mails and files, and the people caring for them do not see the same picture.
+            Good care depends on good information. Too often, a patient&apos;s history is scattered across paper notes, e-mails
+            and files, and the people caring for them do not see the same picture.
           </p>
           <p>
-            CareLoop is a clinical decision-support and care-coordination platform. Doctors create structured medical
-            records and prescriptions, generate concise record summaries and schedule reminders; patients keep their
-            medical files, records and prescriptions in one secure place and connect with the doctors who treat them.
+            CareLoop is a clinical decision-support and care-coordination platform. Doctors create structured medical records and
+            prescriptions, generate concise record summaries and schedule reminders; patients keep their medical files, records
+            and prescriptions in one secure place and connect with the doctors who treat them.
           </p>
         </Prose>
       </Section>

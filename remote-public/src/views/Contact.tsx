@@ -57,13 +57,11 @@ export default function Contact() {
         <SectionTitle id="contact-help">Before you write</SectionTitle>
         <Prose>
           <p>
-            Doctors and patients who already use CareLoop: please include the e-mail address of your account, but never
-            send passwords, two-factor codes or medical details by e-mail.
+            Doctors and patients who already use CareLoop: please include the e-mail address of your account, but never send
+            passwords, two-factor codes or medical details by e-mail.
           </p>
         </Prose>
-        <Notice>
-          CareLoop cannot answer medical questions by e-mail. In an emergency, call your local emergency number.
-        </Notice>
+        <Notice>CareLoop cannot answer medical questions by e-mail. In an emergency, call your local emergency number.</Notice>
       </Section>
     </PublicPage>
   );

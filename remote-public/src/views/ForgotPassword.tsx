@@ -23,7 +23,10 @@ export default function ForgotPassword({ role }: { role: Role }) {
     <Page>
       <Narrow>
         <Heading>Forgot your password?</Heading>
-        <p>Enter the e-mail of your {roleTitle(role).toLowerCase()} account. We will send you a link to choose a new password; it works once, for 30 minutes.</p>
+        <p>
+          Enter the e-mail of your {roleTitle(role).toLowerCase()} account. We will send you a link to choose a new password; it
+          works once, for 30 minutes.
+        </p>
         <SchemaForm form={form} onSubmit={({ email }) => submit(email)}>
           <FormTextField name="email" label="Email" type="email" autoComplete="username" required />
           {failed && <Banner tone="error">Could not authenticate</Banner>}

@@ -126,8 +126,8 @@ export default function Landing() {
           <HeroInner>
             <Headline id="landing-title">Empower Healthcare Decisions</Headline>
             <Blurb>
-              CareLoop brings intelligent insights and decision support tools to clinical practice, so doctors and
-              patients can make confident, well-informed care decisions together.
+              CareLoop brings intelligent insights and decision support tools to clinical practice, so doctors and patients can
+              make confident, well-informed care decisions together.
             </Blurb>
             <Actions>
               <ButtonLink to="/patient/signup">Start for free</ButtonLink>
@@ -156,8 +156,8 @@ export default function Landing() {
             <div>
               <h2 id="doctor-banner-title">Elevate Your Medical Practice</h2>
               <p>
-                Advanced clinical tools, the latest medical guidelines and expert insights, brought together to support
-                every decision you make for your patients.
+                Advanced clinical tools, the latest medical guidelines and expert insights, brought together to support every
+                decision you make for your patients.
               </p>
             </div>
             <BannerButton to="/doctor/signup">Get Started</BannerButton>

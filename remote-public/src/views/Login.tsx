@@ -1,10 +1,22 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import {
-  ENDPOINTS, GOOGLE_SIGN_IN_ERRORS, LoginBody, VerifyLoginCodeBody, type GoogleSignInError, type Role,
+  ENDPOINTS,
+  GOOGLE_SIGN_IN_ERRORS,
+  LoginBody,
+  VerifyLoginCodeBody,
+  type GoogleSignInError,
+  type Role,
 } from 'shared-contracts';
 import {
-  dashboardPath, endpointUrl, login, roleTitle, serverError, useSession, useSessionFromQuery, verifyLoginCode,
+  dashboardPath,
+  endpointUrl,
+  login,
+  roleTitle,
+  serverError,
+  useSession,
+  useSessionFromQuery,
+  verifyLoginCode,
 } from 'shared-auth';
 import { Banner, Button, FormTextField, Heading, Narrow, Page, Row, SchemaForm, useSchemaForm } from 'shared-ui';
 

@@ -38,7 +38,14 @@ export default function ResetPassword({ role }: { role: Role }) {
           </>
         ) : (
           <SchemaForm form={form} onSubmit={(body) => submit(body.password)}>
-            <FormTextField name="password" label="New password" type="password" autoComplete="new-password" minLength={PASSWORD_MIN} required />
+            <FormTextField
+              name="password"
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              minLength={PASSWORD_MIN}
+              required
+            />
             <FormTextField name="confirm" label="Repeat the new password" type="password" autoComplete="new-password" required />
             {mismatch && <Banner tone="info">The two passwords differ.</Banner>}
             {failed && <Banner tone="error">Could not authenticate</Banner>}

@@ -1,12 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled, { keyframes } from 'styled-components';
 import { theme } from 'shared-ui';
-import {
-  aiPatientCareImage,
-  collaborativePracticeImage,
-  empoweringCliniciansImage,
-  informedDecisionsImage,
-} from './images';
+import { aiPatientCareImage, collaborativePracticeImage, empoweringCliniciansImage, informedDecisionsImage } from './images';
 
 /** SPEC §3 "Showcase card". */
 export interface ShowcaseCard {

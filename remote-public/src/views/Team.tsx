@@ -60,8 +60,8 @@ export default function Team() {
         <SectionTitle id="team-how">How we work</SectionTitle>
         <Prose>
           <p>
-            Every feature starts with a clinical need and is reviewed by clinicians and patients before it ships. We
-            measure success by one question: does it help someone make a better-informed care decision?
+            Every feature starts with a clinical need and is reviewed by clinicians and patients before it ships. We measure
+            success by one question: does it help someone make a better-informed care decision?
           </p>
         </Prose>
       </Section>

@@ -18,7 +18,10 @@ beforeAll(async () => {
       (r.body as { code: string }).code === '123456'
         ? { status: 200, body: { token: 'after-2fa', role: 'doctor' } }
         : { status: 401, body: { error: 'Invalid or expired code' } },
-    'POST /patient/forgot-password': { status: 200, body: { message: 'If an account exists for this e-mail, a reset link has been sent.' } },
+    'POST /patient/forgot-password': {
+      status: 200,
+      body: { message: 'If an account exists for this e-mail, a reset link has been sent.' },
+    },
     [`POST /doctor/reset-password/${DOCTOR_ID}/tok_abcdefghijklmnopqrstuvwxyz`]: () =>
       resetStatus === 200
         ? { status: 200, body: { message: 'Your password has been reset. You can now log in.' } }
@@ -44,7 +47,11 @@ function renderRoutes(initial: string) {
     ],
     { initialEntries: [initial] },
   );
-  render(<QueryClientProvider client={createQueryClient()}><RouterProvider router={router} /></QueryClientProvider>);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
   return router;
 }
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -63,7 +70,8 @@ test('two-factor login: the code field and Verify replace the credentials; a wro
   fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
   await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
   expect(fake.requests.filter((r) => r.path === '/doctor/verify2FA').map((r) => r.body)).toEqual([
-    { doctorId: DOCTOR_ID, code: '000000' }, { doctorId: DOCTOR_ID, code: '123456' },
+    { doctorId: DOCTOR_ID, code: '000000' },
+    { doctorId: DOCTOR_ID, code: '123456' },
   ]);
   expect(useSession.getState()).toMatchObject({ token: 'after-2fa', role: 'doctor' });
 });
@@ -95,7 +103,10 @@ test('Google sign-in not configured: a clear message on the login page', async (
 
 test("the patient's Google sign-in link opens the api's Google endpoint", async () => {
   renderRoutes('/login/patient');
-  expect(await screen.findByRole('link', { name: 'Continue with Google' })).toHaveAttribute('href', `${fake.url}/patient/auth/google`);
+  expect(await screen.findByRole('link', { name: 'Continue with Google' })).toHaveAttribute(
+    'href',
+    `${fake.url}/patient/auth/google`,
+  );
 });
 
 test('doctors are not offered Google sign-in', async () => {
@@ -108,7 +119,9 @@ test('forgot password shows the answer in green', async () => {
   renderRoutes('/patient/forgot-password');
   type('Email', 'asha@example.com');
   fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
-  expect(await screen.findByRole('status')).toHaveTextContent('If an account exists for this e-mail, a reset link has been sent.');
+  expect(await screen.findByRole('status')).toHaveTextContent(
+    'If an account exists for this e-mail, a reset link has been sent.',
+  );
   expect(fake.requests[0].body).toEqual({ email: 'asha@example.com' });
 });
 

@@ -25,7 +25,11 @@ function Svg({ children, ...rest }: IconProps) {
 
 export const FacebookIcon = (p: IconProps) => (
   <Svg {...p}>
-    <path d="M15 3h-2.5A3.5 3.5 0 0 0 9 6.5V10H6.5v3.5H9V21h3.5v-7.5h2.8l.7-3.5h-3.5V7.2c0-.7.5-1.2 1.2-1.2H15z" fill="currentColor" stroke="none" />
+    <path
+      d="M15 3h-2.5A3.5 3.5 0 0 0 9 6.5V10H6.5v3.5H9V21h3.5v-7.5h2.8l.7-3.5h-3.5V7.2c0-.7.5-1.2 1.2-1.2H15z"
+      fill="currentColor"
+      stroke="none"
+    />
   </Svg>
 );
 

@@ -3,9 +3,7 @@
  * (no external requests, no image files to ship).
  */
 const svgUri = (body: string) =>
-  `data:image/svg+xml,${encodeURIComponent(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 300">${body}</svg>`,
-  )}`;
+  `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 300">${body}</svg>`)}`;
 
 /** A clipboard with a patient chart, a rising trend and a confirmed decision. */
 export const informedDecisionsImage = svgUri(`

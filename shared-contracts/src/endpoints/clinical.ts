@@ -10,7 +10,14 @@ import {
   UploadUrlQuery,
   UploadUrlResponse,
 } from '../files';
-import { DrugAlertQuery, DrugAlertResponse, Prescription, PrescriptionCreate, PrescriptionCreated, PrescriptionList } from '../prescriptions';
+import {
+  DrugAlertQuery,
+  DrugAlertResponse,
+  Prescription,
+  PrescriptionCreate,
+  PrescriptionCreated,
+  PrescriptionList,
+} from '../prescriptions';
 import {
   MedicalRecord,
   MedicalRecordCreate,

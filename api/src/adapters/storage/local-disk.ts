@@ -17,7 +17,6 @@ import {
   type VerifyResult,
 } from './storage';
 
-
 export class UploadRejected extends Error {
   constructor(
     readonly statusCode: 409 | 413 | 415,
@@ -45,7 +44,8 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
     private readonly publicUrl: string,
     private readonly clock: Clock,
   ) {
-    if (signingKey.length < MIN_SIGNING_KEY_BYTES) throw new Error(`The files signing key must be at least ${MIN_SIGNING_KEY_BYTES} bytes`);
+    if (signingKey.length < MIN_SIGNING_KEY_BYTES)
+      throw new Error(`The files signing key must be at least ${MIN_SIGNING_KEY_BYTES} bytes`);
     this.root = path.join(dataDir, 'files');
     this.tmpDir = path.join(this.root, '.tmp');
   }
@@ -73,7 +73,10 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
     return this.url('PUT', key, opts.expiresInSeconds);
   }
 
-  async createDownloadUrl(key: string, opts: { fileName: string; expiresInSeconds: number; issuedTo?: UrlIssuedTo }): Promise<string> {
+  async createDownloadUrl(
+    key: string,
+    opts: { fileName: string; expiresInSeconds: number; issuedTo?: UrlIssuedTo },
+  ): Promise<string> {
     return this.url('GET', key, opts.expiresInSeconds, safeFileName(opts.fileName), opts.issuedTo);
   }
 
@@ -82,13 +85,20 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
    * malformed or wrong-length one is invalid.
    */
   checkSignature(method: SignedMethod, key: string, query: SignedQuery): 'ok' | 'expired' | 'invalid' {
-    if (!isStorageKey(key) || !query.expires || !/^\d{1,12}$/.test(query.expires) || !query.sig || !/^[0-9a-f]{64}$/.test(query.sig)) {
+    if (
+      !isStorageKey(key) ||
+      !query.expires ||
+      !/^\d{1,12}$/.test(query.expires) ||
+      !query.sig ||
+      !/^[0-9a-f]{64}$/.test(query.sig)
+    ) {
       return 'invalid';
     }
     // A newline would let a name stand in for the `by` field of the signed text.
     if (query.name?.includes('\n') || query.by?.includes('\n')) return 'invalid';
     const expires = Number(query.expires);
-    const signed = method === 'GET' ? this.sign(method, key, expires, query.name ?? '', query.by ?? '') : this.sign(method, key, expires);
+    const signed =
+      method === 'GET' ? this.sign(method, key, expires, query.name ?? '', query.by ?? '') : this.sign(method, key, expires);
     const expected = Buffer.from(signed, 'hex');
     if (!timingSafeEqual(expected, Buffer.from(query.sig, 'hex'))) return 'invalid';
     if (Math.floor(this.clock.now().getTime() / 1000) > expires) return 'expired';
@@ -126,7 +136,8 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
         if (size > maxBytes) return done(new UploadRejected(413, 'The file is too large'));
         if (head.length < PDF_MAGIC.length) {
           head = Buffer.concat([head, chunk.subarray(0, PDF_MAGIC.length - head.length)]);
-          if (!PDF_MAGIC.subarray(0, head.length).equals(head)) return done(new UploadRejected(415, 'Only PDF files are accepted'));
+          if (!PDF_MAGIC.subarray(0, head.length).equals(head))
+            return done(new UploadRejected(415, 'Only PDF files are accepted'));
         }
         done(null, chunk);
       },
@@ -150,7 +161,8 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
       try {
         fs.linkSync(tmp, final); // atomic, and never replaces a file already stored
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new UploadRejected(409, 'This upload URL has already been used');
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new UploadRejected(409, 'This upload URL has already been used');
         throw err;
       }
       return size;

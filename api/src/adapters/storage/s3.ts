@@ -1,15 +1,8 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../../config';
 import type { Clock } from '../clock';
 import { contentDisposition, isStorageKey, PDF_MAGIC, type FileStorage, type VerifyResult } from './storage';
-
 
 function isAwsEndpoint(endpoint: string): boolean {
   try {
@@ -80,7 +73,9 @@ export class S3Storage implements FileStorage {
     if (size > opts.maxBytes) reason = 'too large';
     else if (size < PDF_MAGIC.length) reason = 'not a PDF';
     else {
-      const first = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${PDF_MAGIC.length - 1}` }));
+      const first = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${PDF_MAGIC.length - 1}` }),
+      );
       const bytes = Buffer.from(await first.Body!.transformToByteArray()).subarray(0, PDF_MAGIC.length);
       if (!bytes.equals(PDF_MAGIC)) reason = 'not a PDF';
     }

@@ -11,7 +11,8 @@ import type { Role } from 'shared-contracts';
  */
 
 export const PDF_MAGIC = Buffer.from('%PDF-', 'latin1');
-const KEY_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/;
+const KEY_PATTERN =
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/;
 
 /** True for a key of the form the server makes; anything else is refused before touching storage. */
 export function isStorageKey(key: string): boolean {
@@ -81,10 +82,17 @@ const MAX_NAME = 255;
 export function safeFileName(input: string): string {
   let name = input.normalize('NFC');
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-  name = name.replace(UNSAFE_NAME_CHARS, '').replace(/\s+/g, ' ').trim().replace(/^[.\s]+/, '');
+  name = name
+    .replace(UNSAFE_NAME_CHARS, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[.\s]+/, '');
   let base = name.replace(/\.pdf$/i, '').trim();
   if (!base) base = 'document';
-  base = [...base].slice(0, MAX_NAME - 4).join('').trim();
+  base = [...base]
+    .slice(0, MAX_NAME - 4)
+    .join('')
+    .trim();
   return `${base}.pdf`;
 }
 

@@ -17,13 +17,29 @@ describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
     await connect(t, doctor, patient);
 
     setClock(t, '2025-03-01T10:00:00Z');
-    const created = await t.app.inject({ method: 'POST', url: `/medicalhistory/${patient.id}`, headers: bearer(doctor.token), payload: recordBody() });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: recordBody(),
+    });
     expect(created.statusCode).toBe(201);
     const recordId = created.json().record._id;
     setClock(t, '2025-03-01T11:00:00Z');
-    expect((await t.app.inject({ method: 'GET', url: `/medicalHistory/${recordId}`, headers: bearer(doctor.token) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/medicalHistory/${recordId}`, headers: bearer(doctor.token) })).statusCode,
+    ).toBe(200);
     setClock(t, '2025-03-01T12:00:00Z');
-    expect((await t.app.inject({ method: 'POST', url: `/prescription/${patient.id}`, headers: bearer(doctor.token), payload: prescriptionBody() })).statusCode).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/prescription/${patient.id}`,
+          headers: bearer(doctor.token),
+          payload: prescriptionBody(),
+        })
+      ).statusCode,
+    ).toBe(201);
 
     const res = await auditOf(patient.token);
     expect(res.statusCode).toBe(200);

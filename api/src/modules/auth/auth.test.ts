@@ -1,7 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { sessions } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
-import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, createTestApp, signup, uniqueEmail, type TestApp } from '../../test/helpers';
+import {
+  appPerFile,
+  BACKENDS,
+  PASSWORD,
+  bearer,
+  countRows,
+  createTestApp,
+  signup,
+  uniqueEmail,
+  type TestApp,
+} from '../../test/helpers';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from './messages';
 
 describe.each(BACKENDS)('auth on %s', (backend) => {
@@ -63,7 +73,10 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
 
     it('stores the token only as its SHA-256 hash', async () => {
       const { token } = await signup(t.app, 'patient');
-      const byHash = await t.db.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      const byHash = await t.db.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(token)));
       expect(byHash).toHaveLength(1);
       const byPlain = await t.db.db.select().from(sessions).where(eq(sessions.tokenHash, token));
       expect(byPlain).toHaveLength(0);
@@ -231,7 +244,10 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
       const me = await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token) });
       expect(me.statusCode).toBe(401);
       expect(me.json()).toEqual({ error: 'Unauthorized' });
-      const [row] = await t.db.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+      const [row] = await t.db.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(token)));
       expect(row.revokedAt).toBeInstanceOf(Date);
     });
 

@@ -11,13 +11,7 @@ export interface Session {
 }
 
 /** Stores a new session (its token's hash only) and returns the token for the client. */
-export async function createSession(
-  db: Queryable,
-  role: Role,
-  accountId: string,
-  now: Date,
-  ttlHours: number,
-): Promise<string> {
+export async function createSession(db: Queryable, role: Role, accountId: string, now: Date, ttlHours: number): Promise<string> {
   const token = newToken();
   await db.insert(sessions).values({
     tokenHash: hashToken(token),
@@ -39,7 +33,10 @@ export async function findActiveSession(db: Queryable, token: string, now: Date)
 }
 
 export async function revokeSession(db: Queryable, sessionId: string, now: Date): Promise<void> {
-  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 /** After a password change every device must sign in again. */

@@ -48,10 +48,7 @@ export async function recordFailure(db: Queryable, role: Role, email: string, no
   await db
     .delete(loginFailures)
     .where(
-      and(
-        lt(loginFailures.updatedAt, forgetBefore),
-        or(isNull(loginFailures.lockedUntil), lt(loginFailures.lockedUntil, now)),
-      ),
+      and(lt(loginFailures.updatedAt, forgetBefore), or(isNull(loginFailures.lockedUntil), lt(loginFailures.lockedUntil, now))),
     );
 }
 

@@ -93,7 +93,11 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       expect(res.json()).toEqual({ message: `Request sent to ${to.name}.` });
 
       const expected = [
-        { _id: expect.stringMatching(/^[0-9a-f-]{36}$/), doctor: { name: 'Dr Who', email: doctor.email }, patient: { name: 'Pat Doe', email: patient.email } },
+        {
+          _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          doctor: { name: 'Dr Who', email: doctor.email },
+          patient: { name: 'Pat Doe', email: patient.email },
+        },
       ];
       const received = await list(to, 'received');
       expect(received.statusCode).toBe(200);
@@ -236,7 +240,10 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
         'Alice',
       ]);
       expect((await respond(c, cId, 'reject')).statusCode).toBe(200);
-      expect((await list(doctor, 'sent')).json().map((r: { patient: { name: string } }) => r.patient.name)).toEqual(['Bob', 'Alice']);
+      expect((await list(doctor, 'sent')).json().map((r: { patient: { name: string } }) => r.patient.name)).toEqual([
+        'Bob',
+        'Alice',
+      ]);
     });
 
     it.each([
@@ -266,7 +273,12 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       expect((await me(doctor)).assignedPatients).toEqual([{ patient: patient.id, name: 'Pat Doe' }]);
       expect((await me(patient)).assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who' }]);
       // PATCH /{role}/me answers them too
-      const patched = await t.app.inject({ method: 'PATCH', url: '/patient/me', headers: bearer(patient.token), payload: { occupation: 'Chef' } });
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: '/patient/me',
+        headers: bearer(patient.token),
+        payload: { occupation: 'Chef' },
+      });
       expect(patched.json().patient.assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who' }]);
       // no longer listed anywhere
       expect((await list(patient, 'received')).json()).toEqual([]);
@@ -394,11 +406,15 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
     it('accept and assignment are one transaction: a failing assignment leaves the request pending', async () => {
       const { doctor, patient } = await pair();
       const id = await sent(doctor, patient);
-      await db().execute(sql.raw(`
-        create function careloop_test_fail() returns trigger language plpgsql as $$
-        begin raise exception 'simulated failure'; end $$`));
       await db().execute(
-        sql.raw('create trigger careloop_test_fail before insert on assignments for each row execute function careloop_test_fail()'),
+        sql.raw(`
+        create function careloop_test_fail() returns trigger language plpgsql as $$
+        begin raise exception 'simulated failure'; end $$`),
+      );
+      await db().execute(
+        sql.raw(
+          'create trigger careloop_test_fail before insert on assignments for each row execute function careloop_test_fail()',
+        ),
       );
       try {
         const res = await respond(patient, id, 'accept');
@@ -498,7 +514,7 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       expect(await isAssigned(db(), doctor.id, "'; drop table assignments; --")).toBe(false);
     });
 
-    it('lists a doctor\'s patients and a patient\'s doctors by name', async () => {
+    it("lists a doctor's patients and a patient's doctors by name", async () => {
       const doctor = await account('doctor', 'Dr Main');
       const zed = await account('patient', 'Zed');
       const amy = await account('patient', 'Amy');
@@ -526,7 +542,10 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       await respond(patient, await sent(doctor, patient), 'accept');
       const p2 = await account('patient');
       await sent(p2, doctor);
-      const before = { requests: await countRows(tdb.adapter, 'connection_requests'), links: await countRows(tdb.adapter, 'assignments') };
+      const before = {
+        requests: await countRows(tdb.adapter, 'connection_requests'),
+        links: await countRows(tdb.adapter, 'assignments'),
+      };
       await db().delete(patients).where(eq(patients.id, patient.id));
       await db().delete(patients).where(eq(patients.id, p2.id));
       expect(await isAssigned(db(), doctor.id, patient.id)).toBe(false);

@@ -8,7 +8,6 @@ import { account, connect, type Account } from '../../test/clinical';
 import { local, PDF } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 
-
 describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
   let tdb: TestDb;
   let t: TestApp;
@@ -47,7 +46,8 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
     const dir = path.join(filesDir(app), '.tmp');
     return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
   };
-  const rowOf = async (key: string) => (await tdb.adapter.db.select().from(medicalFiles).where(eq(medicalFiles.storageKey, key)))[0];
+  const rowOf = async (key: string) =>
+    (await tdb.adapter.db.select().from(medicalFiles).where(eq(medicalFiles.storageKey, key)))[0];
 
   describe('GET /medical-record/{patientId} (upload URL)', () => {
     it('gives the patient a signed PUT URL under a server-made key, and a pending row', async () => {
@@ -59,7 +59,9 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       const row = await rowOf(key);
       expect(row).toMatchObject({ patientId: patient.id, fileName: 'blood test.pdf', status: 'pending', size: null });
       const audits = await tdb.adapter.db.select().from(auditLog).where(eq(auditLog.entityId, row.id));
-      expect(audits).toEqual([expect.objectContaining({ action: 'create', entity: 'medical_file', actorId: patient.id, patientId: patient.id })]);
+      expect(audits).toEqual([
+        expect.objectContaining({ action: 'create', entity: 'medical_file', actorId: patient.id, patientId: patient.id }),
+      ]);
     });
 
     it.each([
@@ -292,7 +294,7 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       expect(cross.json()).toEqual({ error: 'Patient not found' });
     });
 
-    it('doctor: an assigned patient\'s files; unassigned or unknown 404; patientId required', async () => {
+    it("doctor: an assigned patient's files; unassigned or unknown 404; patientId required", async () => {
       const patient = await account(t, 'patient');
       const assigned = await account(t, 'doctor');
       const stranger = await account(t, 'doctor');
@@ -307,7 +309,10 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       const download = await t.app.inject({ method: 'GET', url: local(body.presignedUrl[0]) });
       expect(download.rawPayload).toEqual(PDF);
 
-      for (const res of [await list(t, stranger, `?patientId=${patient.id}`), await list(t, stranger, `?patientId=${stranger.id}`)]) {
+      for (const res of [
+        await list(t, stranger, `?patientId=${patient.id}`),
+        await list(t, stranger, `?patientId=${stranger.id}`),
+      ]) {
         expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ error: 'Patient not found' });
       }
@@ -340,13 +345,21 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       const { uploadUrl: url } = await newUpload(small, patient);
       const preflight = await fetch(onServer(url), {
         method: 'OPTIONS',
-        headers: { origin: 'http://localhost:8082', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: 'http://localhost:8082',
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8082');
       expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
 
-      const ok = await fetch(onServer(url), { method: 'PUT', headers: { 'content-type': 'application/pdf', origin: 'http://localhost:8082' }, body: PDF });
+      const ok = await fetch(onServer(url), {
+        method: 'PUT',
+        headers: { 'content-type': 'application/pdf', origin: 'http://localhost:8082' },
+        body: PDF,
+      });
       expect(ok.status).toBe(200);
       expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:8082');
 

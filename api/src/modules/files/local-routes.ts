@@ -32,80 +32,70 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
     // Public in the contract: the signature is checked by the handler, not a bearer token.
-    route(
-      app,
-      deps,
-      ENDPOINTS.putSignedFile,
-      async (request, reply) => {
-        const key = `${request.params.patientId}/${request.params.file}`;
-        checkSignature('PUT', key, request.query);
-        const row = await signedUploads.find(db.db, key);
-        if (!row) throw new HttpError(404, 'Not found');
-        if (row.status !== 'pending') throw new HttpError(409, URL_USED);
-        // From here on the answer may come before the whole body was read: close the connection
-        // after it rather than read the rest of a refused upload.
-        const refuse = async (status: 413 | 415, message: string) => {
-          await signedUploads.markRejected(db.db, row.id);
-          reply.header('connection', 'close');
-          throw new HttpError(status, message);
-        };
-        const mediaType = (request.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
-        if (mediaType !== PDF_MIME) return refuse(415, ONLY_PDF);
-        const declared = Number(request.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBytes) return refuse(413, tooLarge(maxBytes));
-        let size: number;
-        try {
-          size = await storage.receive(key, request.raw, maxBytes);
-        } catch (err) {
-          if (err instanceof UploadRejected) {
-            if (err.statusCode === 409) throw new HttpError(409, URL_USED);
-            return refuse(err.statusCode, err.statusCode === 415 ? ONLY_PDF : tooLarge(maxBytes));
-          }
-          throw err;
+    route(app, deps, ENDPOINTS.putSignedFile, async (request, reply) => {
+      const key = `${request.params.patientId}/${request.params.file}`;
+      checkSignature('PUT', key, request.query);
+      const row = await signedUploads.find(db.db, key);
+      if (!row) throw new HttpError(404, 'Not found');
+      if (row.status !== 'pending') throw new HttpError(409, URL_USED);
+      // From here on the answer may come before the whole body was read: close the connection
+      // after it rather than read the rest of a refused upload.
+      const refuse = async (status: 413 | 415, message: string) => {
+        await signedUploads.markRejected(db.db, row.id);
+        reply.header('connection', 'close');
+        throw new HttpError(status, message);
+      };
+      const mediaType = (request.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+      if (mediaType !== PDF_MIME) return refuse(415, ONLY_PDF);
+      const declared = Number(request.headers['content-length']);
+      if (Number.isFinite(declared) && declared > maxBytes) return refuse(413, tooLarge(maxBytes));
+      let size: number;
+      try {
+        size = await storage.receive(key, request.raw, maxBytes);
+      } catch (err) {
+        if (err instanceof UploadRejected) {
+          if (err.statusCode === 409) throw new HttpError(409, URL_USED);
+          return refuse(err.statusCode, err.statusCode === 415 ? ONLY_PDF : tooLarge(maxBytes));
         }
-        if (!(await signedUploads.markStored(db.db, row.id, size, clock.now()))) {
-          // The row left 'pending' meanwhile (a concurrent, refused PUT): keep nothing.
-          await storage.delete(key);
-          throw new HttpError(409, URL_USED);
-        }
-        return { message: 'File upload successful', key };
-      },
-    );
+        throw err;
+      }
+      if (!(await signedUploads.markStored(db.db, row.id, size, clock.now()))) {
+        // The row left 'pending' meanwhile (a concurrent, refused PUT): keep nothing.
+        await storage.delete(key);
+        throw new HttpError(409, URL_USED);
+      }
+      return { message: 'File upload successful', key };
+    });
 
     // The PDF itself is answered (the contract's `response: null`): no schema serializes the stream.
-    route(
-      app,
-      deps,
-      ENDPOINTS.getSignedFile,
-      async (request, reply) => {
-        const key = `${request.params.patientId}/${request.params.file}`;
-        checkSignature('GET', key, request.query);
-        // Deny by default: a download names who it was issued to, or it is not served.
-        const issuedTo = storage.issuedTo(request.query);
-        if (!issuedTo) throw new HttpError(403, URL_INVALID);
-        const file = storage.pathOf(key);
-        let stat: fs.Stats;
-        try {
-          stat = await fs.promises.stat(file);
-        } catch {
-          throw new HttpError(404, 'Not found');
-        }
-        // The audit row is written (and the issuer's access checked again) before a byte is sent.
-        if (!(await signedDownload(db.db, key, issuedTo, clock.now(), request.ip ?? null))) throw new HttpError(404, 'Not found');
-        reply
-          .header('content-type', PDF_MIME)
-          .header('content-length', stat.size)
-          .header('content-disposition', contentDisposition(request.query.name ?? 'document.pdf'))
-          .header('x-content-type-options', 'nosniff')
-          .header('cache-control', 'private, no-store')
-          // The web apps may show the PDF in a frame; the browser's PDF viewer needs no other policy.
-          .header('content-security-policy', `frame-ancestors 'self' ${config.webOrigins.join(' ')}`.trim())
-          .header('cross-origin-resource-policy', 'cross-origin')
-          .removeHeader('x-frame-options');
-        // A stream: no response schema applies to the 200.
-        return reply.send(fs.createReadStream(file) as never);
-      },
-    );
+    route(app, deps, ENDPOINTS.getSignedFile, async (request, reply) => {
+      const key = `${request.params.patientId}/${request.params.file}`;
+      checkSignature('GET', key, request.query);
+      // Deny by default: a download names who it was issued to, or it is not served.
+      const issuedTo = storage.issuedTo(request.query);
+      if (!issuedTo) throw new HttpError(403, URL_INVALID);
+      const file = storage.pathOf(key);
+      let stat: fs.Stats;
+      try {
+        stat = await fs.promises.stat(file);
+      } catch {
+        throw new HttpError(404, 'Not found');
+      }
+      // The audit row is written (and the issuer's access checked again) before a byte is sent.
+      if (!(await signedDownload(db.db, key, issuedTo, clock.now(), request.ip ?? null))) throw new HttpError(404, 'Not found');
+      reply
+        .header('content-type', PDF_MIME)
+        .header('content-length', stat.size)
+        .header('content-disposition', contentDisposition(request.query.name ?? 'document.pdf'))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        // The web apps may show the PDF in a frame; the browser's PDF viewer needs no other policy.
+        .header('content-security-policy', `frame-ancestors 'self' ${config.webOrigins.join(' ')}`.trim())
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .removeHeader('x-frame-options');
+      // A stream: no response schema applies to the 200.
+      return reply.send(fs.createReadStream(file) as never);
+    });
   };
 }
 

@@ -40,7 +40,11 @@ export function fileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     );
 
     route(app, deps, ENDPOINTS.listMedicalFiles, async (request) => {
-      return accessFor(deps, request).listFiles(request.query.patientId, storage, { maxBytes, ttlSeconds: ttl, log: request.log });
+      return accessFor(deps, request).listFiles(request.query.patientId, storage, {
+        maxBytes,
+        ttlSeconds: ttl,
+        log: request.log,
+      });
     });
   };
 }

@@ -24,7 +24,13 @@ describe.each(BACKENDS)('medical files on S3 (s3rver), %s', (backend) => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-s3rver-'));
-    const s3rver = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true, configureBuckets: [{ name: BUCKET }] });
+    const s3rver = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      directory: dir,
+      silent: true,
+      configureBuckets: [{ name: BUCKET }],
+    });
     const { port } = await s3rver.run();
     server = s3rver;
     endpoint = `http://127.0.0.1:${port}`;
@@ -45,7 +51,8 @@ describe.each(BACKENDS)('medical files on S3 (s3rver), %s', (backend) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const rowOf = async (key: string) => (await tdb.adapter.db.select().from(medicalFiles).where(eq(medicalFiles.storageKey, key)))[0];
+  const rowOf = async (key: string) =>
+    (await tdb.adapter.db.select().from(medicalFiles).where(eq(medicalFiles.storageKey, key)))[0];
   const list = (who: Account) => t.app.inject({ method: 'GET', url: '/medical-record', headers: bearer(who.token) });
   async function newUpload(patient: Account, fileName = 'scan.pdf') {
     const res = await t.app.inject({
@@ -93,7 +100,9 @@ describe.each(BACKENDS)('medical files on S3 (s3rver), %s', (backend) => {
     expect(Buffer.from(await download.arrayBuffer())).toEqual(PDF);
     expect(download.headers.get('content-type')).toBe('application/pdf');
     expect(download.headers.get('content-disposition')).toBe('inline; filename="Lab results May.pdf"');
-    expect(new URL(body.presignedUrl[0]).searchParams.get('response-content-disposition')).toBe('inline; filename="Lab results May.pdf"');
+    expect(new URL(body.presignedUrl[0]).searchParams.get('response-content-disposition')).toBe(
+      'inline; filename="Lab results May.pdf"',
+    );
   });
 
   it('verify-before-list rejects and deletes a non-PDF object: never listed', async () => {

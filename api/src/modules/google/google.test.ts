@@ -97,7 +97,14 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     expect(token).toMatch(/^[\w-]{43}$/);
 
     const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token) })).json().patient;
-    expect(me).toMatchObject({ name: 'Gina Google', email, profileComplete: false, twoFactorEnabled: false, DOB: null, assignedDoctors: [] });
+    expect(me).toMatchObject({
+      name: 'Gina Google',
+      email,
+      profileComplete: false,
+      twoFactorEnabled: false,
+      DOB: null,
+      assignedDoctors: [],
+    });
     // No usable password: the random one is hashed like any other.
     const [row] = await t.db.db.select().from(patients).where(eq(patients.email, email));
     expect(row.passwordHash).toMatch(/^scrypt\$/);
@@ -109,7 +116,12 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
       occupation: 'Nurse',
       address: { street: '2 Side St', city: 'Leeds', state: 'WY', pinCode: 'LS1' },
     };
-    const done = await t.app.inject({ method: 'POST', url: '/patient/complete-profile', headers: bearer(token), payload: profile });
+    const done = await t.app.inject({
+      method: 'POST',
+      url: '/patient/complete-profile',
+      headers: bearer(token),
+      payload: profile,
+    });
     expect(done.statusCode).toBe(200);
     expect(done.json()).toEqual({ token: expect.any(String), role: 'patient' });
     const fresh = done.json().token;
@@ -129,7 +141,9 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     const email = uniqueEmail('nameless');
     await setClaims({ email, email_verified: true, name: null });
     const { location } = await signIn();
-    const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(location.searchParams.get('token')!) })).json();
+    const me = (
+      await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(location.searchParams.get('token')!) })
+    ).json();
     expect(me.patient.name).toBe(email.split('@')[0]);
   });
 
@@ -138,24 +152,37 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     const before = await countRows(t.db, 'patients');
     await setClaims({ email, email_verified: true, name: 'Other Name' });
     const { location } = await signIn();
-    const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(location.searchParams.get('token')!) })).json();
+    const me = (
+      await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(location.searchParams.get('token')!) })
+    ).json();
     expect(me.patient).toMatchObject({ email, name: 'Test patient', profileComplete: true });
     expect(await countRows(t.db, 'patients')).toBe(before);
     // The password still works.
-    expect((await t.app.inject({ method: 'POST', url: '/patient/login', payload: { email, password: PASSWORD } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/patient/login', payload: { email, password: PASSWORD } })).statusCode,
+    ).toBe(200);
   });
 
   it('still asks for the code when the patient has two-factor on', async () => {
     const { email, token } = await signup(t.app, 'patient');
     const { secret } = (await t.app.inject({ method: 'GET', url: '/patient/qrCode', headers: bearer(token) })).json();
-    await t.app.inject({ method: 'POST', url: '/patient/verifyqrCode', headers: bearer(token), payload: { code: totpCode(secret, t.clock.now()) } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/patient/verifyqrCode',
+      headers: bearer(token),
+      payload: { code: totpCode(secret, t.clock.now()) },
+    });
     await setClaims({ email, email_verified: true });
     const { location } = await signIn();
     expect(location.searchParams.get('token')).toBeNull();
     expect(location.searchParams.get('twoFactorRequired')).toBe('true');
     const patientId = location.searchParams.get('patientId')!;
     t.clock.advance(30_000);
-    const res = await t.app.inject({ method: 'POST', url: '/patient/verify2FA', payload: { patientId, code: totpCode(secret, t.clock.now()) } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/patient/verify2FA',
+      payload: { patientId, code: totpCode(secret, t.clock.now()) },
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -259,7 +286,10 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     await setClaims({ email: uniqueEmail('tamper'), email_verified: true });
     const start = await t.app.inject({ method: 'GET', url: '/patient/auth/google' });
     const state = new URL(start.headers.location as string).searchParams.get('state')!;
-    await t.db.db.update(oidcLogins).set(tamper).where(eq(oidcLogins.stateHash, hashToken(state)));
+    await t.db.db
+      .update(oidcLogins)
+      .set(tamper)
+      .where(eq(oidcLogins.stateHash, hashToken(state)));
     const back = await fetch(new URL(start.headers.location as string), { redirect: 'manual' });
     const callback = new URL(back.headers.get('location')!);
     const res = await t.app.inject({
@@ -278,7 +308,14 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     const lines: string[] = [];
     const logged = await createTestApp(
       t.db,
-      { LOG_LEVEL: 'info', GOOGLE_ISSUER_URL: mock.issuer, GOOGLE_CLIENT_ID: CLIENT_ID, GOOGLE_CLIENT_SECRET: 's', WEB_ORIGIN: WEB, API_PUBLIC_URL: API },
+      {
+        LOG_LEVEL: 'info',
+        GOOGLE_ISSUER_URL: mock.issuer,
+        GOOGLE_CLIENT_ID: CLIENT_ID,
+        GOOGLE_CLIENT_SECRET: 's',
+        WEB_ORIGIN: WEB,
+        API_PUBLIC_URL: API,
+      },
       undefined,
       (l) => lines.push(l),
     );

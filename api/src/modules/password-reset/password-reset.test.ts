@@ -1,13 +1,22 @@
 import { eq } from 'drizzle-orm';
 import { passwordResets } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
-import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, createTestApp, createTestDb, readOutbox, signup, totpCode, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';
 import {
-  FORGOT_PASSWORD_MESSAGE,
-  RESET_DONE_MESSAGE,
-  RESET_INVALID,
-  RESET_MAIL_SUBJECT,
-} from './routes';
+  appPerFile,
+  BACKENDS,
+  PASSWORD,
+  bearer,
+  countRows,
+  createTestApp,
+  createTestDb,
+  readOutbox,
+  signup,
+  totpCode,
+  uniqueEmail,
+  type TestApp,
+  type TestDb,
+} from '../../test/helpers';
+import { FORGOT_PASSWORD_MESSAGE, RESET_DONE_MESSAGE, RESET_INVALID, RESET_MAIL_SUBJECT } from './routes';
 
 type Role = 'patient' | 'doctor';
 const NEW_PASSWORD = 'a fresh and long passphrase';
@@ -94,7 +103,10 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
   it('stores the token only as its SHA-256 hash', async () => {
     const { email } = await signup(t.app, 'doctor');
     const { id, token } = await resetLinkFor('doctor', email);
-    const byHash = await t.db.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, hashToken(token)));
+    const byHash = await t.db.db
+      .select()
+      .from(passwordResets)
+      .where(eq(passwordResets.tokenHash, hashToken(token)));
     expect(byHash).toHaveLength(1);
     expect(byHash[0]).toMatchObject({ role: 'doctor', accountId: id, usedAt: null });
     expect(byHash[0].expiresAt.getTime() - byHash[0].createdAt.getTime()).toBe(30 * 60_000);
@@ -174,7 +186,10 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 3; i++) {
-        codes.push((await limited.app.inject({ method: 'POST', url: '/patient/forgot-password', payload: { email: uniqueEmail() } })).statusCode);
+        codes.push(
+          (await limited.app.inject({ method: 'POST', url: '/patient/forgot-password', payload: { email: uniqueEmail() } }))
+            .statusCode,
+        );
       }
       expect(codes).toEqual([200, 200, 429]);
     } finally {
@@ -184,13 +199,19 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
 
   it('never logs the reset token or the link', async () => {
     const lines: string[] = [];
-    const logged = await createTestApp(t.db, { LOG_LEVEL: 'info', WEB_ORIGIN: 'http://web.example' }, undefined, (l) => lines.push(l));
+    const logged = await createTestApp(t.db, { LOG_LEVEL: 'info', WEB_ORIGIN: 'http://web.example' }, undefined, (l) =>
+      lines.push(l),
+    );
     try {
       const { email } = await signup(logged.app, 'patient');
       await logged.app.inject({ method: 'POST', url: '/patient/forgot-password', payload: { email } });
       const [mail] = await readOutbox(logged);
       const [, , , id, token] = LINK.exec(mail.text)!;
-      await logged.app.inject({ method: 'POST', url: `/patient/reset-password/${id}/${token}`, payload: { password: NEW_PASSWORD } });
+      await logged.app.inject({
+        method: 'POST',
+        url: `/patient/reset-password/${id}/${token}`,
+        payload: { password: NEW_PASSWORD },
+      });
       const log = lines.join('\n');
       expect(log).toContain('/patient/reset-password/');
       expect(log).not.toContain(token);

@@ -89,7 +89,11 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const passwordHash = await hashPassword(request.body.password, config.passwordHashCost);
 
           const done = await db.db.transaction(async (tx) => {
-            const [claimed] = await tx.update(passwordResets).set({ usedAt: now }).where(live).returning({ id: passwordResets.id });
+            const [claimed] = await tx
+              .update(passwordResets)
+              .set({ usedAt: now })
+              .where(live)
+              .returning({ id: passwordResets.id });
             if (!claimed) return false;
             const t = accountTables[role];
             const [account] = await tx

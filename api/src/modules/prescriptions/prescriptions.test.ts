@@ -20,8 +20,14 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
 
   const db = () => tdb.adapter.db;
   const prescribe = (who: Account | undefined, patientId: string, payload: unknown) =>
-    t.app.inject({ method: 'POST', url: `/prescription/${patientId}`, headers: who ? bearer(who.token) : {}, payload: payload as object });
-  const list = (who: Account, query = '') => t.app.inject({ method: 'GET', url: `/prescription${query}`, headers: bearer(who.token) });
+    t.app.inject({
+      method: 'POST',
+      url: `/prescription/${patientId}`,
+      headers: who ? bearer(who.token) : {},
+      payload: payload as object,
+    });
+  const list = (who: Account, query = '') =>
+    t.app.inject({ method: 'GET', url: `/prescription${query}`, headers: bearer(who.token) });
   const read = (who: Account | undefined, id: string) =>
     t.app.inject({ method: 'GET', url: `/prescription/${id}`, headers: who ? bearer(who.token) : {} });
   const drugAlerts = (who: Account | undefined, patientId: string, query: string) =>
@@ -42,9 +48,13 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
   });
 
   describe('POST /prescription/{patientId}', () => {
-    it('201 with the fields, assignedBy = the doctor\'s name, and no alerts when nothing is recorded', async () => {
+    it("201 with the fields, assignedBy = the doctor's name, and no alerts when nothing is recorded", async () => {
       const { doctor, patient } = await pair();
-      const res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: ' Amoxicillin ', allergies: ['latex'] }));
+      const res = await prescribe(
+        doctor,
+        patient.id,
+        prescriptionBody({ prescribedDrug: ' Amoxicillin ', allergies: ['latex'] }),
+      );
       expect(res.statusCode).toBe(201);
       const body = PrescriptionCreated.parse(res.json());
       expect(body).toEqual({
@@ -59,14 +69,21 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
         createdAt: '2025-03-01T10:00:00.000Z',
         alerts: [],
       });
-      const allergiesDefault = await prescribe(doctor, patient.id, { prescribedDrug: 'Paracetamol', dosage: '1 g', administrationRoute: 'oral', dosageFrequency: 'qds' });
+      const allergiesDefault = await prescribe(doctor, patient.id, {
+        prescribedDrug: 'Paracetamol',
+        dosage: '1 g',
+        administrationRoute: 'oral',
+        dosageFrequency: 'qds',
+      });
       expect(allergiesDefault.statusCode).toBe(201);
       expect(allergiesDefault.json().allergies).toEqual([]);
     });
 
     it('alerts for amoxicillin when an earlier record notes a penicillin allergy, and still prescribes', async () => {
       const { doctor, patient } = await pair();
-      expect((await writeRecord(doctor, patient, recordBody({ allergies: 'Penicillin - anaphylaxis 2019' }))).statusCode).toBe(201);
+      expect((await writeRecord(doctor, patient, recordBody({ allergies: 'Penicillin - anaphylaxis 2019' }))).statusCode).toBe(
+        201,
+      );
       const before = await counts();
       const res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Amoxicillin 500 mg capsules' }));
       expect(res.statusCode).toBe(201);
@@ -81,10 +98,12 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       ]);
       expect(await counts()).toEqual({ prescriptions: before.prescriptions + 1, audit: before.audit + 1 });
       // an unrelated drug: no alert
-      expect((await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Paracetamol' }))).json().alerts).toEqual([]);
+      expect((await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Paracetamol' }))).json().alerts).toEqual(
+        [],
+      );
     });
 
-    it('alerts on the allergies typed in this body and on earlier prescriptions\' ones', async () => {
+    it("alerts on the allergies typed in this body and on earlier prescriptions' ones", async () => {
       const { doctor, patient } = await pair();
       let res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Ibuprofen', allergies: ['aspirin'] }));
       expect(res.json().alerts).toEqual([expect.objectContaining({ allergy: 'aspirin', kind: 'same-class' })]);
@@ -92,7 +111,9 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       expect(res.json().alerts).toEqual([expect.objectContaining({ allergy: 'aspirin' })]);
       // another patient's allergies never leak in
       const other = await pair();
-      expect((await prescribe(other.doctor, other.patient.id, prescriptionBody({ prescribedDrug: 'Naproxen' }))).json().alerts).toEqual([]);
+      expect(
+        (await prescribe(other.doctor, other.patient.id, prescriptionBody({ prescribedDrug: 'Naproxen' }))).json().alerts,
+      ).toEqual([]);
     });
 
     describe('denials: nothing is written', () => {
@@ -144,7 +165,7 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
   });
 
   describe('GET /prescription and /prescription/{id}', () => {
-    it('lists newest first with paging: the patient their own, the doctor their assigned patients\'', async () => {
+    it("lists newest first with paging: the patient their own, the doctor their assigned patients'", async () => {
       const d1 = await account(t, 'doctor', { name: 'Dr One' });
       const d2 = await account(t, 'doctor', { name: 'Dr Two' });
       const a = await account(t, 'patient');
@@ -161,8 +182,21 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
 
       const p1 = PrescriptionList.parse((await list(d1)).json());
       expect(p1).toMatchObject({ page: 1, limit: 10, total: 11 });
-      expect(p1.items.map((p) => p.prescribedDrug)).toEqual(['A11', 'A10', 'A9', 'A8', 'A7', 'A6', 'A5', 'A4', 'A3', 'A2'].map((x) => `Drug ${x}`));
-      expect(p1.items.map((p) => p.assignedBy)).toEqual(['Dr One', 'Dr Two', 'Dr One', 'Dr Two', 'Dr One', 'Dr Two', 'Dr One', 'Dr Two', 'Dr One', 'Dr Two']);
+      expect(p1.items.map((p) => p.prescribedDrug)).toEqual(
+        ['A11', 'A10', 'A9', 'A8', 'A7', 'A6', 'A5', 'A4', 'A3', 'A2'].map((x) => `Drug ${x}`),
+      );
+      expect(p1.items.map((p) => p.assignedBy)).toEqual([
+        'Dr One',
+        'Dr Two',
+        'Dr One',
+        'Dr Two',
+        'Dr One',
+        'Dr Two',
+        'Dr One',
+        'Dr Two',
+        'Dr One',
+        'Dr Two',
+      ]);
       expect((await list(d1, '?page=2')).json().items.map((p: Prescription) => p.prescribedDrug)).toEqual(['Drug A1']);
 
       const d2List = (await list(d2)).json();
@@ -204,7 +238,11 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       await writeRecord(doctor, patient, recordBody({ allergies: 'Penicillin' }));
       await prescribe(doctor, patient.id, prescriptionBody({ allergies: ['Sulfa drugs', 'penicillin'] }));
 
-      const res = await drugAlerts(doctor, patient.id, `?drug=${encodeURIComponent('Amoxicillin')}&allergies=${encodeURIComponent(' latex , , aspirin')}`);
+      const res = await drugAlerts(
+        doctor,
+        patient.id,
+        `?drug=${encodeURIComponent('Amoxicillin')}&allergies=${encodeURIComponent(' latex , , aspirin')}`,
+      );
       expect(res.statusCode).toBe(200);
       const body = DrugAlertResponse.parse(res.json());
       expect(body.allergies).toEqual(['Penicillin', 'Sulfa drugs', 'latex', 'aspirin']);
@@ -215,7 +253,10 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       expect((await drugAlerts(doctor, patient.id, '?drug=Paracetamol')).json().alerts).toEqual([]);
 
       const fresh = await pair();
-      expect((await drugAlerts(fresh.doctor, fresh.patient.id, '?drug=Amoxicillin')).json()).toEqual({ alerts: [], allergies: [] });
+      expect((await drugAlerts(fresh.doctor, fresh.patient.id, '?drug=Amoxicillin')).json()).toEqual({
+        alerts: [],
+        allergies: [],
+      });
     });
 
     it('assigned doctors only: patient 403, unassigned 404, no token 401, bad query 400', async () => {
@@ -232,7 +273,7 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
     });
   });
 
-  it('audits create, read, list (and the drug check) with the clock\'s time', async () => {
+  it("audits create, read, list (and the drug check) with the clock's time", async () => {
     setClock(t, '2025-03-01T12:00:00Z');
     const { doctor, patient } = await pair();
     const created = (await prescribe(doctor, patient.id, prescriptionBody())).json();

@@ -45,7 +45,11 @@ describe.each(BACKENDS)('complete profile on %s', (backend) => {
     const res = await complete('patient', token, { ...PATIENT, occupation: '  Engineer ' });
     expect(res.statusCode).toBe(200);
     expect((await me('patient', token)).statusCode).toBe(401);
-    expect((await me('patient', res.json().token)).json().patient).toMatchObject({ ...PATIENT, profileComplete: true, assignedDoctors: [] });
+    expect((await me('patient', res.json().token)).json().patient).toMatchObject({
+      ...PATIENT,
+      profileComplete: true,
+      assignedDoctors: [],
+    });
   });
 
   const without = (o: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));

@@ -93,9 +93,8 @@ describe.each(BACKENDS)('profiles on %s', (backend) => {
 
   it('a password change revokes every session and returns a working new token', async () => {
     const { token, email } = await signup(t.app, 'patient');
-    const second = (
-      await t.app.inject({ method: 'POST', url: '/patient/login', payload: { email, password: PASSWORD } })
-    ).json().token;
+    const second = (await t.app.inject({ method: 'POST', url: '/patient/login', payload: { email, password: PASSWORD } })).json()
+      .token;
     const newPassword = 'a much better passphrase';
     const res = await patchMe('patient', token, { password: newPassword });
     expect(res.statusCode).toBe(200);

@@ -22,7 +22,13 @@ export interface ProfileSpec<
   create(db: Queryable, input: z.output<Signup>, passwordHash: string): Promise<string>;
   load(db: Queryable, id: string): Promise<z.output<Me> | undefined>;
   /** Sets only the fields present (undefined ones are skipped); passwordHash when it changes. */
-  update(db: Queryable, id: string, input: Omit<z.output<Update>, 'password'>, passwordHash: string | undefined, now: Date): Promise<void>;
+  update(
+    db: Queryable,
+    id: string,
+    input: Omit<z.output<Update>, 'password'>,
+    passwordHash: string | undefined,
+    now: Date,
+  ): Promise<void>;
 }
 
 /** Either role's spec; handlers stay role-agnostic and the contract schemas still validate. */

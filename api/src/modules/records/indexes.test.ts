@@ -21,20 +21,30 @@ describe.each(BACKENDS)('list query plans on %s', (backend) => {
   beforeAll(async () => {
     tdb = await createTestDb(backend);
     const db = tdb.adapter.db;
-    await db.execute(sql`insert into doctors (id, name, email, password_hash) values (${doctorId}, 'Dr Plan', 'plan@example.com', 'x')`);
-    await db.execute(sql.raw(`insert into patients (id, name, email, password_hash)
+    await db.execute(
+      sql`insert into doctors (id, name, email, password_hash) values (${doctorId}, 'Dr Plan', 'plan@example.com', 'x')`,
+    );
+    await db.execute(
+      sql.raw(`insert into patients (id, name, email, password_hash)
       select ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid, 'P' || n, 'p' || n || '@example.com', 'x'
-      from generate_series(1, ${PATIENTS}) n`));
-    await db.execute(sql.raw(`insert into assignments (doctor_id, patient_id, created_at)
-      select '${doctorId}', ('00000000-0000-4000-8000-' || lpad((n * 97)::text, 12, '0'))::uuid, now() from generate_series(1, 20) n`));
-    await db.execute(sql.raw(`insert into medical_records (patient_id, doctor_id, title, biodata, doctor_info, history, systemic_history, examination, investigations, treatment, created_at)
+      from generate_series(1, ${PATIENTS}) n`),
+    );
+    await db.execute(
+      sql.raw(`insert into assignments (doctor_id, patient_id, created_at)
+      select '${doctorId}', ('00000000-0000-4000-8000-' || lpad((n * 97)::text, 12, '0'))::uuid, now() from generate_series(1, 20) n`),
+    );
+    await db.execute(
+      sql.raw(`insert into medical_records (patient_id, doctor_id, title, biodata, doctor_info, history, systemic_history, examination, investigations, treatment, created_at)
       select ('00000000-0000-4000-8000-' || lpad((1 + n % ${PATIENTS})::text, 12, '0'))::uuid, '${doctorId}', 'R' || n,
         '{}', '{}', '{"allergies": ""}', '{}', '{}', '{}', '{}', timestamptz '2024-01-01' + n * interval '1 minute'
-      from generate_series(1, ${ROWS}) n`));
-    await db.execute(sql.raw(`insert into prescriptions (patient_id, doctor_id, prescribed_drug, dosage, administration_route, dosage_frequency, assigned_by, created_at)
+      from generate_series(1, ${ROWS}) n`),
+    );
+    await db.execute(
+      sql.raw(`insert into prescriptions (patient_id, doctor_id, prescribed_drug, dosage, administration_route, dosage_frequency, assigned_by, created_at)
       select ('00000000-0000-4000-8000-' || lpad((1 + n % ${PATIENTS})::text, 12, '0'))::uuid, '${doctorId}', 'D' || n, '1', 'oral', 'od', 'Dr Plan',
         timestamptz '2024-01-01' + n * interval '1 minute'
-      from generate_series(1, ${ROWS}) n`));
+      from generate_series(1, ${ROWS}) n`),
+    );
     await db.execute(sql`analyze`);
   }, 120_000);
   afterAll(async () => {

@@ -19,7 +19,12 @@ import {
 } from 'shared-contracts';
 import { buildSummary } from '../../clinical/summary';
 
-const minimal = { medicalHistory: { title: 'Review', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {} }, examination: { generalPhysicalExamination: {} }, investigations: {}, treatment: {} };
+const minimal = {
+  medicalHistory: { title: 'Review', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {} },
+  examination: { generalPhysicalExamination: {} },
+  investigations: {},
+  treatment: {},
+};
 
 /** The record descriptor with one more field: what the next clinical issue does, one line. */
 const withOxygen = {
@@ -28,7 +33,15 @@ const withOxygen = {
     ...RECORD_FIELDS.examination,
     generalPhysicalExamination: {
       ...RECORD_FIELDS.examination.generalPhysicalExamination,
-      oxygenSaturation: field.number({ step: 'General physical examination', section: 'Examination', label: 'Oxygen saturation', unit: '%', min: 50, max: 100, default: 96 }),
+      oxygenSaturation: field.number({
+        step: 'General physical examination',
+        section: 'Examination',
+        label: 'Oxygen saturation',
+        unit: '%',
+        min: 50,
+        max: 100,
+        default: 96,
+      }),
     },
   },
 };
@@ -45,39 +58,79 @@ describe('the record descriptor', () => {
 
   it('puts every field but the title and the mode of admission in one detail section', () => {
     const inSections = recordSections.flatMap((s) => s.fields.map((f) => f.name));
-    expect(inSections.sort()).toEqual(recordFields.map((f) => f.name).filter((n) => !['medicalHistory.title', 'medicalHistory.biodata.modeOfAdmission'].includes(n)).sort());
+    expect(inSections.sort()).toEqual(
+      recordFields
+        .map((f) => f.name)
+        .filter((n) => !['medicalHistory.title', 'medicalHistory.biodata.modeOfAdmission'].includes(n))
+        .sort(),
+    );
   });
 
   it('derives the creation schema: same defaults and error texts as the api has always answered', () => {
     const parsed = MedicalRecordCreate.parse(minimal);
     expect(parsed.examination.generalPhysicalExamination).toEqual({
-      bloodPressure: '', pulse: MIN_PULSE, temperature: '9', respiratoryRate: 16, bloodSugarLevel: '', Notes: '',
+      bloodPressure: '',
+      pulse: MIN_PULSE,
+      temperature: '9',
+      respiratoryRate: 16,
+      bloodSugarLevel: '',
+      Notes: '',
     });
     expect(parsed.treatment).toEqual({ prescribedDrug: '', dosage: '', administrationRoute: '', dosageFrequency: '' });
     const errors = (payload: unknown) => MedicalRecordCreate.safeParse(payload).error?.issues.map((i) => i.message) ?? [];
     expect(errors({ ...minimal, medicalHistory: { ...minimal.medicalHistory, title: '   ' } })).toEqual(['Title is required']);
-    expect(errors({ ...minimal, examination: { generalPhysicalExamination: { pulse: 40 } } })).toEqual([`Pulse must be at least ${MIN_PULSE}`]);
-    expect(errors({ ...minimal, examination: { generalPhysicalExamination: { respiratoryRate: 'fast' } } })).toEqual(['Respiratory rate must be a number']);
+    expect(errors({ ...minimal, examination: { generalPhysicalExamination: { pulse: 40 } } })).toEqual([
+      `Pulse must be at least ${MIN_PULSE}`,
+    ]);
+    expect(errors({ ...minimal, examination: { generalPhysicalExamination: { respiratoryRate: 'fast' } } })).toEqual([
+      'Respiratory rate must be a number',
+    ]);
     expect(errors({ ...minimal, treatment: { prescribedDrug: 'x'.repeat(201) } })).toHaveLength(1);
     // strict at every level: an unknown key is refused
     expect(MedicalRecordCreate.safeParse({ ...minimal, treatment: { brand: 'x' } }).success).toBe(false);
-    expect(MedicalRecordCreate.safeParse({ ...minimal, medicalHistory: { ...minimal.medicalHistory, biodata: { modeOfAdmission: 'Walk-in' } } }).success).toBe(false);
+    expect(
+      MedicalRecordCreate.safeParse({
+        ...minimal,
+        medicalHistory: { ...minimal.medicalHistory, biodata: { modeOfAdmission: 'Walk-in' } },
+      }).success,
+    ).toBe(false);
   });
 
   it('derives the read model: a stored record is read with the same fields', () => {
     const parsed = MedicalRecordCreate.parse(minimal);
     const { title, biodata: _b, ...history } = parsed.medicalHistory;
     const stored = {
-      _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44', patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11', title, summary: null,
-      biodata: { name: 'A', email: 'a@example.com', gender: 'Female', age: null, occupation: '', modeOfAdmission: 'Outpatient', dateOfAdmission: '2026-11-20', maritalStatus: 'Married', address: { street: '', city: '', state: '', pinCode: '' } },
+      _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44',
+      patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
+      title,
+      summary: null,
+      biodata: {
+        name: 'A',
+        email: 'a@example.com',
+        gender: 'Female',
+        age: null,
+        occupation: '',
+        modeOfAdmission: 'Outpatient',
+        dateOfAdmission: '2026-11-20',
+        maritalStatus: 'Married',
+        address: { street: '', city: '', state: '', pinCode: '' },
+      },
       doctorInfo: { doctorName: 'Dr. Lee', doctorEmail: 'lee@example.com' },
-      ...history, examination: parsed.examination, investigations: parsed.investigations, treatment: parsed.treatment,
+      ...history,
+      examination: parsed.examination,
+      investigations: parsed.investigations,
+      treatment: parsed.treatment,
       createdAt: '2026-11-20T10:00:00.000Z',
     };
     const record = MedicalRecord.parse(stored);
     // every field is found in the stored record at its read path
     for (const f of recordFields) expect(valueIn(record, f)).toBeDefined();
-    expect(valueIn(record, recordFields.find((f) => f.name === 'examination.generalPhysicalExamination.pulse')!)).toBe(MIN_PULSE);
+    expect(
+      valueIn(
+        record,
+        recordFields.find((f) => f.name === 'examination.generalPhysicalExamination.pulse')!,
+      ),
+    ).toBe(MIN_PULSE);
     const { allergies: _a, ...withoutAllergies } = stored;
     expect(MedicalRecord.safeParse(withoutAllergies).success).toBe(false);
   });
@@ -95,26 +148,61 @@ describe('the record descriptor', () => {
     expect(schema.parse(minimal).examination.generalPhysicalExamination.oxygenSaturation).toBe(96);
     const withValue = { ...minimal, examination: { generalPhysicalExamination: { oxygenSaturation: '91' } } };
     expect(schema.parse(withValue).examination.generalPhysicalExamination.oxygenSaturation).toBe(91);
-    expect(schema.safeParse({ ...minimal, examination: { generalPhysicalExamination: { oxygenSaturation: 30 } } }).error?.issues[0].message).toBe('Oxygen saturation must be at least 50');
+    expect(
+      schema.safeParse({ ...minimal, examination: { generalPhysicalExamination: { oxygenSaturation: 30 } } }).error?.issues[0]
+        .message,
+    ).toBe('Oxygen saturation must be at least 50');
     // the real contract does not know it yet
     expect(MedicalRecordCreate.safeParse(withValue).success).toBe(false);
 
     const fields = fieldsOf(withOxygen);
     const step = stepsOf(fields).find((s) => s.title === 'General physical examination')!;
-    expect(step.fields.map((f) => f.label)).toEqual(['Blood pressure', 'Pulse', 'Temperature', 'Respiratory rate', 'Blood sugar level', 'Notes', 'Oxygen saturation']);
-    expect(sectionsOf(fields).find((s) => s.title === 'Examination')!.fields.map((f) => f.name)).toContain('examination.generalPhysicalExamination.oxygenSaturation');
+    expect(step.fields.map((f) => f.label)).toEqual([
+      'Blood pressure',
+      'Pulse',
+      'Temperature',
+      'Respiratory rate',
+      'Blood sugar level',
+      'Notes',
+      'Oxygen saturation',
+    ]);
+    expect(
+      sectionsOf(fields)
+        .find((s) => s.title === 'Examination')!
+        .fields.map((f) => f.name),
+    ).toContain('examination.generalPhysicalExamination.oxygenSaturation');
     expect(defaultsOf(withOxygen).examination?.generalPhysicalExamination?.oxygenSaturation).toBe(96);
     expect(readSchemaOf(withOxygen.examination).shape.generalPhysicalExamination.shape.oxygenSaturation.parse(91)).toBe(91);
   });
 
   it('the summary reads its labels from the descriptor', () => {
-    const parsed = MedicalRecordCreate.parse({ ...minimal, investigations: { chestXRay: 'clear' }, treatment: { administrationRoute: 'Oral' } });
+    const parsed = MedicalRecordCreate.parse({
+      ...minimal,
+      investigations: { chestXRay: 'clear' },
+      treatment: { administrationRoute: 'Oral' },
+    });
     const { title, biodata: _b, ...history } = parsed.medicalHistory;
     const record = MedicalRecord.parse({
-      _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44', patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11', title, summary: null,
-      biodata: { name: 'A', email: 'a@example.com', gender: 'Female', age: null, occupation: '', modeOfAdmission: 'Outpatient', dateOfAdmission: '2026-11-20', maritalStatus: 'Married', address: { street: '', city: '', state: '', pinCode: '' } },
+      _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44',
+      patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
+      title,
+      summary: null,
+      biodata: {
+        name: 'A',
+        email: 'a@example.com',
+        gender: 'Female',
+        age: null,
+        occupation: '',
+        modeOfAdmission: 'Outpatient',
+        dateOfAdmission: '2026-11-20',
+        maritalStatus: 'Married',
+        address: { street: '', city: '', state: '', pinCode: '' },
+      },
       doctorInfo: { doctorName: 'Dr. Lee', doctorEmail: 'lee@example.com' },
-      ...history, examination: parsed.examination, investigations: parsed.investigations, treatment: parsed.treatment,
+      ...history,
+      examination: parsed.examination,
+      investigations: parsed.investigations,
+      treatment: parsed.treatment,
       createdAt: '2026-11-20T10:00:00.000Z',
     });
     const { markdown } = buildSummary(record);

@@ -21,8 +21,14 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
 
   const db = () => tdb.adapter.db;
   const create = (who: Account | undefined, patientId: string, payload: unknown) =>
-    t.app.inject({ method: 'POST', url: `/medicalhistory/${patientId}`, headers: who ? bearer(who.token) : {}, payload: payload as object });
-  const list = (who: Account, query = '') => t.app.inject({ method: 'GET', url: `/medicalhistories${query}`, headers: bearer(who.token) });
+    t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patientId}`,
+      headers: who ? bearer(who.token) : {},
+      payload: payload as object,
+    });
+  const list = (who: Account, query = '') =>
+    t.app.inject({ method: 'GET', url: `/medicalhistories${query}`, headers: bearer(who.token) });
   const read = (who: Account | undefined, id: string) =>
     t.app.inject({ method: 'GET', url: `/medicalHistory/${id}`, headers: who ? bearer(who.token) : {} });
   const summarize = (who: Account | undefined, id: string, payload?: string, contentType?: string) =>
@@ -69,7 +75,10 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
         recordBody({
           title: '  Chest pain  ',
           modeOfAdmission: 'Outpatient',
-          history: { historyOfPresentingComplaints: 'Pain for 2 days', systemicHistory: { cardiovascularSystem: 'S1 S2 normal' } },
+          history: {
+            historyOfPresentingComplaints: 'Pain for 2 days',
+            systemicHistory: { cardiovascularSystem: 'S1 S2 normal' },
+          },
           gpe: { bloodPressure: '128/84', pulse: 90, temperature: '37.2', respiratoryRate: 18 },
           drug: 'Paracetamol',
         }),
@@ -96,8 +105,18 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       expect(r.historyOfPresentingComplaints).toBe('Pain for 2 days');
       expect(r.allergies).toBe('');
       expect(r.systemicHistory.cardiovascularSystem).toBe('S1 S2 normal');
-      expect(r.examination.generalPhysicalExamination).toMatchObject({ bloodPressure: '128/84', pulse: 90, temperature: '37.2', respiratoryRate: 18 });
-      expect(r.treatment).toEqual({ prescribedDrug: 'Paracetamol', dosage: '500 mg', administrationRoute: 'oral', dosageFrequency: 'tds' });
+      expect(r.examination.generalPhysicalExamination).toMatchObject({
+        bloodPressure: '128/84',
+        pulse: 90,
+        temperature: '37.2',
+        respiratoryRate: 18,
+      });
+      expect(r.treatment).toEqual({
+        prescribedDrug: 'Paracetamol',
+        dosage: '500 mg',
+        administrationRoute: 'oral',
+        dosageFrequency: 'tds',
+      });
       expect(r.createdAt).toBe('2025-03-01T10:00:00.000Z');
 
       const [row] = await db().select().from(medicalRecords).where(eq(medicalRecords.id, r._id));
@@ -130,20 +149,34 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       }
     });
 
-    it('alerts on this record\'s allergies, on earlier records\' and on earlier prescriptions\'', async () => {
+    it("alerts on this record's allergies, on earlier records' and on earlier prescriptions'", async () => {
       const { doctor, patient } = await pair();
       // this record's own allergy note
       let res = await create(doctor, patient.id, recordBody({ allergies: 'Penicillin (rash)', drug: 'Amoxicillin 500 mg' }));
       expect(res.statusCode).toBe(201);
       expect(res.json().alerts).toEqual([
-        expect.objectContaining({ drug: 'Amoxicillin 500 mg', allergy: 'Penicillin (rash)', kind: 'same-class', drugClass: 'penicillins' }),
+        expect.objectContaining({
+          drug: 'Amoxicillin 500 mg',
+          allergy: 'Penicillin (rash)',
+          kind: 'same-class',
+          drugClass: 'penicillins',
+        }),
       ]);
       // an earlier record's note, with no allergies in this one
       res = await create(doctor, patient.id, recordBody({ drug: 'Ampicillin' }));
       expect(res.json().alerts).toEqual([expect.objectContaining({ allergy: 'Penicillin (rash)', kind: 'same-class' })]);
       // an earlier prescription's note
       const { doctor: d2, patient: p2 } = await pair();
-      expect((await t.app.inject({ method: 'POST', url: `/prescription/${p2.id}`, headers: bearer(d2.token), payload: prescriptionBody({ allergies: ['sulfonamides'] }) })).statusCode).toBe(201);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/prescription/${p2.id}`,
+            headers: bearer(d2.token),
+            payload: prescriptionBody({ allergies: ['sulfonamides'] }),
+          })
+        ).statusCode,
+      ).toBe(201);
       res = await create(d2, p2.id, recordBody({ drug: 'Co-trimoxazole' }));
       expect(res.json().alerts.length).toBeGreaterThan(0);
       expect(res.json().alerts[0].allergy).toBe('sulfonamides');
@@ -181,7 +214,12 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
         const { patient } = await pair();
         const before = await counts();
         expect((await create(undefined, patient.id, recordBody())).statusCode).toBe(401);
-        const res = await t.app.inject({ method: 'POST', url: `/medicalhistory/${patient.id}`, headers: bearer('x'.repeat(43)), payload: recordBody() });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/medicalhistory/${patient.id}`,
+          headers: bearer('x'.repeat(43)),
+          payload: recordBody(),
+        });
         expect(res.statusCode).toBe(401);
         expect(await counts()).toEqual(before);
       });
@@ -197,15 +235,35 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
         ['missing title', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, title: undefined } }), /title/],
         ['blank title', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, title: '   ' } }), /Title is required/],
         ['pulse 77', (b) => ({ ...b, examination: { generalPhysicalExamination: { pulse: 77 } } }), /Pulse must be at least 78/],
-        ['respiratory rate 15', (b) => ({ ...b, examination: { generalPhysicalExamination: { respiratoryRate: 15 } } }), /Respiratory rate must be at least 16/],
+        [
+          'respiratory rate 15',
+          (b) => ({ ...b, examination: { generalPhysicalExamination: { respiratoryRate: 15 } } }),
+          /Respiratory rate must be at least 16/,
+        ],
         ['an unknown key at the top', (b) => ({ ...b, doctorId: 'x' }), /doctorId|Unrecognized/],
         ['an unknown key in a section', (b) => ({ ...b, treatment: { ...b.treatment, price: 3 } }), /price|Unrecognized/],
-        ['a client-sent biodata name', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, biodata: { modeOfAdmission: 'Emergency', name: 'X' } } }), /name|Unrecognized/],
-        ['a pulse that is not a number', (b) => ({ ...b, examination: { generalPhysicalExamination: { pulse: 'fast' } } }), /Pulse must be a number/],
+        [
+          'a client-sent biodata name',
+          (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, biodata: { modeOfAdmission: 'Emergency', name: 'X' } } }),
+          /name|Unrecognized/,
+        ],
+        [
+          'a pulse that is not a number',
+          (b) => ({ ...b, examination: { generalPhysicalExamination: { pulse: 'fast' } } }),
+          /Pulse must be a number/,
+        ],
         ['a title that is a number', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, title: 5 } }), /title/],
-        ['a wrong mode of admission', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, biodata: { modeOfAdmission: 'Walk-in' } } }), /modeOfAdmission/],
+        [
+          'a wrong mode of admission',
+          (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, biodata: { modeOfAdmission: 'Walk-in' } } }),
+          /modeOfAdmission/,
+        ],
         ['a missing section', (b) => ({ ...b, investigations: undefined }), /investigations/],
-        ['a history that is an object', (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, allergies: { a: 1 } } }), /allergies/],
+        [
+          'a history that is an object',
+          (b) => ({ ...b, medicalHistory: { ...b.medicalHistory, allergies: { a: 1 } } }),
+          /allergies/,
+        ],
       ];
       it.each(bad)('a bad body (%s): 400', async (_name, mutate, message) => {
         const { doctor, patient } = await pair();
@@ -219,7 +277,7 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
   });
 
   describe('GET /medicalhistories', () => {
-    it('pages newest first: a patient their own, a doctor every assigned patient\'s (any doctor\'s records)', async () => {
+    it("pages newest first: a patient their own, a doctor every assigned patient's (any doctor's records)", async () => {
       const d1 = await account(t, 'doctor', { name: 'Dr One' });
       const d2 = await account(t, 'doctor', { name: 'Dr Two' });
       const a = await account(t, 'patient', { name: 'A' });
@@ -246,7 +304,18 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       expect(page1.statusCode).toBe(200);
       const p1 = MedicalRecordList.parse(page1.json());
       expect(p1).toMatchObject({ page: 1, limit: 10, total: 14 });
-      expect(p1.items.map((r) => r.title)).toEqual(['A by d2 #2', 'B1', 'A by d2 #1', 'A11', 'A10', 'A9', 'A8', 'A7', 'A6', 'A5']);
+      expect(p1.items.map((r) => r.title)).toEqual([
+        'A by d2 #2',
+        'B1',
+        'A by d2 #1',
+        'A11',
+        'A10',
+        'A9',
+        'A8',
+        'A7',
+        'A6',
+        'A5',
+      ]);
 
       const p2 = (await list(d1, '?page=2&limit=10')).json();
       expect(p2).toMatchObject({ page: 2, limit: 10, total: 14 });
@@ -336,7 +405,9 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       expect((await read(doctor, 'abc')).statusCode).toBe(400);
       expect((await read(undefined, r._id)).statusCode).toBe(401);
       // the path is /medicalHistory/{id}: the lower-case spelling is the POST route only
-      expect((await t.app.inject({ method: 'GET', url: `/medicalhistory/${r._id}`, headers: bearer(doctor.token) })).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/medicalhistory/${r._id}`, headers: bearer(doctor.token) })).statusCode,
+      ).toBe(404);
     });
   });
 
@@ -424,16 +495,66 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
 
       const rows = await auditRows(patient.id);
       expect(rows.map(({ id: _id, ...row }) => row)).toEqual([
-        { at: new Date('2025-03-01T18:00:00Z'), actorId: doctor.id, actorRole: 'doctor', action: 'create', entity: 'medical_record', entityId: r._id, patientId: patient.id, ip: '127.0.0.1' },
-        { at: new Date('2025-03-01T18:00:01Z'), actorId: patient.id, actorRole: 'patient', action: 'read', entity: 'medical_record', entityId: r._id, patientId: patient.id, ip: '127.0.0.1' },
-        { at: new Date('2025-03-01T18:00:02Z'), actorId: doctor.id, actorRole: 'doctor', action: 'list', entity: 'medical_record', entityId: null, patientId: patient.id, ip: '127.0.0.1' },
-        { at: new Date('2025-03-01T18:00:03Z'), actorId: doctor.id, actorRole: 'doctor', action: 'summarize', entity: 'medical_record', entityId: r._id, patientId: patient.id, ip: '127.0.0.1' },
-        { at: new Date('2025-03-01T18:00:04Z'), actorId: patient.id, actorRole: 'patient', action: 'list', entity: 'medical_record', entityId: null, patientId: patient.id, ip: '127.0.0.1' },
+        {
+          at: new Date('2025-03-01T18:00:00Z'),
+          actorId: doctor.id,
+          actorRole: 'doctor',
+          action: 'create',
+          entity: 'medical_record',
+          entityId: r._id,
+          patientId: patient.id,
+          ip: '127.0.0.1',
+        },
+        {
+          at: new Date('2025-03-01T18:00:01Z'),
+          actorId: patient.id,
+          actorRole: 'patient',
+          action: 'read',
+          entity: 'medical_record',
+          entityId: r._id,
+          patientId: patient.id,
+          ip: '127.0.0.1',
+        },
+        {
+          at: new Date('2025-03-01T18:00:02Z'),
+          actorId: doctor.id,
+          actorRole: 'doctor',
+          action: 'list',
+          entity: 'medical_record',
+          entityId: null,
+          patientId: patient.id,
+          ip: '127.0.0.1',
+        },
+        {
+          at: new Date('2025-03-01T18:00:03Z'),
+          actorId: doctor.id,
+          actorRole: 'doctor',
+          action: 'summarize',
+          entity: 'medical_record',
+          entityId: r._id,
+          patientId: patient.id,
+          ip: '127.0.0.1',
+        },
+        {
+          at: new Date('2025-03-01T18:00:04Z'),
+          actorId: patient.id,
+          actorRole: 'patient',
+          action: 'list',
+          entity: 'medical_record',
+          entityId: null,
+          patientId: patient.id,
+          ip: '127.0.0.1',
+        },
       ]);
 
       // a doctor's list across all patients: a row naming the patient whose records it returned
       await list(doctor);
-      const [last] = await db().select().from(auditLog).where(and(eq(auditLog.actorId, doctor.id), eq(auditLog.action, 'list'))).orderBy(sql`${auditLog.id} desc`).limit(1);
+      const [last] = await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, doctor.id), eq(auditLog.action, 'list')))
+        .orderBy(sql`${auditLog.id} desc`)
+        .limit(1);
       expect(last).toMatchObject({ patientId: patient.id, entityId: null, entity: 'medical_record' });
       setClock(t, '2025-03-01T10:00:00Z');
     });
@@ -444,7 +565,11 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       try {
         const { doctor, patient } = await pair();
         const r = await created(doctor, patient);
-        await proxied.app.inject({ method: 'GET', url: `/medicalHistory/${r._id}`, headers: { ...bearer(doctor.token), 'x-forwarded-for': '203.0.113.7' } });
+        await proxied.app.inject({
+          method: 'GET',
+          url: `/medicalHistory/${r._id}`,
+          headers: { ...bearer(doctor.token), 'x-forwarded-for': '203.0.113.7' },
+        });
         await read(doctor, r._id);
         const ips = (await auditRows(patient.id)).filter((row) => row.action === 'read').map((row) => row.ip);
         expect(ips).toEqual(['203.0.113.7', '127.0.0.1']);
@@ -470,7 +595,8 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
         );
         expect(err).toBeDefined();
         const messages: string[] = [];
-        for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) messages.push(String(e.message));
+        for (let e = err as { message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+          messages.push(String(e.message));
         expect(messages.join(' | ')).toMatch(/audit_log is append-only/);
       }
       expect(await countRows(tdb.adapter, 'audit_log')).toBe(before);

@@ -11,7 +11,8 @@ import { mergeNarrative, NarrativeError, SYSTEM_PROMPT } from '../../adapters/mo
 const block = (markdown: string, title: string) => markdown.split('\n\n').find((b) => b.startsWith(`## ${title}\n`))!;
 
 /** What the fake model does with the text it is sent. */
-type Mode = 'rewrite' | 'tamper' | 'status500' | 'hang' | 'not-json' | 'no-choices' | 'empty-content' | 'no-alerts-heading' | 'fenced';
+type Mode =
+  'rewrite' | 'tamper' | 'status500' | 'hang' | 'not-json' | 'no-choices' | 'empty-content' | 'no-alerts-heading' | 'fenced';
 
 /** A fake OpenAI-style chat-completions server on 127.0.0.1 (a real socket, a random port). */
 class FakeModel {
@@ -26,7 +27,13 @@ class FakeModel {
       const input: string = body.messages?.[1]?.content ?? '';
       const answer = (content: unknown) => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+        res.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          }),
+        );
       };
       switch (this.mode) {
         case 'rewrite':
@@ -69,8 +76,10 @@ function rewrite(input: string): string {
   return input
     .split('\n\n')
     .map((b) => {
-      if (b.startsWith('## Patient\n')) return '## Patient\nA **35-year-old** woman admitted as an emergency.\nShe was seen today. Her NEWS2 is 0.';
-      if (b.startsWith('## Presenting complaint\n')) return '## Presenting complaint\nShe reports **two days** of central chest pain.';
+      if (b.startsWith('## Patient\n'))
+        return '## Patient\nA **35-year-old** woman admitted as an emergency.\nShe was seen today. Her NEWS2 is 0.';
+      if (b.startsWith('## Presenting complaint\n'))
+        return '## Presenting complaint\nShe reports **two days** of central chest pain.';
       return b;
     })
     .join('\n\n');
@@ -109,7 +118,12 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
       method: 'POST',
       url: `/medicalhistory/${patient.id}`,
       headers: bearer(doctor.token),
-      payload: recordBody({ allergies: 'penicillin', drug: 'Amoxicillin', history: { historyOfPresentingComplaints: 'chest pain 2/7' }, gpe: { bloodPressure: '185/125' } }),
+      payload: recordBody({
+        allergies: 'penicillin',
+        drug: 'Amoxicillin',
+        history: { historyOfPresentingComplaints: 'chest pain 2/7' },
+        gpe: { bloodPressure: '185/125' },
+      }),
     });
     record = res.json().record;
   });
@@ -123,9 +137,11 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     model.requests = [];
   });
 
-  const summarize = () => t.app.inject({ method: 'POST', url: `/medicalhistory/summary/${record._id}`, headers: bearer(doctor.token), payload: {} });
+  const summarize = () =>
+    t.app.inject({ method: 'POST', url: `/medicalhistory/summary/${record._id}`, headers: bearer(doctor.token), payload: {} });
   const deterministic = () => buildSummary(record, { prescriptions: [] }).markdown;
-  const stored = async () => (await t.app.inject({ method: 'GET', url: `/medicalHistory/${record._id}`, headers: bearer(doctor.token) })).json().summary;
+  const stored = async () =>
+    (await t.app.inject({ method: 'GET', url: `/medicalHistory/${record._id}`, headers: bearer(doctor.token) })).json().summary;
 
   it('sends an OpenAI-style request: model, system + user messages, temperature 0, bearer key', async () => {
     await summarize();
@@ -146,7 +162,7 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     expect(SYSTEM_PROMPT).toMatch(/\*\*bold\*\*/);
   });
 
-  it('keeps the model\'s narrative and the computed sections verbatim', async () => {
+  it("keeps the model's narrative and the computed sections verbatim", async () => {
     const res = await summarize();
     expect(res.statusCode).toBe(200);
     const { summary } = res.json();
@@ -211,7 +227,11 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     );
     setClock(other, t.clock.now().toISOString());
     try {
-      const res = await other.app.inject({ method: 'POST', url: `/medicalhistory/summary/${record._id}`, headers: bearer(doctor.token) });
+      const res = await other.app.inject({
+        method: 'POST',
+        url: `/medicalhistory/summary/${record._id}`,
+        headers: bearer(doctor.token),
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().summary).toBe(deterministic());
       expect(calls).toEqual(['http://127.0.0.1:9/v1/chat/completions']);
@@ -222,18 +242,27 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
 });
 
 describe('mergeNarrative', () => {
-  const det = [
-    '## Patient\n**Name:** X',
-    '## Vital signs\n**Pulse:** 78 /min\n**NEWS2 (partial): 1**',
-    '## Treatment\nNone recorded.',
-    '## Alerts\nNo alerts.',
-    DISCLAIMER,
-  ].join('\n\n') + '\n';
+  const det =
+    [
+      '## Patient\n**Name:** X',
+      '## Vital signs\n**Pulse:** 78 /min\n**NEWS2 (partial): 1**',
+      '## Treatment\nNone recorded.',
+      '## Alerts\nNo alerts.',
+      DISCLAIMER,
+    ].join('\n\n') + '\n';
 
-  it('replaces the computed sections, keeps the model\'s order and prose, drops any preamble', () => {
-    const model = 'Here is the summary:\n\n# Patient\nMr X.\n\n### Vital signs:\nall fine\n\n## Treatment ##\nNothing given.\n\n## **Alerts**\nnone\n\n' + DISCLAIMER;
+  it("replaces the computed sections, keeps the model's order and prose, drops any preamble", () => {
+    const model =
+      'Here is the summary:\n\n# Patient\nMr X.\n\n### Vital signs:\nall fine\n\n## Treatment ##\nNothing given.\n\n## **Alerts**\nnone\n\n' +
+      DISCLAIMER;
     expect(mergeNarrative(model, det)).toBe(
-      ['## Patient\nMr X.', '## Vital signs\n**Pulse:** 78 /min\n**NEWS2 (partial): 1**', '## Treatment\nNothing given.', '## Alerts\nNo alerts.', DISCLAIMER].join('\n\n') + '\n',
+      [
+        '## Patient\nMr X.',
+        '## Vital signs\n**Pulse:** 78 /min\n**NEWS2 (partial): 1**',
+        '## Treatment\nNothing given.',
+        '## Alerts\nNo alerts.',
+        DISCLAIMER,
+      ].join('\n\n') + '\n',
     );
   });
 
@@ -258,14 +287,21 @@ describe('mergeNarrative', () => {
 describe('summary model configuration', () => {
   it('is off unless both URL and model are set; the timeout defaults to 15 s', () => {
     expect(loadConfig({}).summaryLlm).toBeUndefined();
-    expect(loadConfig({ SUMMARY_LLM_URL: 'https://llm.example/v1/chat/completions', SUMMARY_LLM_MODEL: 'm' }).summaryLlm).toEqual({
-      url: 'https://llm.example/v1/chat/completions',
-      model: 'm',
-      key: undefined,
-      timeoutMs: 15000,
-    });
+    expect(loadConfig({ SUMMARY_LLM_URL: 'https://llm.example/v1/chat/completions', SUMMARY_LLM_MODEL: 'm' }).summaryLlm).toEqual(
+      {
+        url: 'https://llm.example/v1/chat/completions',
+        model: 'm',
+        key: undefined,
+        timeoutMs: 15000,
+      },
+    );
     expect(
-      loadConfig({ SUMMARY_LLM_URL: 'http://127.0.0.1:1234/v1/chat/completions', SUMMARY_LLM_MODEL: 'm', SUMMARY_LLM_KEY: 'k', SUMMARY_LLM_TIMEOUT_MS: '2500' }).summaryLlm,
+      loadConfig({
+        SUMMARY_LLM_URL: 'http://127.0.0.1:1234/v1/chat/completions',
+        SUMMARY_LLM_MODEL: 'm',
+        SUMMARY_LLM_KEY: 'k',
+        SUMMARY_LLM_TIMEOUT_MS: '2500',
+      }).summaryLlm,
     ).toMatchObject({ key: 'k', timeoutMs: 2500 });
     expect(loadConfig({ SUMMARY_LLM_URL: '', SUMMARY_LLM_MODEL: '' }).summaryLlm).toBeUndefined();
   });

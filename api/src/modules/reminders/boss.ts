@@ -40,9 +40,15 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
   const connection: PgBoss.ConstructorOptions =
     db.kind === 'postgres'
       ? // The app pool's timeouts and keepalive (adapters/db.ts): pg-boss reconnects by itself after an outage.
-        ({ connectionString: db.connectionString, max: 2, application_name: 'careloop-reminders', ...PG_POOL_OPTIONS } as PgBoss.ConstructorOptions)
+        ({
+          connectionString: db.connectionString,
+          max: 2,
+          application_name: 'careloop-reminders',
+          ...PG_POOL_OPTIONS,
+        } as PgBoss.ConstructorOptions)
       : { db: db.executor as PgBoss.Db };
-  if (db.kind === 'postgres' ? !db.connectionString : !db.executor) throw new Error('the database adapter gives pg-boss no connection');
+  if (db.kind === 'postgres' ? !db.connectionString : !db.executor)
+    throw new Error('the database adapter gives pg-boss no connection');
 
   const SWEEP_EXPIRY_SECONDS = 120;
   const boss = new PgBoss({
@@ -71,7 +77,10 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
 
   const sweep = async () => {
     try {
-      const result = await runDueReminders({ db: db.db, mailer: opts.mailer, maxAttempts: opts.maxAttempts, log }, opts.clock.now());
+      const result = await runDueReminders(
+        { db: db.db, mailer: opts.mailer, maxAttempts: opts.maxAttempts, log },
+        opts.clock.now(),
+      );
       if (result.claimed > 0) log.info({ ...result }, 'reminder sweep');
       opts.onSweep?.(result);
     } catch (err) {

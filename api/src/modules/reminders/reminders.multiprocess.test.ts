@@ -19,7 +19,10 @@ const maybe = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 const CHILD = path.resolve(__dirname, '../../test/reminder-runner-child.ts');
 const API_DIR = path.resolve(__dirname, '../../..');
 
-function startChild(databaseUrl: string, dataDir: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
+function startChild(
+  databaseUrl: string,
+  dataDir: string,
+): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['-r', 'ts-node/register', CHILD], {
     cwd: API_DIR,
     env: {

@@ -54,7 +54,8 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
   const create = (who: Account | undefined, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/doctor/reminder', headers: who ? bearer(who.token) : {}, payload });
   const listOf = (who: Account) => t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(who.token) });
-  const cancel = (who: Account, id: string) => t.app.inject({ method: 'DELETE', url: `/doctor/reminders/${id}`, headers: bearer(who.token) });
+  const cancel = (who: Account, id: string) =>
+    t.app.inject({ method: 'DELETE', url: `/doctor/reminders/${id}`, headers: bearer(who.token) });
   const ctx = (mailer: Mailer = t.mailer, maxAttempts = 5) => ({ db: db(), mailer, maxAttempts });
   const run = (mailer?: Mailer, maxAttempts?: number) => runDueReminders(ctx(mailer, maxAttempts), t.clock.now());
   const mailsAbout = async (subject: string) => (await readOutbox(t)).filter((m) => m.headers.subject === subject);
@@ -156,7 +157,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
   });
 
   describe('GET /doctor/reminders and DELETE /doctor/reminders/{id}', () => {
-    it('lists the doctor\'s own, newest first; cancels own only', async () => {
+    it("lists the doctor's own, newest first; cancels own only", async () => {
       const { doctor, patient } = await pair();
       const other = await pair();
       const a = await schedule(doctor, patient);
@@ -185,7 +186,9 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
   describe('delivery (runDueReminders with the test clock)', () => {
     it('intervalDays 0: one e-mail at the start, never again', async () => {
       const { doctor, patient } = await pair();
-      const { reminder, subject } = await schedule(doctor, patient, { startDate: new Date(t.clock.now().getTime() + 60 * MIN).toISOString() });
+      const { reminder, subject } = await schedule(doctor, patient, {
+        startDate: new Date(t.clock.now().getTime() + 60 * MIN).toISOString(),
+      });
       await run();
       expect(await mailsAbout(subject)).toEqual([]);
       t.clock.advance(60 * MIN);
@@ -200,7 +203,9 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       expect(mails[0].text).toContain(`This reminder was scheduled by Dr Remi Nder (${doctor.email})`);
       expect(await rowOf(reminder._id)).toMatchObject({ status: 'completed', nextRunAt: null, sentCount: 1 });
       const deliveries = await deliveriesOf(db(), [reminder._id]);
-      expect(deliveries).toEqual([expect.objectContaining({ status: 'sent', attempts: 1, occurrenceAt: new Date(reminder.startDate) })]);
+      expect(deliveries).toEqual([
+        expect.objectContaining({ status: 'sent', attempts: 1, occurrenceAt: new Date(reminder.startDate) }),
+      ]);
     });
 
     it('every n days: three occurrences over 3 × n days give three e-mails', async () => {
@@ -222,7 +227,11 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
         [2 * DAY_MS, 'sent'],
         [4 * DAY_MS, 'sent'],
       ]);
-      expect(await rowOf(reminder._id)).toMatchObject({ status: 'scheduled', sentCount: 3, nextRunAt: new Date(start + 6 * DAY_MS) });
+      expect(await rowOf(reminder._id)).toMatchObject({
+        status: 'scheduled',
+        sentCount: 3,
+        nextRunAt: new Date(start + 6 * DAY_MS),
+      });
     });
 
     it('a cancelled reminder sends nothing more', async () => {
@@ -299,9 +308,14 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       const made = await Promise.all(Array.from({ length: 6 }, () => schedule(doctor, patient, { intervalDays: 1 })));
       t.clock.advance(MIN);
       const now = t.clock.now();
-      await Promise.all(dbs.flatMap((d) => [1, 2, 3].map(() => runDueReminders({ db: d, mailer: t.mailer, maxAttempts: 5 }, now))));
+      await Promise.all(
+        dbs.flatMap((d) => [1, 2, 3].map(() => runDueReminders({ db: d, mailer: t.mailer, maxAttempts: 5 }, now))),
+      );
       for (const m of made) expect(await mailsAbout(m.subject)).toHaveLength(1);
-      const deliveries = await deliveriesOf(db(), made.map((m) => m.reminder._id));
+      const deliveries = await deliveriesOf(
+        db(),
+        made.map((m) => m.reminder._id),
+      );
       expect(deliveries).toHaveLength(6);
       expect(deliveries.every((d) => d.status === 'sent')).toBe(true);
     });
@@ -314,7 +328,15 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       runner = undefined;
     });
     const start = (onSweep?: () => void) =>
-      startReminderRunner({ db: tdb.adapter, mailer: t.mailer, clock: t.clock, pollSeconds: 0.5, maxAttempts: 5, log: quiet, onSweep });
+      startReminderRunner({
+        db: tdb.adapter,
+        mailer: t.mailer,
+        clock: t.clock,
+        pollSeconds: 0.5,
+        maxAttempts: 5,
+        log: quiet,
+        onSweep,
+      });
 
     it('delivers a reminder due now within a few seconds of its creation', async () => {
       let sweeps = 0;
@@ -332,7 +354,10 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
 
     it('catches up after a restart: one e-mail for the latest missed occurrence, next run after now', async () => {
       const { doctor, patient } = await pair();
-      const { reminder, subject } = await schedule(doctor, patient, { intervalDays: 1, startDate: new Date(t.clock.now().getTime() + 60 * MIN).toISOString() });
+      const { reminder, subject } = await schedule(doctor, patient, {
+        intervalDays: 1,
+        startDate: new Date(t.clock.now().getTime() + 60 * MIN).toISOString(),
+      });
       let sweeps = 0;
       runner = await start(() => (sweeps += 1));
       await waitFor('a sweep', async () => sweeps > 0);

@@ -110,7 +110,14 @@ export async function lockedUntil(db: Queryable, role: Role, accountId: string):
  * The pending secret becomes the secret and two-factor goes on — only if the pending secret is
  * still the one the code was checked against (a new QR code in between wins).
  */
-export async function promotePending(db: Queryable, role: Role, accountId: string, sealedPending: string, step: number, now: Date) {
+export async function promotePending(
+  db: Queryable,
+  role: Role,
+  accountId: string,
+  sealedPending: string,
+  step: number,
+  now: Date,
+) {
   const t = table(role);
   const rows = await db
     .update(t)
