@@ -1,5 +1,6 @@
 // Builds everything: the shared contract and the api (tsc), then the four web apps (webpack, one process).
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,6 +8,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
+// From scratch: tsc never deletes the output of a source file that was moved or removed, and a
+// stale api/dist/adapters/storage.js would shadow the storage/ folder that replaced it.
+for (const pkg of ['shared-contracts', 'api']) {
+  rmSync(join(root, pkg, 'dist'), { recursive: true, force: true });
+  rmSync(join(root, pkg, 'tsconfig.tsbuildinfo'), { force: true });
+}
 run(bin('tsc'), ['-b', 'tsconfig.json']);
 run(bin('webpack'), [
   '--mode',

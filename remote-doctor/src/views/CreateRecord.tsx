@@ -1,6 +1,5 @@
 import { useNavigate, useParams } from 'react-router-dom';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch } from 'react-hook-form';
 import {
   MedicalRecordCreate,
   recordDefaults,
@@ -20,6 +19,7 @@ import {
   Narrow,
   Page,
   splitList,
+  useSchemaForm,
 } from 'shared-ui';
 import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
@@ -45,11 +45,9 @@ export default function CreateRecord() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { loaded, patient } = useAssignedPatient(id);
-  const form = useForm<MedicalRecordCreate, unknown, ParsedMedicalRecordCreate>({
-    resolver: zodResolver(MedicalRecordCreate),
-    defaultValues: recordDefaults,
-    mode: 'onTouched',
-  });
+  // Checked on Next and Finish only (the schema's default mode): a check on blur would move the
+  // Next button between a press and its release, and the click would be lost.
+  const form = useSchemaForm(MedicalRecordCreate, recordDefaults);
   const [prescribedDrug, allergies] = useWatch({
     control: form.control,
     name: ['treatment.prescribedDrug', 'medicalHistory.allergies'],
