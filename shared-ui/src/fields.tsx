@@ -49,6 +49,33 @@ export function TextField({
   );
 }
 
+/** A plain controlled select for a view filter (not a form): each option's value is an id, its label what a person reads. */
+export function PickerField({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  onChange(value: string): void;
+}) {
+  const id = useId();
+  return (
+    <Label htmlFor={id}>
+      {label}
+      <Select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </Select>
+    </Label>
+  );
+}
+
 const ErrorText = styled.small`
   display: block;
   margin: -0.6rem 0 0.9rem;
