@@ -127,6 +127,9 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await page.getByRole('button', { name: 'Finish' }).click();
   await expect(page).toHaveURL(/\/prescription$/);
   await expect(page.getByRole('list', { name: 'Prescriptions' })).toContainText('Amoxicillin');
+  // The doctor's lists across all their patients (no patientId) are reads of this patient's data too.
+  await page.goto('/doctor/all-medical-records');
+  await expect(page.getByRole('list', { name: 'Medical records' })).toContainText('Fever and breathlessness');
   await logOut(page);
 
   await logIn(page, 'patient', patientEmail);
@@ -145,6 +148,9 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await expect(history).toContainText('created a medical record');
   await expect(history).toContainText('generated a summary of a medical record');
   await expect(history).toContainText('created a prescription');
+  const byDoctor = history.getByRole('row').filter({ hasText: 'Dr. Sara Kim' });
+  await expect(byDoctor.filter({ hasText: 'listed your prescriptions' }).first()).toBeVisible();
+  await expect(byDoctor.filter({ hasText: 'listed your medical records' }).first()).toBeVisible();
 });
 
 test('a patient sees the notice while no summary exists; a doctor with no patients sees "No assigned patients found"', async ({
