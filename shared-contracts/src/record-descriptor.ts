@@ -113,7 +113,8 @@ export const field = {
     ...spec,
     kind: 'select',
     required: true,
-    schema: z.enum(spec.options),
+    // A person reads this beside the field: name the choices rather than zod's "Invalid option".
+    schema: z.enum(spec.options, { error: `${spec.label} must be one of: ${spec.options.join(', ')}` }),
     read: z.string(),
   }),
 };
