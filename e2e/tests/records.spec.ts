@@ -192,3 +192,44 @@ test('a patient sees the notice while no summary exists; a doctor with no patien
   await page.goto('/prescription');
   await expect(page.getByText('No prescriptions found')).toBeVisible();
 });
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px the record page has the title as its h1 and a long value stays readable`, async ({ page, request }) => {
+    const { doctorEmail, patientEmail } = await connectedPair(request);
+    const token = async (role: 'doctor' | 'patient', email: string) =>
+      (await (await request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } })).json()).token;
+    const doctorToken = await token('doctor', doctorEmail);
+    const me = await (await request.get(`${API_URL}/doctor/me`, { headers: { Authorization: `Bearer ${doctorToken}` } })).json();
+    const ecg = 'ST elevation in II, III, aVF with reciprocal depression in I and aVL';
+    const created = await request.post(`${API_URL}/medicalhistory/${me.doctor.assignedPatients[0].patient}`, {
+      headers: { Authorization: `Bearer ${doctorToken}` },
+      data: {
+        medicalHistory: { title: 'Chest pain', biodata: { modeOfAdmission: 'Emergency' }, systemicHistory: {} },
+        examination: { generalPhysicalExamination: {} },
+        investigations: { electrocardiogram: ecg },
+        treatment: {},
+      },
+    });
+    expect(created.status()).toBe(201);
+    const { record } = await created.json();
+
+    await page.goto('/');
+    await logIn(page, 'patient', patientEmail);
+    await expect(page).toHaveURL(/\/patient\/dashboard$/);
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of [`/all-medical-records/${record._id}`, '/patient/all-medical-records']) {
+      await page.goto(path);
+      const value = page.getByRole('region', { name: 'Investigations' }).getByText(ecg);
+      await expect(value).toBeVisible();
+      const label = page.getByRole('region', { name: 'Investigations' }).getByText('Electrocardiogram', { exact: true });
+      const [v, l] = [(await value.boundingBox())!, (await label.boundingBox())!];
+      // Never one character per line: the value gets most of the card's width...
+      expect(v.width).toBeGreaterThan(Math.min(width, 700) * 0.5 - 40);
+      // ...beside its label where there is room, under it on a phone.
+      if (width === 390) expect(v.y).toBeGreaterThan(l.y);
+      else if (path !== '/patient/all-medical-records') expect(v.x).toBeGreaterThan(l.x + l.width);
+    }
+    await page.goto(`/all-medical-records/${record._id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Chest pain');
+  });
+}

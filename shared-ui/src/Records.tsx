@@ -10,7 +10,11 @@ import { theme } from './theme';
 
 const Section = styled.section`
   margin-top: 1.25rem;
-  h2 {
+  /* Label beside value where there is room; above it in a narrow column (a phone, the list's
+     detail pane), so a long value such as an ECG report is never squeezed to a few pixels. */
+  container-type: inline-size;
+  h2,
+  h3 {
     font-size: 1.05rem;
     margin: 0 0 0.5rem;
     color: ${theme.color.primaryDark};
@@ -29,12 +33,23 @@ const Section = styled.section`
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
+  @container (max-width: 32rem) {
+    dl {
+      grid-template-columns: 1fr;
+      gap: 0;
+    }
+    dd {
+      margin-bottom: 0.6rem;
+    }
+  }
 `;
 
-function Facts({ title, entries }: { title: string; entries: [label: string, value: unknown][] }) {
+type Level = 'h2' | 'h3';
+
+function Facts({ title, entries, as: Title = 'h2' }: { title: string; entries: [label: string, value: unknown][]; as?: Level }) {
   return (
     <Section aria-label={title}>
-      <h2>{title}</h2>
+      <Title>{title}</Title>
       <dl>
         {entries.map(([label, value]) => (
           <div key={label} style={{ display: 'contents' }}>
@@ -50,8 +65,14 @@ function Facts({ title, entries }: { title: string; entries: [label: string, val
 const ageText = (age: MedicalRecord['biodata']['age']) =>
   age ? `${age.years} years, ${age.months} months, ${age.days} days` : '—';
 
-/** One record, read-only, for either role; a doctor may generate its summary. */
-export function RecordDetail({ role, record }: { role: Role; record: MedicalRecord }) {
+/**
+ * One record, read-only, for either role; a doctor may generate its summary. On its own page
+ * (`page`) the title is the page's h1 and the sections h2; beside the records list it is an h2
+ * under the list's h1, its sections h3.
+ */
+export function RecordDetail({ role, record, page = false }: { role: Role; record: MedicalRecord; page?: boolean }) {
+  const sectionAs: Level = page ? 'h2' : 'h3';
+  const SummaryTitle = sectionAs;
   const generate = useGenerateSummary();
   const { biodata, doctorInfo } = record;
   const address = [biodata.address.street, biodata.address.city, biodata.address.state, biodata.address.pinCode]
@@ -59,8 +80,9 @@ export function RecordDetail({ role, record }: { role: Role; record: MedicalReco
     .join(', ');
   return (
     <article aria-label={`Medical record: ${record.title}`}>
-      <Heading as="h2">{record.title}</Heading>
+      <Heading as={page ? 'h1' : 'h2'}>{record.title}</Heading>
       <Facts
+        as={sectionAs}
         title="Biodata"
         entries={[
           ['Name', biodata.name],
@@ -75,6 +97,7 @@ export function RecordDetail({ role, record }: { role: Role; record: MedicalReco
         ]}
       />
       <Facts
+        as={sectionAs}
         title="Doctor information"
         entries={[
           ['Name', doctorInfo.doctorName],
@@ -83,13 +106,14 @@ export function RecordDetail({ role, record }: { role: Role; record: MedicalReco
       />
       {recordSections.map((section) => (
         <Facts
+          as={sectionAs}
           key={section.title}
           title={section.title}
           entries={section.fields.map((f) => [shortLabelOf(f), valueIn(record, f)])}
         />
       ))}
       <Section aria-label="Summary">
-        <h2>Summary</h2>
+        <SummaryTitle>Summary</SummaryTitle>
         {record.summary === null ? (
           role === 'doctor' ? (
             <>
@@ -162,5 +186,5 @@ export function RecordPage({ role, id }: { role: Role; id: string }) {
         <EmptyState>No medical record found</EmptyState>
       </Card>
     );
-  return <Card>{record.data && <RecordDetail role={role} record={record.data} />}</Card>;
+  return <Card>{record.data && <RecordDetail page role={role} record={record.data} />}</Card>;
 }
