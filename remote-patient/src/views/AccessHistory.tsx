@@ -35,9 +35,9 @@ export function describeAccess({
   entityId: string | null;
   actorRole?: 'patient' | 'doctor';
 }) {
-  // A revoked connection: the patient ended a doctor's access, or the doctor released the patient.
-  if (action === 'revoke' && entity === 'assignment') {
-    return actorRole === 'doctor' ? 'released you as their patient' : "ended a doctor's access to your records";
+  // A revoked connection (its entityId is the doctor): the patient ended a doctor's access, or the doctor released the patient.
+  if (action === 'revoke' && entity === 'assignment' && entityId) {
+    return actorRole === 'doctor' ? 'released you as a patient' : 'ended access for a doctor';
   }
   const [one, many] = ENTITIES[entity];
   return `${ACTION_OF[entity]?.[action] ?? ACTIONS[action]} ${entityId ? one : many}`;
@@ -51,7 +51,10 @@ export default function AccessHistory() {
   return (
     <Page>
       <Heading>Access history</Heading>
-      <p>Every time someone opens, lists or changes your records, prescriptions or files, CareLoop notes who and when.</p>
+      <p>
+        Every time someone opens, lists or changes your records, prescriptions or files, or a connection with a doctor ends,
+        CareLoop notes who and when.
+      </p>
       <Card>
         {data?.items.length === 0 && <EmptyState>Nobody has accessed your medical data yet.</EmptyState>}
         {data && data.items.length > 0 && (
