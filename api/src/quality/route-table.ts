@@ -49,6 +49,8 @@ export interface Row {
   expect: Record<Caller, number>;
   /** The call ends the session it runs under (logout, complete-profile): sign the caller in afresh for it. */
   freshSession?: boolean;
+  /** The call may undo part of the cast (a fuzzed revoke aimed at P–D): put it back after each call. */
+  restore?(c: Cast): Promise<void>;
   /** Extra checks on a cell's answer (throw to fail). */
   check?(res: LightMyRequestResponse, c: Cast, caller: Caller): void;
 }
@@ -228,6 +230,7 @@ export const ROWS: Row[] = [
       return { method: 'DELETE', url: `/patient/doctors/${doctorId}` };
     },
     expect: guarded(200, 404, 403, 403),
+    restore: (c) => connect(c.t, c.D, c.P),
   },
   {
     route: 'DELETE /doctor/patients/:patientId',
@@ -241,6 +244,7 @@ export const ROWS: Row[] = [
       return { method: 'DELETE', url: `/doctor/patients/${patientId}` };
     },
     expect: guarded(403, 403, 200, 404),
+    restore: (c) => connect(c.t, c.D, c.P),
   },
 
   // Records (CLINICAL.md): another person's data by id → 404 exactly as an unknown id.
