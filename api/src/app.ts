@@ -16,6 +16,7 @@ import { BackgroundTasks } from './lib/background';
 import { DB_UNAVAILABLE_MESSAGE, DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError, isDatabaseUnavailable } from './lib/errors';
 import { authRoutes } from './modules/sign-in/routes';
 import { connectionRoutes } from './modules/connections/routes';
+import { revokeRoutes } from './modules/connections/revoke';
 import { localFileRoutes } from './modules/files/local-routes';
 import { fileRoutes } from './modules/files/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(completeProfileRoutes(deps));
   await app.register(googleRoutes(deps));
   await app.register(connectionRoutes(deps));
+  await app.register(revokeRoutes(deps));
   await app.register(recordRoutes(deps));
   await app.register(prescriptionRoutes(deps));
   await app.register(auditRoutes(deps));

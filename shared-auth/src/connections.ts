@@ -32,3 +32,18 @@ export function useRespondToRequest(role: Role) {
       }, REQUEST_LIST_REFRESH_DELAY_MS),
   });
 }
+
+/**
+ * Revoke: a patient ends a doctor's access (DELETE /patient/doctors/{id}), a doctor releases a
+ * patient (DELETE /doctor/patients/{id}); the caller's profile, which lists the people, is read again.
+ */
+export function useRevokeAssignment(role: Role) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (otherId: string) =>
+      role === 'patient'
+        ? call(ENDPOINTS.patientRevokeDoctor, { params: { doctorId: otherId } })
+        : call(ENDPOINTS.doctorRevokePatient, { params: { patientId: otherId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKey(role) }),
+  });
+}

@@ -6,11 +6,17 @@ export const AuditQuery = z.strictObject({
   page: z.coerce.number().int().min(1).max(100000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
-/** What the audit log records: 'update' of a reminder is its cancelling. */
-export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize'] as const;
+/**
+ * What the audit log records: 'update' of a reminder is its cancelling; 'revoke' of an assignment
+ * is a patient ending a doctor's access or a doctor releasing a patient.
+ */
+export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'revoke'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-/** What it records it of: a reminder is one a doctor schedules for the patient. */
-export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder'] as const;
+/**
+ * What it records it of: a reminder is one a doctor schedules for the patient; an assignment is
+ * the doctor–patient connection (its entityId is the doctor's id, its patient the patient).
+ */
+export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder', 'assignment'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 export const AuditEntry = z.object({

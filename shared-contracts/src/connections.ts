@@ -19,5 +19,9 @@ export const ConnectionRequestList = z.array(ConnectionRequest);
 export const ConnectionResponseBody = z.strictObject({ action: z.enum(REQUEST_ACTIONS) });
 export const RequestIdParams = z.strictObject({ requestId: EntityId });
 
+/** DELETE /patient/doctors/{doctorId} and DELETE /doctor/patients/{patientId}: the other party of an assignment. */
+export const AssignedDoctorParams = z.strictObject({ doctorId: EntityId });
+export const AssignedPatientParams = z.strictObject({ patientId: EntityId });
+
 export const AssignedDoctor = z.object({ doctor: EntityId, name: z.string() });
 export type AssignedDoctor = z.infer<typeof AssignedDoctor>;

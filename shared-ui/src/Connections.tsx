@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
 import { ConnectionRequestBody, type Role } from 'shared-contracts';
@@ -9,6 +9,7 @@ import {
   serverError,
   useConnectionRequests,
   useRespondToRequest,
+  useRevokeAssignment,
   type RequestDirection,
 } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
@@ -126,28 +127,107 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
   );
 }
 
-/** The people on the other side of the caller's care relationships, on the dashboard. */
+/** What revoking says for each role: a patient ends a doctor's access, a doctor releases a patient. */
+const REVOKE: Record<Role, { button: string; question: (name: string) => string }> = {
+  patient: { button: 'End access', question: (name) => `End ${name}'s access to your records?` },
+  doctor: { button: 'Release', question: (name) => `Release ${name}? You will no longer see their records.` },
+};
+
+/**
+ * The people on the other side of the caller's care relationships, on the dashboard. Given the
+ * caller's role, each person has a button to end the connection, asked again before anything is sent.
+ */
 export function AssignedPeople({
   title,
   people,
   empty,
+  role,
 }: {
   title: string;
   people?: { id: string; name: string }[];
   empty: string;
+  /** the signed-in caller's role: offers End access (patient) or Release (doctor) per person */
+  role?: Role;
 }) {
+  const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   return (
     <Card aria-label={title} aria-busy={!people}>
       <h2 style={{ fontSize: '1.15rem', margin: '0 0 0.4rem' }}>{title}</h2>
+      {result && <Banner tone={result.tone}>{result.text}</Banner>}
       {!people ? null : people.length === 0 ? (
         <EmptyState>{empty}</EmptyState>
       ) : (
         <Items>
-          {people.map((p) => (
-            <li key={p.id}>{p.name}</li>
-          ))}
+          {people.map((p) =>
+            role ? <RevocablePerson key={p.id} role={role} person={p} onResult={setResult} /> : <li key={p.id}>{p.name}</li>,
+          )}
         </Items>
       )}
     </Card>
+  );
+}
+
+/** One person with End access / Release, and the confirm step (the question, the action again, Cancel). */
+function RevocablePerson({
+  role,
+  person,
+  onResult,
+}: {
+  role: Role;
+  person: { id: string; name: string };
+  onResult: (result: { tone: 'success' | 'error'; text: string } | null) => void;
+}) {
+  const revoke = useRevokeAssignment(role);
+  const [confirming, setConfirming] = useState(false);
+  const questionId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const { button, question } = REVOKE[role];
+  // The question takes focus on its safe answer, so a keyboard user hears it and Enter does no harm.
+  useEffect(() => {
+    if (confirming) cancelRef.current?.focus();
+  }, [confirming]);
+
+  async function confirm() {
+    onResult(null);
+    try {
+      const { message } = await revoke.mutateAsync(person.id);
+      onResult({ tone: 'success', text: message });
+    } catch (err) {
+      onResult({ tone: 'error', text: `Error: ${(await serverError(err)) ?? 'Could not end the connection'}` });
+      setConfirming(false);
+    }
+  }
+
+  return (
+    <li>
+      <span>{person.name}</span>
+      {confirming ? (
+        <div role="group" aria-labelledby={questionId}>
+          <p id={questionId} style={{ margin: '0 0 0.5rem' }}>
+            {question(person.name)}
+          </p>
+          <Row>
+            <Button type="button" $variant="danger" disabled={revoke.isPending} onClick={() => void confirm()}>
+              {button}
+            </Button>
+            <Button ref={cancelRef} type="button" $variant="secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </Row>
+        </div>
+      ) : (
+        <Button
+          type="button"
+          $variant="secondary"
+          aria-label={`${button}: ${person.name}`}
+          onClick={() => {
+            onResult(null);
+            setConfirming(true);
+          }}
+        >
+          {button}
+        </Button>
+      )}
+    </li>
   );
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
-import { assignments, doctors, patients } from '../db/schema';
+import { assignments, doctors, patients, reminders } from '../db/schema';
+import { audit, type AuditActor } from './audit';
 
 /*
  * Assignments: which doctor is connected to which patient (made when a connection request is
@@ -47,6 +48,34 @@ export async function assignedDoctorsOf(db: Queryable, patientId: string): Promi
 /** Connects the pair; connecting an already connected pair changes nothing. */
 export async function assign(db: Queryable, doctorId: string, patientId: string, now: Date): Promise<void> {
   await db.insert(assignments).values({ doctorId, patientId, createdAt: now }).onConflictDoNothing();
+}
+
+/**
+ * Ends the pair's assignment — a patient ending a doctor's access, or a doctor releasing a
+ * patient — in ONE transaction with its audit row. The doctor's scheduled reminders to the patient
+ * are cancelled with it (audited as their cancelling): nothing the doctor set up keeps reaching
+ * the patient. Connection requests are left as they are, so the pair may connect again later.
+ * false when the pair was not connected (or an id is malformed): the caller answers 404.
+ */
+export async function revokeAssignment(db: Queryable, actor: AuditActor, doctorId: string, patientId: string): Promise<boolean> {
+  if (!UUID.test(doctorId) || !UUID.test(patientId)) return false;
+  return db.transaction(async (tx) => {
+    const ended = await tx
+      .delete(assignments)
+      .where(and(eq(assignments.doctorId, doctorId), eq(assignments.patientId, patientId)))
+      .returning({ doctorId: assignments.doctorId });
+    if (ended.length === 0) return false;
+    await audit(tx, { ...actor, action: 'revoke', entity: 'assignment', entityId: doctorId, patientId });
+    const cancelled = await tx
+      .update(reminders)
+      .set({ status: 'cancelled', nextRunAt: null })
+      .where(and(eq(reminders.doctorId, doctorId), eq(reminders.patientId, patientId), eq(reminders.status, 'scheduled')))
+      .returning({ id: reminders.id });
+    for (const r of cancelled) {
+      await audit(tx, { ...actor, action: 'update', entity: 'reminder', entityId: r.id, patientId });
+    }
+    return true;
+  });
 }
 
 /**

@@ -15,8 +15,9 @@ export type { ListScope, Page } from './pagination';
 // The local disk's signed URLs (no bearer; the signature names who the URL was issued to).
 export { signedDownload, signedUploads } from './signed-files';
 
-// Connections: the doctor–patient assignments every check above reads, made when a request is accepted.
-export { assign, assignedDoctorsOf, assignedPatientsOf, isAssigned } from './assignments';
+// Connections: the doctor–patient assignments every check above reads, made when a request is
+// accepted, ended (audited) when either side revokes.
+export { assign, assignedDoctorsOf, assignedPatientsOf, isAssigned, revokeAssignment } from './assignments';
 
 // System actor: the reminder runner is a background job, not a request; it sends what doctors scheduled.
 export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type RunResult } from './reminder-runner';

@@ -7,3 +7,6 @@ export const OWN_RECORD_ONLY = 'You can only upload files to your own medical re
 export const PATIENT_ID_REQUIRED = 'patientId is required';
 export const NOT_YOUR_PATIENT = 'You can only send reminders to your assigned patients';
 export const REMINDER_NOT_FOUND = 'Reminder not found';
+export const DOCTOR_NOT_FOUND = 'Doctor not found';
+export const DOCTOR_ACCESS_ENDED = 'Access ended.';
+export const PATIENT_RELEASED = 'Patient released.';

@@ -304,8 +304,11 @@ export const auditLog = pgTable(
     index('audit_log_patient_at_idx').on(t.patientId, t.at),
     index('audit_log_actor_at_idx').on(t.actorId, t.at),
     check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
-    check('audit_log_action_check', sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize')`),
-    check('audit_log_entity_check', sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder')`),
+    check('audit_log_action_check', sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke')`),
+    check(
+      'audit_log_entity_check',
+      sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment')`,
+    ),
   ],
 );
 

@@ -119,6 +119,7 @@ describe.each(BACKENDS)('input fuzzing on %s', (backend) => {
           });
           await c.t.app.backgroundTasks.idle(); // e.g. a reset e-mail's row is written after the answer
           const after = await countAll(c.t, tables);
+          await row.restore?.(c);
           const seen = (statuses[row.route] ??= {});
           seen[res.statusCode] = (seen[res.statusCode] ?? 0) + 1;
           const problems = [...checkAnswer(row.route, res), ...checkCounts(row.route, res.statusCode, before, after)];

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type Role } from 'shared-contracts';
-import { account, prescriptionBody, recordBody } from '../test/clinical';
+import { account, connect, prescriptionBody, recordBody } from '../test/clinical';
 import { PDF } from '../test/files';
 import { PASSWORD, uniqueEmail } from '../test/helpers';
 import {
@@ -49,6 +49,8 @@ export interface Row {
   expect: Record<Caller, number>;
   /** The call ends the session it runs under (logout, complete-profile): sign the caller in afresh for it. */
   freshSession?: boolean;
+  /** The call may undo part of the cast (a fuzzed revoke aimed at P–D): put it back after each call. */
+  restore?(c: Cast): Promise<void>;
   /** Extra checks on a cell's answer (throw to fail). */
   check?(res: LightMyRequestResponse, c: Cast, caller: Caller): void;
 }
@@ -212,6 +214,37 @@ export const ROWS: Row[] = [
     route: 'GET /patient/auth/google/callback',
     build: () => ({ method: 'GET', url: '/patient/auth/google/callback?code=abc&state=def' }),
     expect: everyone(302),
+  },
+
+  // Revoke: the owner ends a FRESH connection (P–D must stay connected for every other row); every
+  // other caller aims at P–D, which must stay. Not one of the caller's assignments → 404, never 403.
+  {
+    route: 'DELETE /patient/doctors/:doctorId',
+    build: async (c, caller) => {
+      let doctorId = c.D.id;
+      if (caller === 'owner') {
+        const doctor = await account(c.t, 'doctor');
+        await connect(c.t, doctor, c.P);
+        doctorId = doctor.id;
+      }
+      return { method: 'DELETE', url: `/patient/doctors/${doctorId}` };
+    },
+    expect: guarded(200, 404, 403, 403),
+    restore: (c) => connect(c.t, c.D, c.P),
+  },
+  {
+    route: 'DELETE /doctor/patients/:patientId',
+    build: async (c, caller) => {
+      let patientId = c.P.id;
+      if (caller === 'assignedDoctor') {
+        const patient = await account(c.t, 'patient');
+        await connect(c.t, c.D, patient);
+        patientId = patient.id;
+      }
+      return { method: 'DELETE', url: `/doctor/patients/${patientId}` };
+    },
+    expect: guarded(403, 403, 200, 404),
+    restore: (c) => connect(c.t, c.D, c.P),
   },
 
   // Records (CLINICAL.md): another person's data by id → 404 exactly as an unknown id.

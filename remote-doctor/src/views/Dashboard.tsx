@@ -25,6 +25,7 @@ export default function Dashboard() {
         )}
         <AssignedPeople
           title="Assigned patients"
+          role="doctor"
           empty="No assigned patients found"
           people={doctor?.assignedPatients.map((p) => ({ id: p.patient, name: p.name }))}
         />

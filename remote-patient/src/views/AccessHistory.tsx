@@ -9,28 +9,36 @@ const ACTIONS: Record<AuditAction, string> = {
   create: 'created',
   update: 'changed',
   summarize: 'generated a summary of',
+  revoke: 'ended',
 };
 const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   medical_record: ['a medical record', 'your medical records'],
   prescription: ['a prescription', 'your prescriptions'],
   medical_file: ['a medical file', 'your medical files'],
   reminder: ['a reminder', 'your reminders'],
+  assignment: ['a connection', 'your connections'],
 };
 /** Where an action reads differently for one entity: a reminder is only ever changed by cancelling it. */
 const ACTION_OF: Partial<Record<AuditEntity, Partial<Record<AuditAction, string>>>> = {
   reminder: { create: 'scheduled', update: 'cancelled' },
 };
 
-/** "viewed a medical record", "listed your medical files", "cancelled a reminder". */
+/** "viewed a medical record", "listed your medical files", "cancelled a reminder", "released you". */
 export function describeAccess({
   action,
   entity,
   entityId,
+  actorRole,
 }: {
   action: AuditAction;
   entity: AuditEntity;
   entityId: string | null;
+  actorRole?: 'patient' | 'doctor';
 }) {
+  // A revoked connection (its entityId is the doctor): the patient ended a doctor's access, or the doctor released the patient.
+  if (action === 'revoke' && entity === 'assignment' && entityId) {
+    return actorRole === 'doctor' ? 'released you as a patient' : 'ended access for a doctor';
+  }
   const [one, many] = ENTITIES[entity];
   return `${ACTION_OF[entity]?.[action] ?? ACTIONS[action]} ${entityId ? one : many}`;
 }
@@ -43,7 +51,10 @@ export default function AccessHistory() {
   return (
     <Page>
       <Heading>Access history</Heading>
-      <p>Every time someone opens, lists or changes your records, prescriptions or files, CareLoop notes who and when.</p>
+      <p>
+        Every time someone opens, lists or changes your records, prescriptions or files, or a connection with a doctor ends,
+        CareLoop notes who and when.
+      </p>
       <Card>
         {data?.items.length === 0 && <EmptyState>Nobody has accessed your medical data yet.</EmptyState>}
         {data && data.items.length > 0 && (

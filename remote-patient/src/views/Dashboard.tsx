@@ -59,6 +59,7 @@ export default function Dashboard() {
         />
         <AssignedPeople
           title="Assigned Doctors"
+          role="patient"
           empty="No assigned doctors yet"
           people={patient?.assignedDoctors.map((d) => ({ id: d.doctor, name: d.name }))}
         />

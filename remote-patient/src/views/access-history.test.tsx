@@ -64,3 +64,9 @@ test("every action of every entity the contract's audit log knows has words", ()
     'generated a summary of a medical record',
   );
 });
+
+test('a revoked connection reads as the patient ending a doctor’s access, or the doctor releasing the patient', () => {
+  const revoke = { action: 'revoke', entity: 'assignment', entityId: ID } as const;
+  expect(describeAccess({ ...revoke, actorRole: 'patient' })).toBe('ended access for a doctor');
+  expect(describeAccess({ ...revoke, actorRole: 'doctor' })).toBe('released you as a patient');
+});

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { LoginBody, LoginResponse, TokenResponse } from '../auth';
 import { Role } from '../common';
-import { ConnectionRequestBody, ConnectionRequestList, ConnectionResponseBody, RequestIdParams } from '../connections';
+import {
+  AssignedDoctorParams,
+  AssignedPatientParams,
+  ConnectionRequestBody,
+  ConnectionRequestList,
+  ConnectionResponseBody,
+  RequestIdParams,
+} from '../connections';
 import { endpoint, perRole } from '../endpoint';
 import {
   DoctorMeResponse,
@@ -312,4 +319,27 @@ export const CONNECTION_ENDPOINTS = {
       errors: [400, 401, 403, 404, 409],
     }),
   ),
+  // Revoke: either side ends an assignment; an id that is not one of the caller's is answered as unknown (404).
+  patientRevokeDoctor: endpoint({
+    method: 'DELETE',
+    path: '/patient/doctors/{doctorId}',
+    summary: "End an assigned doctor's access to the patient's records",
+    tags: ['patient', 'connections'],
+    access: ['patient'],
+    params: AssignedDoctorParams,
+    status: 200,
+    response: MessageResponse,
+    errors: [400, 401, 403, 404],
+  }),
+  doctorRevokePatient: endpoint({
+    method: 'DELETE',
+    path: '/doctor/patients/{patientId}',
+    summary: 'Release an assigned patient: the doctor no longer reaches their records',
+    tags: ['doctor', 'connections'],
+    access: ['doctor'],
+    params: AssignedPatientParams,
+    status: 200,
+    response: MessageResponse,
+    errors: [400, 401, 403, 404],
+  }),
 };

@@ -1,5 +1,7 @@
 import type { Role } from 'shared-contracts';
 
+export { DOCTOR_ACCESS_ENDED, DOCTOR_NOT_FOUND, PATIENT_NOT_FOUND, PATIENT_RELEASED } from '../../access';
+
 /** The texts the connect screens show (SPEC §8: message in green, "Error: " + error otherwise). */
 export const requestSent = (name: string) => `Request sent to ${name}.`;
 export const noAccount = (wanted: Role) => `No ${wanted} with this e-mail`;

@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import { API_URL } from '../stack';
+import { PASSWORD, logIn, uniqueEmail } from './helpers';
+
+const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+test("a patient ends a doctor's access after confirming; the doctor's next read of a record is 404", async ({
+  page,
+  request,
+}) => {
+  // A connected pair (request + accept through the api) and a record the doctor wrote.
+  const patientEmail = uniqueEmail('patient-revoke');
+  const doctor = (
+    await (
+      await request.post(`${API_URL}/doctor/signup`, {
+        data: { name: 'Dr. Mira Holt', email: uniqueEmail('doctor-revoke'), password: PASSWORD },
+      })
+    ).json()
+  ).token;
+  const patient = (
+    await (
+      await request.post(`${API_URL}/patient/signup`, {
+        data: { name: 'Ines Berg', email: patientEmail, password: PASSWORD, DOB: '1975-06-01', gender: 'Female' },
+      })
+    ).json()
+  ).token;
+  expect(
+    (await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } })).status(),
+  ).toBe(201);
+  const [pending] = await (await request.get(`${API_URL}/patient/receivedRequests`, { headers: auth(patient) })).json();
+  expect(
+    (
+      await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, {
+        headers: auth(patient),
+        data: { action: 'accept' },
+      })
+    ).status(),
+  ).toBe(200);
+  const { _id: patientId } = (await (await request.get(`${API_URL}/patient/me`, { headers: auth(patient) })).json()).patient;
+  const created = await request.post(`${API_URL}/medicalhistory/${patientId}`, {
+    headers: auth(doctor),
+    data: {
+      medicalHistory: { title: 'Migraine', biodata: { modeOfAdmission: 'Emergency' }, systemicHistory: {} },
+      examination: { generalPhysicalExamination: {} },
+      investigations: {},
+      treatment: {},
+    },
+  });
+  expect(created.status()).toBe(201);
+  const recordId = (await created.json()).record._id;
+  const readRecord = () => request.get(`${API_URL}/medicalHistory/${recordId}`, { headers: auth(doctor) });
+  expect((await readRecord()).status()).toBe(200);
+
+  await page.goto('/');
+  await logIn(page, 'patient', patientEmail);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
+  const doctors = page.getByLabel('Assigned Doctors');
+  await doctors.getByRole('button', { name: 'End access: Dr. Mira Holt' }).click();
+  const ask = page.getByRole('group', { name: "End Dr. Mira Holt's access to your records?" });
+  await expect(ask).toBeVisible();
+  // Cancel first: nothing changes.
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeHidden();
+  expect((await readRecord()).status()).toBe(200);
+
+  await doctors.getByRole('button', { name: 'End access: Dr. Mira Holt' }).click();
+  await ask.getByRole('button', { name: 'End access' }).click();
+  await expect(doctors.getByRole('status')).toHaveText('Access ended.');
+  await expect(doctors.getByText('No assigned doctors yet')).toBeVisible();
+
+  const after = await readRecord();
+  expect(after.status()).toBe(404);
+  expect(await after.json()).toEqual({ error: 'Medical record not found' });
+
+  // The access history tells the patient the connection ended.
+  await page.goto('/patient/access-history');
+  await expect(page.getByRole('table', { name: 'Access history' }).getByText('ended access for a doctor')).toBeVisible();
+});
