@@ -5,7 +5,7 @@ import { createMailer } from './adapters/mail';
 import { createStorage } from './adapters/storage';
 import { loadConfig } from './config';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
-import { restrictToOwner, useOwnerOnlyUmask } from './lib/owner-only';
+import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
 import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
 
 // Run as `node dist/server.js` directly (not through `sh -c`) so SIGTERM/SIGINT reach this process.
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // Before anything is written: new files owner-only, and existing ones (0666 database files of
   // older versions) tightened before the database opens them.
-  useOwnerOnlyUmask();
+  setOwnerOnlyUmask();
   try {
     const changed = restrictToOwner(config.dataDir);
     if (changed > 0) console.warn(`Made ${changed} paths in ${config.dataDir} readable by their owner only (0700/0600).`);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../adapters/db';
 import { createMailer } from '../adapters/mail';
-import { restrictToOwner, useOwnerOnlyUmask } from './owner-only';
+import { restrictToOwner, setOwnerOnlyUmask } from './owner-only';
 import { loadOrCreateKey } from './key-file';
 
 /** Every path under dir (itself included) with its permission bits. */
@@ -68,7 +68,7 @@ describe('DATA_DIR owner-only (0700 directories, 0600 files)', () => {
   it("with the start-up umask, everything the api then writes is owner-only: PGlite's files, the lock, keys, mails", async () => {
     const dataDir = path.join(root, 'data');
     process.umask(0o000); // the worst case the umask must override
-    useOwnerOnlyUmask();
+    setOwnerOnlyUmask();
     restrictToOwner(dataDir);
     const db = await openDatabase({ dataDir });
     try {

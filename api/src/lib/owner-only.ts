@@ -13,7 +13,7 @@ export const OWNER_ONLY_FILE = 0o600;
  * The root-cause fix: every file and directory this process creates from now on (PGlite's own
  * files included, which take no mode option) is owner-only.
  */
-export function useOwnerOnlyUmask(): void {
+export function setOwnerOnlyUmask(): void {
   process.umask(OWNER_ONLY_UMASK);
 }
 
