@@ -34,7 +34,8 @@ function originOf(url) {
  *   remotes' chunks from their origins with <script> tags); no inline script, no eval;
  * - styles: inline too (styled-components injects <style> elements);
  * - images and fonts: the remotes' assets, the favicon's data: URL, files the api serves;
- * - connect: the api (and the files it signs URLs for), the remotes;
+ * - connect: the api (and the files it signs URLs for), the remotes, and `connectOrigins` (an S3
+ *   bucket's, where presigned uploads go);
  * - nothing may frame the app, embed plugins, change the base URL or post a form elsewhere.
  * @param {unknown} runtimeConfig
  */
@@ -42,6 +43,7 @@ export function contentSecurityPolicy(runtimeConfig) {
   const config = runtimeConfig && typeof runtimeConfig === 'object' ? runtimeConfig : {};
   const remotes = Object.values(config.remotes && typeof config.remotes === 'object' ? config.remotes : {}).map(originOf);
   const api = originOf(config.apiUrl);
+  const others = Array.isArray(config.connectOrigins) ? config.connectOrigins.map(originOf) : [];
   const sources = (...items) => [...new Set(items.filter(Boolean))].join(' ');
   return [
     "default-src 'self'",
@@ -49,7 +51,7 @@ export function contentSecurityPolicy(runtimeConfig) {
     "style-src 'self' 'unsafe-inline'",
     `img-src ${sources("'self'", 'data:', ...remotes, api)}`,
     `font-src ${sources("'self'", ...remotes)}`,
-    `connect-src ${sources("'self'", api, ...remotes)}`,
+    `connect-src ${sources("'self'", api, ...remotes, ...others)}`,
     "object-src 'none'",
     "frame-ancestors 'none'",
     "base-uri 'self'",

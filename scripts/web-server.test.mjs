@@ -152,6 +152,7 @@ describe('Content-Security-Policy from the runtime config', () => {
       patient: 'https://patient.careloop.example:8443/app/remoteEntry.js',
       doctor: 'https://public.careloop.example/doctor/remoteEntry.js', // two remotes on one origin
     },
+    connectOrigins: ['https://files.s3.eu-west-1.amazonaws.com/', 'not a url'],
   };
   before(async () => {
     writeFileSync(join(cspDir, 'index.html'), '<!doctype html><title>CareLoop</title>');
@@ -189,6 +190,7 @@ describe('Content-Security-Policy from the runtime config', () => {
         'https://api.careloop.example',
         'https://public.careloop.example',
         'https://patient.careloop.example:8443',
+        'https://files.s3.eu-west-1.amazonaws.com',
       ],
       'object-src': ["'none'"],
       'frame-ancestors': ["'none'"],
