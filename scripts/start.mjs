@@ -20,6 +20,13 @@ const origin = (p) => `http://${host}:${p}`;
 const apiUrl = env.API_URL ?? origin(ports.api);
 const dataDir = resolve(root, env.DATA_DIR ?? 'data');
 
+/** Where the browser sends a presigned upload: path-style on the endpoint, virtual-hosted on AWS (api/src/adapters/storage/s3.ts). */
+function s3Origin(endpoint, bucket) {
+  const url = new URL(endpoint);
+  if (/(^|\.)amazonaws\.com(\.cn)?$/i.test(url.hostname)) url.hostname = `${bucket}.${url.hostname}`;
+  return url.origin;
+}
+
 const runtimeConfigFile = join(dataDir, 'runtime-config.json');
 mkdirSync(dataDir, { recursive: true });
 writeFileSync(
@@ -32,6 +39,8 @@ writeFileSync(
         patient: `${origin(ports.patient)}/remoteEntry.js`,
         doctor: `${origin(ports.doctor)}/remoteEntry.js`,
       },
+      // Presigned uploads go to the bucket: its origin must be in the pages' CSP connect-src.
+      ...(env.S3_ENDPOINT && env.S3_BUCKET ? { connectOrigins: [s3Origin(env.S3_ENDPOINT, env.S3_BUCKET)] } : {}),
     },
     null,
     2,

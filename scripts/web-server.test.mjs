@@ -1,12 +1,13 @@
 // `node --test scripts/`: the static web server the apps are served by (start, e2e, bench).
-import { test, before, after } from 'node:test';
+import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
-import { startWebServer } from './web-server.mjs';
+import { contentSecurityPolicy, startWebServer } from './web-server.mjs';
 
 const PORT = 47100 + (process.pid % 100);
 const HASHED_JS = 'main.0123abcd.js';
@@ -27,9 +28,9 @@ before(async () => {
 after(() => server?.close());
 
 /** A raw request: no automatic decompression, so the encoding served is visible. */
-function get(path, headers = {}, method = 'GET') {
+function get(path, headers = {}, method = 'GET', port = PORT) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: PORT, path, method, headers }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -105,4 +106,132 @@ test('CORS preflight is answered; writes are refused', async () => {
   assert.equal(preflight.status, 204);
   assert.equal(preflight.headers['access-control-allow-origin'], '*');
   assert.equal((await get('/index.html', {}, 'POST')).status, 405);
+});
+
+/** A raw request line, as a browser or an attacker may send it (http.request would refuse some). */
+function rawGet(port, path) {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+    );
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('end', () => resolve({ status: Number(text.split(' ', 2)[1]), text }));
+    socket.on('error', reject);
+  });
+}
+
+test('a malformed URL gets the app, not an empty 400, and does not stop the server', async () => {
+  for (const path of ['/%', '//%', '/%E0%A4%A', '/patient/%zz', '/%00', '//evil.example/%']) {
+    const res = await rawGet(PORT, path);
+    assert.equal(res.status, 200, path);
+    assert.match(res.text, /<title>CareLoop<\/title>/, path);
+    assert.match(res.text, /content-security-policy: default-src 'self'/i, path);
+  }
+  assert.equal((await get('/')).status, 200); // still serving
+});
+
+test('every answer forbids framing and sends no referrer', async () => {
+  for (const path of ['/', '/patient/dashboard', `/${HASHED_JS}`, '/remoteEntry.js', '/main.ffffffff.js']) {
+    const res = await get(path);
+    assert.equal(res.headers['x-frame-options'], 'DENY', path);
+    assert.equal(res.headers['referrer-policy'], 'no-referrer', path);
+    assert.match(res.headers['content-security-policy'], /frame-ancestors 'none'/, path);
+  }
+});
+
+describe('Content-Security-Policy from the runtime config', () => {
+  const CSP_PORT = PORT + 100;
+  const cspDir = mkdtempSync(join(tmpdir(), 'careloop-web-csp-'));
+  const configFile = join(cspDir, 'runtime-config.json');
+  let cspServer;
+  const config = {
+    apiUrl: 'https://api.careloop.example/v1',
+    remotes: {
+      public: 'https://public.careloop.example/remoteEntry.js',
+      patient: 'https://patient.careloop.example:8443/app/remoteEntry.js',
+      doctor: 'https://public.careloop.example/doctor/remoteEntry.js', // two remotes on one origin
+    },
+    connectOrigins: ['https://files.s3.eu-west-1.amazonaws.com/', 'not a url'],
+  };
+  before(async () => {
+    writeFileSync(join(cspDir, 'index.html'), '<!doctype html><title>CareLoop</title>');
+    writeFileSync(configFile, JSON.stringify(config));
+    cspServer = await startWebServer({ dir: cspDir, port: CSP_PORT, runtimeConfigFile: configFile });
+  });
+  after(() => cspServer?.close());
+
+  const directives = (header) =>
+    Object.fromEntries(
+      header
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
+
+  test("scripts only from the app's own and its remotes' origins; the api for connections; no framing", async () => {
+    const res = await get('/patient/dashboard', {}, 'GET', CSP_PORT);
+    assert.equal(res.status, 200);
+    const csp = directives(res.headers['content-security-policy']);
+    assert.deepEqual(csp, {
+      'default-src': ["'self'"],
+      'script-src': ["'self'", 'https://public.careloop.example', 'https://patient.careloop.example:8443'],
+      'style-src': ["'self'", "'unsafe-inline'"],
+      'img-src': [
+        "'self'",
+        'data:',
+        'https://public.careloop.example',
+        'https://patient.careloop.example:8443',
+        'https://api.careloop.example',
+      ],
+      'font-src': ["'self'", 'https://public.careloop.example', 'https://patient.careloop.example:8443'],
+      'connect-src': [
+        "'self'",
+        'https://api.careloop.example',
+        'https://public.careloop.example',
+        'https://patient.careloop.example:8443',
+        'https://files.s3.eu-west-1.amazonaws.com',
+      ],
+      'object-src': ["'none'"],
+      'frame-ancestors': ["'none'"],
+      'base-uri': ["'self'"],
+      'form-action': ["'self'"],
+    });
+    assert.ok(!res.headers['content-security-policy'].includes('unsafe-eval'));
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    assert.equal(res.headers['referrer-policy'], 'no-referrer');
+  });
+
+  test('follows an edit of the runtime config; a broken or hostile one falls back to self only', async () => {
+    writeFileSync(
+      configFile,
+      JSON.stringify({ ...config, remotes: { ...config.remotes, patient: 'https://moved.example/remoteEntry.js' } }),
+    );
+    const moved = directives((await get('/', {}, 'GET', CSP_PORT)).headers['content-security-policy']);
+    assert.deepEqual(moved['script-src'], ["'self'", 'https://public.careloop.example', 'https://moved.example']);
+
+    // Values that are not http(s) URLs never reach the header (no injected directive, no wildcard).
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        apiUrl: "x; script-src 'unsafe-inline'",
+        remotes: { public: 'javascript:alert(1)', patient: '*', doctor: 42 },
+      }),
+    );
+    const hostile = (await get('/', {}, 'GET', CSP_PORT)).headers['content-security-policy'];
+    assert.match(hostile, /script-src 'self';/);
+    assert.ok(!/script-src[^;]*unsafe-inline/.test(hostile));
+
+    writeFileSync(configFile, '{ not json');
+    const broken = directives((await get('/', {}, 'GET', CSP_PORT)).headers['content-security-policy']);
+    assert.deepEqual(broken['script-src'], ["'self'"]);
+    assert.deepEqual(broken['connect-src'], ["'self'"]);
+  });
+
+  test('contentSecurityPolicy() without a config: the own origin only', () => {
+    assert.match(
+      contentSecurityPolicy(undefined),
+      /^default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:;/,
+    );
+  });
 });

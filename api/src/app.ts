@@ -96,6 +96,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
     },
   });
+  // Whatever a bearer's request is answered (an unknown path, a framework error) stays out of
+  // caches too; the contract's non-public endpoints add no-store themselves (http/route.ts).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.headers.authorization !== undefined && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    return payload;
+  });
   await app.register(cors, {
     origin: config.webOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],

@@ -5,11 +5,23 @@ import { createMailer } from './adapters/mail';
 import { createStorage } from './adapters/storage';
 import { loadConfig } from './config';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
+import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
 import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
 
 // Run as `node dist/server.js` directly (not through `sh -c`) so SIGTERM/SIGINT reach this process.
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Before anything is written: new files owner-only, and existing ones (0666 database files of
+  // older versions) tightened before the database opens them.
+  setOwnerOnlyUmask();
+  try {
+    const changed = restrictToOwner(config.dataDir);
+    if (changed > 0) console.warn(`Made ${changed} paths in ${config.dataDir} readable by their owner only (0700/0600).`);
+  } catch (err) {
+    console.error(`CareLoop api could not restrict ${config.dataDir} to its owner: ${(err as Error).message}`);
+    process.exitCode = 1;
+    return;
+  }
   let db: DbAdapter | undefined;
   try {
     db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

@@ -1,4 +1,10 @@
 import type { RuntimeConfig } from 'shared-contracts';
+import { z } from 'zod';
+
+// The pages' CSP allows no eval (scripts/web-server.mjs). zod compiles parsers with
+// `new Function` when it may, and even its probe for that is reported as a CSP violation:
+// every web app runs zod without it (the setting is global, shared by every copy of zod).
+z.config({ jitless: true });
 
 export type { RuntimeConfig } from 'shared-contracts';
 

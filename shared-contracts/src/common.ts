@@ -29,6 +29,18 @@ export const Text = (max = 200) =>
     .regex(/^[^\u0000]*$/, { error: 'Text may not contain NUL characters' });
 export const RequiredText = (max = 200) => Text(max).min(1, { error: 'Required' });
 
+/**
+ * Characters a name never needs and that can spoof one where it is shown to others (a doctor's
+ * list, a connection request, a mail): C0/C1 controls (CR/LF, TAB), line and paragraph
+ * separators, bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069, U+061C),
+ * and zero-width or invisible format characters (U+200B–U+200F, U+2060–U+2064, U+FEFF).
+ */
+const NOT_IN_NAMES = /[\u0000-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
+export const PERSON_NAME_ERROR = 'A name may not contain control, invisible or text-direction characters';
+
+/** A person's name (signup, profile edit): required, and none of the characters above. */
+export const PersonName = RequiredText().refine((name) => !NOT_IN_NAMES.test(name), { error: PERSON_NAME_ERROR });
+
 export const Gender = z.enum(GENDERS);
 export type Gender = z.infer<typeof Gender>;
 

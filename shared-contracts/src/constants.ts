@@ -30,4 +30,16 @@ export const GOOGLE_SIGN_IN_ERRORS = {
 } as const;
 export type GoogleSignInError = keyof typeof GOOGLE_SIGN_IN_ERRORS;
 
+/**
+ * `table[key]` for a key that comes from outside (a query parameter, a server message): the
+ * table's own entries only. A plain lookup answers Object.prototype's members for `__proto__`,
+ * `constructor` or `toString` (an object or a function where a text is expected).
+ */
+export function ownEntry<T extends object>(table: T, key: unknown): T[keyof T] | undefined {
+  return typeof key === 'string' && Object.hasOwn(table, key) ? table[key as keyof T] : undefined;
+}
+
+/** The login page's text for `?error=` of a Google sign-in; undefined for anything else. */
+export const googleSignInErrorText = (code: string | null): string | undefined => ownEntry(GOOGLE_SIGN_IN_ERRORS, code);
+
 export const isRole = (value: unknown): value is (typeof ROLES)[number] => value === 'patient' || value === 'doctor';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CalendarDate, Email, EntityId, Gender, MaritalStatus, RequiredText, Text } from './common';
+import { CalendarDate, Email, EntityId, Gender, MaritalStatus, PersonName, RequiredText, Text } from './common';
 import { AssignedDoctor } from './connections';
 import { Password } from './password';
 
@@ -58,15 +58,16 @@ export const YearsOfExperience = z.coerce
   .min(1, { error: 'Years of experience must be at least 1' })
   .max(80);
 
-const PastDate = CalendarDate.refine((d) => d <= new Date().toISOString().slice(0, 10), {
+/** A date of birth, wherever one is entered (signup, edit, complete-profile): the same rules. */
+export const BirthDate = CalendarDate.refine((d) => d <= new Date().toISOString().slice(0, 10), {
   error: 'Date of birth cannot be in the future',
-});
+}).refine((d) => d >= '1900-01-01', { error: 'Date of birth cannot be before 1900' });
 
 export const PatientSignup = z.strictObject({
-  name: RequiredText(),
+  name: PersonName,
   email: Email,
   password: Password,
-  DOB: PastDate.optional(),
+  DOB: BirthDate.optional(),
   gender: Gender.default('Prefer not to say'),
   maritalStatus: MaritalStatus.default('Unmarried'),
   occupation: Text().default(''),
@@ -75,7 +76,7 @@ export const PatientSignup = z.strictObject({
 export type PatientSignup = z.input<typeof PatientSignup>;
 
 export const DoctorSignup = z.strictObject({
-  name: RequiredText(),
+  name: PersonName,
   email: Email,
   password: Password,
   yearsOfExperience: YearsOfExperience.default(1),
@@ -87,10 +88,10 @@ export type DoctorSignup = z.input<typeof DoctorSignup>;
 
 /** PATCH /patient/me: any subset; a new password revokes every other session. */
 export const PatientProfileUpdate = z.strictObject({
-  name: RequiredText().optional(),
+  name: PersonName.optional(),
   email: Email.optional(),
   password: Password.optional(),
-  DOB: PastDate.optional(),
+  DOB: BirthDate.optional(),
   gender: Gender.optional(),
   maritalStatus: MaritalStatus.optional(),
   occupation: Text().optional(),
@@ -99,7 +100,7 @@ export const PatientProfileUpdate = z.strictObject({
 export type PatientProfileUpdate = z.input<typeof PatientProfileUpdate>;
 
 export const DoctorProfileUpdate = z.strictObject({
-  name: RequiredText().optional(),
+  name: PersonName.optional(),
   email: Email.optional(),
   password: Password.optional(),
   yearsOfExperience: YearsOfExperience.optional(),

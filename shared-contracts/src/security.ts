@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { CalendarDate, Email, EntityId, Gender, MaritalStatus, RequiredText } from './common';
+import { Email, EntityId, Gender, MaritalStatus, RequiredText } from './common';
 import { Password } from './password';
-import { YearsOfExperience } from './profiles';
+import { BirthDate, YearsOfExperience } from './profiles';
 
 /** A 6-digit code from an authenticator app (RFC 6238). */
 export const TotpCode = z
@@ -42,7 +42,7 @@ export const ResetPasswordBody = z.strictObject({ password: Password });
 
 /** Every field required (SPEC §5), for accounts created through Google sign-in. */
 export const PatientCompleteProfile = z.strictObject({
-  DOB: CalendarDate,
+  DOB: BirthDate,
   gender: Gender,
   maritalStatus: MaritalStatus,
   occupation: RequiredText(),

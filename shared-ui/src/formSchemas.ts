@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type DefaultValues, type FieldValues, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { DUPLICATE_EMAIL } from 'shared-contracts';
+import { DUPLICATE_EMAIL, ownEntry } from 'shared-contracts';
 import { splitList, withoutEmpty } from './forms';
 
 /**
@@ -59,7 +59,7 @@ const FIELD_OF_MESSAGE: Record<string, string> = {
  */
 export function fieldErrorsFrom(serverMessage: string | undefined, fields: readonly string[]) {
   if (!serverMessage) return [];
-  const known = FIELD_OF_MESSAGE[serverMessage];
+  const known = ownEntry(FIELD_OF_MESSAGE, serverMessage);
   if (known) return fields.includes(known) ? [{ field: known, message: serverMessage }] : [];
   return serverMessage.split('; ').flatMap((part) => {
     const at = part.indexOf(': ');

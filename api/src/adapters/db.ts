@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { Pool } from 'pg';
 import { MIGRATIONS_DIR } from '../config';
 import * as schema from '../db/schema';
+import { OWNER_ONLY_DIR, restrictToOwner } from '../lib/owner-only';
 import { LockFile } from './lockfile';
 
 /** The query interface the modules use; the same for PGlite and PostgreSQL. */
@@ -62,11 +63,14 @@ export async function openDatabase(opts: OpenDbOptions): Promise<DbAdapter> {
 async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapter> {
   const dbDir = path.join(dataDir, 'db');
   // PGlite creates only the last directory level itself.
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: OWNER_ONLY_DIR });
   const lock = LockFile.acquire(path.join(dataDir, 'db.lock'));
   let client: PGlite;
   try {
     client = await PGlite.create(dbDir);
+    // PGlite sets modes itself (0666 for a new cluster's files, 0644 for its relation cache
+    // files), past the umask: tightened here, and again at close.
+    restrictToOwner(dbDir);
   } catch (err) {
     lock.release();
     throw err;
@@ -102,6 +106,7 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
       closed = true;
       try {
         await client.close();
+        restrictToOwner(dbDir);
       } finally {
         lock.release();
       }

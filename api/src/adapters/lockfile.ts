@@ -12,7 +12,7 @@ export class LockFile {
   static acquire(lockPath: string): LockFile {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const fd = fs.openSync(lockPath, 'wx');
+        const fd = fs.openSync(lockPath, 'wx', 0o600); // owner-only, like all of DATA_DIR
         fs.writeSync(fd, String(process.pid));
         fs.closeSync(fd);
         return new LockFile(lockPath);

@@ -2,6 +2,7 @@ import type {
   FastifyBaseLogger,
   FastifyInstance,
   FastifySchema,
+  onSendHookHandler,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -60,6 +61,15 @@ export interface RouteExtra {
   attachValidation?: boolean;
 }
 
+/**
+ * Answers of authenticated endpoints (health data, profiles, tokens) and their errors are never
+ * kept by a browser or a shared cache: a later user of the same machine or proxy cannot read them.
+ */
+export const noStore: onSendHookHandler = async (_request, reply, payload) => {
+  reply.header('cache-control', 'no-store');
+  return payload;
+};
+
 /** security of an OpenAPI operation: none for public endpoints, the bearer token otherwise. */
 export const securityOf = (e: EndpointDef) => (e.access === 'public' ? [] : [{ bearerAuth: [] }]);
 
@@ -92,7 +102,7 @@ export function route<E extends Endpoint>(app: ZodApp, deps: AppDeps, e: E, hand
     method: e.method,
     url: routePattern(e.path),
     schema: routeSchema(e),
-    ...(guard ? { [extra.guardAt ?? 'onRequest']: guard } : {}),
+    ...(guard ? { [extra.guardAt ?? 'onRequest']: guard, onSend: noStore } : {}),
     ...(extra.config ? { config: extra.config } : {}),
     ...(extra.attachValidation ? { attachValidation: true } : {}),
     handler: handler as RouteHandlerMethod,

@@ -40,7 +40,7 @@ export function loadOrCreateKey(spec: KeySpec): { key: Buffer; source: KeySource
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // Written whole to a temporary file, then linked into place: a process starting at the same
   // moment either finds no file or the complete one, and only one of two racing keys wins.
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type Role } from 'shared-contracts';
+import { doctors, patients } from '../db/schema';
 import { account, connect, prescriptionBody, recordBody } from '../test/clinical';
 import { PDF } from '../test/files';
 import { PASSWORD, uniqueEmail } from '../test/helpers';
@@ -166,7 +168,10 @@ function perRole(role: Role): Row[] {
     },
     {
       route: `POST /${role}/complete-profile`,
-      build: () => ({ method: 'POST', url: `/${role}/complete-profile`, payload: completeBody }),
+      build: async (c, caller) => {
+        await makeProfileIncomplete(c, caller, role);
+        return { method: 'POST', url: `/${role}/complete-profile`, payload: completeBody };
+      },
       freshSession: true, // the session is rotated: the old token is revoked
       expect: ownRole(role, 200),
     },
@@ -387,6 +392,17 @@ export function authVariants(c: Cast, caller: Caller, token?: string): { label: 
     default:
       return [{ label: caller, header: `Bearer ${token ?? accountOf(c, caller).token}` }];
   }
+}
+
+/**
+ * complete-profile answers 409 once a profile is complete: the caller's own profile is made
+ * incomplete first, as Google sign-in leaves a patient's (a doctor's: both lists empty).
+ */
+async function makeProfileIncomplete(c: Cast, caller: Caller, role: Role): Promise<void> {
+  if (!hasAccount(caller) || accountOf(c, caller).role !== role) return;
+  const { id } = accountOf(c, caller);
+  if (role === 'patient') await c.t.db.db.update(patients).set({ profileComplete: false }).where(eq(patients.id, id));
+  else await c.t.db.db.update(doctors).set({ specialization: [], qualifications: [] }).where(eq(doctors.id, id));
 }
 
 export function accountOf(c: Cast, caller: Caller) {

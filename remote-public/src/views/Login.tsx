@@ -1,13 +1,6 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import {
-  ENDPOINTS,
-  GOOGLE_SIGN_IN_ERRORS,
-  LoginBody,
-  VerifyLoginCodeBody,
-  type GoogleSignInError,
-  type Role,
-} from 'shared-contracts';
+import { ENDPOINTS, googleSignInErrorText, LoginBody, VerifyLoginCodeBody, type Role } from 'shared-contracts';
 import {
   dashboardPath,
   endpointUrl,
@@ -40,7 +33,7 @@ export default function Login({ role }: { role: Role }) {
   const [, setServerMessage] = useState<string | undefined>();
   // Google sign-in returns here with ?token&role, or with ?error.
   const handedOver = useSessionFromQuery(role);
-  const googleError = GOOGLE_SIGN_IN_ERRORS[params.get('error') as GoogleSignInError] as string | undefined;
+  const googleError = googleSignInErrorText(params.get('error'));
   const { isAuthenticated, role: signedInAs } = useSession();
 
   const finish = (token: string) => {

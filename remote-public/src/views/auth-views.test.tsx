@@ -101,6 +101,16 @@ test('Google sign-in not configured: a clear message on the login page', async (
   expect(await screen.findByRole('alert')).toHaveTextContent('Google sign-in is not available right now.');
 });
 
+test.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'no_such_error'])(
+  '?error=%s (not one of the Google sign-in errors) shows the login page without a message',
+  async (error) => {
+    renderRoutes(`/login/patient?error=${error}`);
+    expect(await screen.findByRole('heading', { name: 'Patient Sign In' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  },
+);
+
 test("the patient's Google sign-in link opens the api's Google endpoint", async () => {
   renderRoutes('/login/patient');
   expect(await screen.findByRole('link', { name: 'Continue with Google' })).toHaveAttribute(

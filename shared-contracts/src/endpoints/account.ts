@@ -135,24 +135,24 @@ export const PROFILE_ENDPOINTS = {
   patientCompleteProfile: endpoint({
     method: 'POST',
     path: '/patient/complete-profile',
-    summary: 'Fill in the rest of a patient profile (all fields required); answers a fresh token',
+    summary: 'Fill in the rest of an incomplete patient profile (all fields required); answers a fresh token',
     tags: ['patient'],
     access: ['patient'],
     body: PatientCompleteProfile,
     status: 200,
     response: TokenResponse,
-    errors: [400, 401, 403],
+    errors: [400, 401, 403, 409],
   }),
   doctorCompleteProfile: endpoint({
     method: 'POST',
     path: '/doctor/complete-profile',
-    summary: 'Fill in the rest of a doctor profile (all fields required); answers a fresh token',
+    summary: 'Fill in the rest of an incomplete doctor profile (all fields required); answers a fresh token',
     tags: ['doctor'],
     access: ['doctor'],
     body: DoctorCompleteProfile,
     status: 200,
     response: TokenResponse,
-    errors: [400, 401, 403],
+    errors: [400, 401, 403, 409],
   }),
 };
 
