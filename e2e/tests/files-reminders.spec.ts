@@ -1,32 +1,9 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { API_URL } from '../stack';
 import { waitForEmail } from './mail';
-import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
+import { PASSWORD, auth, connectedPair, logIn, logOut, uniqueEmail } from './helpers';
 
-const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-
-/** A doctor and a patient who are connected, with their tokens. */
-async function connectedPair(request: APIRequestContext) {
-  const doctorEmail = uniqueEmail('doctor-files');
-  const patientEmail = uniqueEmail('patient-files');
-  const doctor = (
-    await (
-      await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Yuki Sato', email: doctorEmail, password: PASSWORD } })
-    ).json()
-  ).token as string;
-  const patient = (
-    await (
-      await request.post(`${API_URL}/patient/signup`, { data: { name: 'Maria Costa', email: patientEmail, password: PASSWORD } })
-    ).json()
-  ).token as string;
-  await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } });
-  const [pending] = await (await request.get(`${API_URL}/patient/receivedRequests`, { headers: auth(patient) })).json();
-  await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, {
-    headers: auth(patient),
-    data: { action: 'accept' },
-  });
-  return { doctorEmail, patientEmail, doctor, patient };
-}
+const PEOPLE = { doctor: { name: 'Dr. Yuki Sato' }, patient: { name: 'Maria Costa' } };
 
 /** A real, small PDF document padded to `size` bytes with PDF comments. */
 function pdf(size: number): Buffer {
@@ -41,7 +18,7 @@ test('a patient uploads a PDF with a visible progress bar and opens it; the assi
   page,
   request,
 }) => {
-  const { doctorEmail, patientEmail, patient } = await connectedPair(request);
+  const { doctorEmail, patientEmail, patient } = await connectedPair(request, PEOPLE);
   await page.goto('/');
   await logIn(page, 'patient', patientEmail);
   await expect(page).toHaveURL(/\/patient\/dashboard$/);
@@ -116,7 +93,7 @@ test('a patient uploads a PDF with a visible progress bar and opens it; the assi
 });
 
 test('a doctor schedules a reminder for now + 3 s and its .eml appears in the outbox', async ({ page, request }) => {
-  const { doctorEmail, patientEmail } = await connectedPair(request);
+  const { doctorEmail, patientEmail } = await connectedPair(request, PEOPLE);
   await page.goto('/');
   await logIn(page, 'doctor', doctorEmail);
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);

@@ -1,45 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { API_URL } from '../stack';
-import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
+import { PASSWORD, connectedPair, logIn, logOut, uniqueEmail } from './helpers';
 
-/** A doctor and a patient who are connected (request + accept through the api). */
-async function connectedPair(request: APIRequestContext) {
-  const doctorEmail = uniqueEmail('doctor-rec');
-  const patientEmail = uniqueEmail('patient-rec');
-  const doctor = (
-    await (
-      await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Sara Kim', email: doctorEmail, password: PASSWORD } })
-    ).json()
-  ).token;
-  const patient = (
-    await (
-      await request.post(`${API_URL}/patient/signup`, {
-        data: {
-          name: 'Peter Novak',
-          email: patientEmail,
-          password: PASSWORD,
-          DOB: '1961-03-15',
-          gender: 'Male',
-          occupation: 'Carpenter',
-        },
-      })
-    ).json()
-  ).token;
-  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-  expect(
-    (await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } })).status(),
-  ).toBe(201);
-  const [pending] = await (await request.get(`${API_URL}/patient/receivedRequests`, { headers: auth(patient) })).json();
-  expect(
-    (
-      await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, {
-        headers: auth(patient),
-        data: { action: 'accept' },
-      })
-    ).status(),
-  ).toBe(200);
-  return { doctorEmail, patientEmail };
-}
+const PEOPLE = {
+  doctor: { name: 'Dr. Sara Kim' },
+  patient: { name: 'Peter Novak', DOB: '1961-03-15', gender: 'Male', occupation: 'Carpenter' },
+};
 
 async function next(page: Page) {
   await page.getByRole('button', { name: 'Next' }).click();
@@ -49,7 +15,7 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   page,
   request,
 }) => {
-  const { doctorEmail, patientEmail } = await connectedPair(request);
+  const { doctorEmail, patientEmail } = await connectedPair(request, PEOPLE);
   await page.goto('/');
   await logIn(page, 'doctor', doctorEmail);
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
@@ -157,7 +123,7 @@ test('a patient sees the notice while no summary exists; a doctor with no patien
   page,
   request,
 }) => {
-  const { doctorEmail, patientEmail } = await connectedPair(request);
+  const { doctorEmail, patientEmail } = await connectedPair(request, PEOPLE);
   const login = async (role: 'doctor' | 'patient', email: string) =>
     (await (await request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } })).json()).token;
   const doctorToken = await login('doctor', doctorEmail);
@@ -195,7 +161,7 @@ test('a patient sees the notice while no summary exists; a doctor with no patien
 
 for (const width of [1280, 390]) {
   test(`at ${width} px the record page has the title as its h1 and a long value stays readable`, async ({ page, request }) => {
-    const { doctorEmail, patientEmail } = await connectedPair(request);
+    const { doctorEmail, patientEmail } = await connectedPair(request, PEOPLE);
     const token = async (role: 'doctor' | 'patient', email: string) =>
       (await (await request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } })).json()).token;
     const doctorToken = await token('doctor', doctorEmail);

@@ -1,42 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { API_URL } from '../stack';
-import { PASSWORD, logIn, uniqueEmail } from './helpers';
-
-const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+import { auth, connectedPair, logIn } from './helpers';
 
 test("a patient ends a doctor's access after confirming; the doctor's next read of a record is 404", async ({
   page,
   request,
 }) => {
-  // A connected pair (request + accept through the api) and a record the doctor wrote.
-  const patientEmail = uniqueEmail('patient-revoke');
-  const doctor = (
-    await (
-      await request.post(`${API_URL}/doctor/signup`, {
-        data: { name: 'Dr. Mira Holt', email: uniqueEmail('doctor-revoke'), password: PASSWORD },
-      })
-    ).json()
-  ).token;
-  const patient = (
-    await (
-      await request.post(`${API_URL}/patient/signup`, {
-        data: { name: 'Ines Berg', email: patientEmail, password: PASSWORD, DOB: '1975-06-01', gender: 'Female' },
-      })
-    ).json()
-  ).token;
-  expect(
-    (await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } })).status(),
-  ).toBe(201);
-  const [pending] = await (await request.get(`${API_URL}/patient/receivedRequests`, { headers: auth(patient) })).json();
-  expect(
-    (
-      await request.patch(`${API_URL}/patient/responseRequest/${pending._id}`, {
-        headers: auth(patient),
-        data: { action: 'accept' },
-      })
-    ).status(),
-  ).toBe(200);
-  const { _id: patientId } = (await (await request.get(`${API_URL}/patient/me`, { headers: auth(patient) })).json()).patient;
+  // A connected pair and a record the doctor wrote.
+  const { patientEmail, doctor, patientId } = await connectedPair(request, {
+    doctor: { name: 'Dr. Mira Holt' },
+    patient: { name: 'Ines Berg', DOB: '1975-06-01', gender: 'Female' },
+  });
   const created = await request.post(`${API_URL}/medicalhistory/${patientId}`, {
     headers: auth(doctor),
     data: {
