@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES } from 'shared-contracts';
+import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
@@ -43,7 +44,10 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           try {
             token = await db.db.transaction(async (tx) => {
               await profile.update(tx, accountId, fields, passwordHash, now);
+              const event = { role, accountId, at: now, ip: request.ip };
+              if (fields.email !== undefined) await securityEvent(tx, { ...event, action: 'email-change' });
               if (!passwordHash) return undefined;
+              await securityEvent(tx, { ...event, action: 'password-change' });
               // A new password ends every session of the account, this one included.
               await revokeAllSessions(tx, role, accountId, now);
               return createSession(tx, role, accountId, now, config.sessionTtlHours);
