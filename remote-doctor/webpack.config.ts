@@ -20,6 +20,7 @@ export default (_env: unknown, argv: { mode?: 'development' | 'production' }) =>
         './Prescriptions': './src/views/Prescriptions.tsx',
         './MedicalFiles': './src/views/MedicalFiles.tsx',
         './Reminder': './src/views/Reminder.tsx',
+        './AccessHistory': './src/views/AccessHistory.tsx',
         './PickRecordPatient': './src/views/PickRecordPatient.tsx',
         './CreateRecord': './src/views/CreateRecord.tsx',
         './PickPrescriptionPatient': './src/views/PickPrescriptionPatient.tsx',

@@ -8,6 +8,7 @@ import CreatePrescription from './views/CreatePrescription';
 import CreateRecord from './views/CreateRecord';
 import PickPrescriptionPatient from './views/PickPrescriptionPatient';
 import PickRecordPatient from './views/PickRecordPatient';
+import AccessHistory from './views/AccessHistory';
 import AssignPatients from './views/AssignPatients';
 import CompleteProfile from './views/CompleteProfile';
 import Dashboard from './views/Dashboard';
@@ -35,4 +36,5 @@ void startStandalone('remote-doctor', [
   { path: '/create-prescription/:id', View: CreatePrescription },
   { path: '/doctor/dashboard/medical-files', View: MedicalFiles },
   { path: '/doctor/dashboard/reminder', View: Reminder },
+  { path: '/doctor/access-history', View: AccessHistory },
 ]);

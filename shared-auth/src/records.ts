@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, PAGE_SIZE, type MedicalRecordCreate, type PrescriptionCreate } from 'shared-contracts';
+import { ENDPOINTS, PAGE_SIZE, type MedicalRecordCreate, type PrescriptionCreate, type Role } from 'shared-contracts';
 import { call } from './client';
 
 const FIRST_PAGE = { page: 1, limit: PAGE_SIZE };
@@ -48,9 +48,13 @@ export const fetchDrugAlerts = (patientId: string, drug: string, typedAllergies:
     query: typedAllergies.length ? { drug, allergies: typedAllergies.join(',') } : { drug },
   });
 
-/** GET /patient/audit: who accessed the patient's records, prescriptions and files. */
-export const useAccessHistory = (page = 1) =>
+/**
+ * GET /patient/audit (who accessed the patient's records, prescriptions and files, and the
+ * account's security log) or GET /doctor/audit (the doctor account's security log).
+ */
+export const useAccessHistory = (page = 1, role: Role = 'patient') =>
   useQuery({
-    queryKey: ['access-history', page],
-    queryFn: () => call(ENDPOINTS.accessHistory, { query: { page, limit: 20 } }),
+    queryKey: ['access-history', role, page],
+    queryFn: () =>
+      call(role === 'patient' ? ENDPOINTS.accessHistory : ENDPOINTS.doctorAccessHistory, { query: { page, limit: 20 } }),
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { page } from './common';
 
-/** GET /patient/audit: who read or changed the caller's records, prescriptions and files, and when. */
+/** GET /patient/audit and GET /doctor/audit: who read or changed the caller's records, prescriptions and files, and when. */
 export const AuditQuery = z.strictObject({
   page: z.coerce.number().int().min(1).max(100000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -10,13 +10,31 @@ export const AuditQuery = z.strictObject({
  * What the audit log records: 'update' of a reminder is its cancelling; 'revoke' of an assignment
  * is a patient ending a doctor's access or a doctor releasing a patient.
  */
-export const AUDIT_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'revoke'] as const;
+export const DATA_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'revoke'] as const;
+/**
+ * The security log: events of an account itself (entity 'account', entityId and actor the account).
+ * 'sign-in-failed' is a wrong password for an existing account; an unknown e-mail records nothing.
+ * 'email-verify' is reserved for e-mail verification (not written yet).
+ */
+export const SECURITY_ACTIONS = [
+  'sign-in',
+  'sign-in-failed',
+  'sign-out',
+  '2fa-on',
+  '2fa-off',
+  'password-change',
+  'email-change',
+  'password-reset',
+  'email-verify',
+] as const;
+export type SecurityAction = (typeof SECURITY_ACTIONS)[number];
+export const AUDIT_ACTIONS = [...DATA_ACTIONS, ...SECURITY_ACTIONS] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /**
  * What it records it of: a reminder is one a doctor schedules for the patient; an assignment is
  * the doctor–patient connection (its entityId is the doctor's id, its patient the patient).
  */
-export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder', 'assignment'] as const;
+export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 export const AuditEntry = z.object({
@@ -26,6 +44,10 @@ export const AuditEntry = z.object({
   action: z.enum(AUDIT_ACTIONS),
   entity: z.enum(AUDIT_ENTITIES),
   entityId: z.string().nullable(),
+  /** 'security' for the account's own events (sign-in, 2FA, password…), 'access' for data access */
+  kind: z.enum(['access', 'security']),
+  /** the client address the request came from (shown for security events) */
+  ip: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditPage = page(AuditEntry);

@@ -15,3 +15,4 @@ export * from './Prescriptions';
 export * from './Files';
 export * from './formSchemas';
 export * from './SchemaForm';
+export * from './AccessHistory';

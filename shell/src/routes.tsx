@@ -49,6 +49,7 @@ export const ROUTE_TABLE: RemoteRoute[] = [
   { path: '/doctor/signup', owner: 'doctor', view: 'Signup' },
   { path: '/doctor/dashboard', owner: 'doctor', view: 'Dashboard', access: 'doctor' },
   { path: '/doctor/edit', owner: 'doctor', view: 'EditProfile', access: 'doctor' },
+  { path: '/doctor/access-history', owner: 'doctor', view: 'AccessHistory', access: 'doctor' },
   { path: '/doctor/complete-profile', owner: 'doctor', view: 'CompleteProfile', access: 'doctor' },
   { path: '/doctor/enable2fa', owner: 'doctor', view: 'EnableTwoFactor', access: 'doctor' },
   { path: '/doctor/assign-patients', owner: 'doctor', view: 'AssignPatients', access: 'doctor' },

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AuditAction, AuditEntity, Role } from 'shared-contracts';
+import type { AuditAction, AuditEntity, Role, SecurityAction } from 'shared-contracts';
 import type { Clock } from '../adapters/clock';
 import type { Queryable } from '../adapters/db';
 import { auditLog } from '../db/schema';
@@ -44,5 +44,25 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
     entityId: entry.entityId ?? null,
     patientId: entry.patientId ?? null,
     ip: entry.ip,
+  });
+}
+
+/**
+ * Appends one row to the account's security log (sign-in, 2FA, password… — entity 'account', the
+ * account as actor and subject). Pass the transaction of the change it records. Never the typed
+ * password or e-mail: only the account's id, role and the client address.
+ */
+export async function securityEvent(
+  db: Queryable,
+  event: { role: Role; accountId: string; action: SecurityAction; at: Date; ip: string | null },
+): Promise<void> {
+  await audit(db, {
+    actorId: event.accountId,
+    actorRole: event.role,
+    at: event.at,
+    ip: event.ip,
+    action: event.action,
+    entity: 'account',
+    entityId: event.accountId,
   });
 }

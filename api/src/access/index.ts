@@ -9,7 +9,7 @@
 export { accessFor, PatientAccess, type PageRequest } from './patient-access';
 export type { Caller } from './policy';
 export * from './messages';
-export { actorOf, type AuditAction, type AuditActor, type AuditEntity } from './audit';
+export { actorOf, securityEvent, type AuditAction, type AuditActor, type AuditEntity } from './audit';
 export type { ListScope, Page } from './pagination';
 
 // The local disk's signed URLs (no bearer; the signature names who the URL was issued to).

@@ -303,11 +303,15 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_patient_at_idx').on(t.patientId, t.at),
     index('audit_log_actor_at_idx').on(t.actorId, t.at),
+    index('audit_log_entity_at_idx').on(t.entityId, t.at),
     check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
-    check('audit_log_action_check', sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke')`),
+    check(
+      'audit_log_action_check',
+      sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke', 'sign-in', 'sign-in-failed', 'sign-out', '2fa-on', '2fa-off', 'password-change', 'email-change', 'password-reset', 'email-verify')`,
+    ),
     check(
       'audit_log_entity_check',
-      sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment')`,
+      sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account')`,
     ),
   ],
 );

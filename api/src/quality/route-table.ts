@@ -311,6 +311,19 @@ export const ROWS: Row[] = [
       }
     },
   },
+  // A doctor's own security log (doctor only): never another account's rows.
+  {
+    route: 'GET /doctor/audit',
+    build: () => ({ method: 'GET', url: '/doctor/audit?page=1&limit=100' }),
+    expect: guarded(403, 403, 200, 200),
+    check(res, c, caller) {
+      const items = res.json().items as { kind: string; entityId: string | null }[];
+      const mine = caller === 'assignedDoctor' ? c.D.id : c.D2.id;
+      if (items.some((i) => i.kind !== 'security' || i.entityId !== mine)) {
+        throw new Error(`${caller}'s security log shows rows not its own: ${res.body.slice(0, 300)}`);
+      }
+    },
+  },
 
   // Files (FILES_AND_REMINDERS.md).
   {

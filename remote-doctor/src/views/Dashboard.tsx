@@ -57,6 +57,11 @@ export default function Dashboard() {
           ]}
         />
         <DashboardCard
+          title="Access history"
+          text="See your account's sign-ins, failed sign-ins and password, e-mail and two-factor changes."
+          actions={[{ text: 'See access history', to: '/doctor/access-history' }]}
+        />
+        <DashboardCard
           title="Two-Factor Authentication"
           text="Protect your account with a code from an authenticator app."
           actions={[{ text: 'Set up', to: '/doctor/enable2fa' }]}

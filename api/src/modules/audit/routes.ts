@@ -1,49 +1,69 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS } from 'shared-contracts';
+import { ENDPOINTS, type Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { auditLog, doctors, patients } from '../../db/schema';
 import { route } from '../../http/route';
 
 /**
  * GET /patient/audit: a patient sees who read or changed their records, prescriptions and files,
- * and when — from the append-only audit_log, newest first.
+ * and their own account's security log (sign-in, 2FA, password…) — from the append-only
+ * audit_log, newest first. GET /doctor/audit: a doctor's own security log.
  */
 export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db } = deps;
+
+  /** The account's own security events: entity 'account' with the account as subject. */
+  const securityOf = (role: Role, accountId: string) =>
+    and(eq(auditLog.entity, 'account'), eq(auditLog.entityId, accountId), eq(auditLog.actorRole, role))!;
+
+  async function pageOf(where: SQL, page: number, limit: number) {
+    const [rows, [{ total }]] = await Promise.all([
+      db.db
+        .select({
+          at: auditLog.at,
+          actorRole: auditLog.actorRole,
+          action: auditLog.action,
+          entity: auditLog.entity,
+          entityId: auditLog.entityId,
+          ip: auditLog.ip,
+          actorName: sql<string>`coalesce(${doctors.name}, ${patients.name}, 'Unknown')`,
+        })
+        .from(auditLog)
+        .leftJoin(doctors, and(eq(auditLog.actorRole, 'doctor'), eq(doctors.id, auditLog.actorId)))
+        .leftJoin(patients, and(eq(auditLog.actorRole, 'patient'), eq(patients.id, auditLog.actorId)))
+        .where(where)
+        .orderBy(desc(auditLog.at), desc(auditLog.id))
+        .limit(limit)
+        .offset((page - 1) * limit),
+      db.db
+        .select({ total: count().mapWith(Number) })
+        .from(auditLog)
+        .where(where),
+    ]);
+    return {
+      page,
+      limit,
+      total,
+      items: rows.map((r) => ({
+        ...r,
+        at: r.at.toISOString(),
+        actorRole: r.actorRole as Role,
+        kind: r.entity === 'account' ? ('security' as const) : ('access' as const),
+      })),
+    };
+  }
+
   return async (app) => {
     route(app, deps, ENDPOINTS.accessHistory, async (request) => {
       const patientId = request.auth!.accountId;
       const { page, limit } = request.query;
-      const mine = eq(auditLog.patientId, patientId);
-      const [rows, [{ total }]] = await Promise.all([
-        db.db
-          .select({
-            at: auditLog.at,
-            actorRole: auditLog.actorRole,
-            action: auditLog.action,
-            entity: auditLog.entity,
-            entityId: auditLog.entityId,
-            actorName: sql<string>`coalesce(${doctors.name}, ${patients.name}, 'Unknown')`,
-          })
-          .from(auditLog)
-          .leftJoin(doctors, and(eq(auditLog.actorRole, 'doctor'), eq(doctors.id, auditLog.actorId)))
-          .leftJoin(patients, and(eq(auditLog.actorRole, 'patient'), eq(patients.id, auditLog.actorId)))
-          .where(mine)
-          .orderBy(desc(auditLog.at), desc(auditLog.id))
-          .limit(limit)
-          .offset((page - 1) * limit),
-        db.db
-          .select({ total: count().mapWith(Number) })
-          .from(auditLog)
-          .where(mine),
-      ]);
-      return {
-        page,
-        limit,
-        total,
-        items: rows.map((r) => ({ ...r, at: r.at.toISOString(), actorRole: r.actorRole as 'patient' | 'doctor' })),
-      };
+      return pageOf(or(eq(auditLog.patientId, patientId), securityOf('patient', patientId))!, page, limit);
+    });
+
+    route(app, deps, ENDPOINTS.doctorAccessHistory, async (request) => {
+      const { page, limit } = request.query;
+      return pageOf(securityOf('doctor', request.auth!.accountId), page, limit);
     });
   };
 }

@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
+import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { passwordResets } from '../../db/schema';
 import { route } from '../../http/route';
@@ -110,6 +111,7 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               .where(and(eq(passwordResets.role, role), eq(passwordResets.accountId, id), isNull(passwordResets.usedAt)));
             await revokeAllSessions(tx, role, id, now);
             await clearFailures(tx, role, account.email);
+            await securityEvent(tx, { role, accountId: id, action: 'password-reset', at: now, ip: request.ip });
             return true;
           });
           if (!done) throw new HttpError(400, RESET_INVALID);

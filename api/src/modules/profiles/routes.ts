@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES } from 'shared-contracts';
+import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
@@ -7,6 +9,7 @@ import { hashPassword } from '../../lib/password';
 import { sessionOf } from '../auth/guard';
 import { DUPLICATE_EMAIL } from '../auth/messages';
 import { createSession, revokeAllSessions } from '../auth/sessions';
+import { accountTables } from './accounts';
 import { PROFILES } from './index';
 
 export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -42,8 +45,17 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           let token: string | undefined;
           try {
             token = await db.db.transaction(async (tx) => {
+              // The edit form sends the e-mail unchanged too: only a different address is an e-mail change.
+              const t = accountTables[role];
+              const [before] =
+                typeof fields.email === 'string' ? await tx.select({ email: t.email }).from(t).where(eq(t.id, accountId)) : [];
               await profile.update(tx, accountId, fields, passwordHash, now);
+              const event = { role, accountId, at: now, ip: request.ip };
+              if (before && before.email.toLowerCase() !== (fields.email as string).toLowerCase()) {
+                await securityEvent(tx, { ...event, action: 'email-change' });
+              }
               if (!passwordHash) return undefined;
+              await securityEvent(tx, { ...event, action: 'password-change' });
               // A new password ends every session of the account, this one included.
               await revokeAllSessions(tx, role, accountId, now);
               return createSession(tx, role, accountId, now, config.sessionTtlHours);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
+import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
@@ -47,23 +48,34 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         { config: perIp },
       );
 
-      route(app, deps, ENDPOINTS[`${role}Login`], async (request) => login(role, request.body.email, request.body.password), {
-        config: perIp,
-      });
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}Login`],
+        async (request) => login(role, request.body.email, request.body.password, request.ip),
+        {
+          config: perIp,
+        },
+      );
 
       route(
         app,
         deps,
         ENDPOINTS[`${role}Logout`],
         async (request, reply) => {
-          await revokeSession(db.db, sessionOf(request).id, clock.now());
+          const session = sessionOf(request);
+          const now = clock.now();
+          await db.db.transaction(async (tx) => {
+            await revokeSession(tx, session.id, now);
+            await securityEvent(tx, { role, accountId: session.accountId, action: 'sign-out', at: now, ip: request.ip });
+          });
           return reply.code(204).send();
         },
         { guardAt: 'preHandler' },
       );
     }
 
-    async function login(role: Role, email: string, password: string) {
+    async function login(role: Role, email: string, password: string, ip: string) {
       const now = clock.now();
       const until = await lockedUntil(db.db, role, email, now);
       if (until) {
@@ -75,6 +87,8 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyHash(config.passwordHashCost)));
       if (!account || !ok) {
         await recordFailure(db.db, role, email, now);
+        // Recorded for an existing account only: an unknown e-mail has no owner to show it to.
+        if (account) await securityEvent(db.db, { role, accountId: account.id, action: 'sign-in-failed', at: now, ip });
         throw new HttpError(401, BAD_CREDENTIALS);
       }
       await clearFailures(db.db, role, email);
@@ -86,7 +100,11 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           ? { twoFactorRequired: true, patientId: account.id }
           : { twoFactorRequired: true, doctorId: account.id };
       }
-      const token = await createSession(db.db, role, account.id, now, config.sessionTtlHours);
+      // With two-factor on, the sign-in is recorded when the code is accepted (verify2FA).
+      const token = await db.db.transaction(async (tx) => {
+        await securityEvent(tx, { role, accountId: account.id, action: 'sign-in', at: now, ip });
+        return createSession(tx, role, account.id, now, config.sessionTtlHours);
+      });
       return { twoFactorRequired: false, token, role };
     }
   };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
+import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
@@ -81,10 +82,15 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const secret = open(role, accountId, sealed);
           const step = secret ? matchingStep(secret, request.body.code, now) : null;
           let ok = false;
-          if (step !== null) {
-            ok = row.pendingSecret
-              ? await promotePending(db.db, role, accountId, sealed, step, now)
-              : await acceptStep(db.db, role, accountId, sealed, step, now, false);
+          if (step !== null && row.pendingSecret) {
+            // Turning two-factor on (or re-enrolling) is a security event, in the same transaction.
+            ok = await db.db.transaction(async (tx) => {
+              const promoted = await promotePending(tx, role, accountId, sealed, step, now);
+              if (promoted) await securityEvent(tx, { role, accountId, action: '2fa-on', at: now, ip: request.ip });
+              return promoted;
+            });
+          } else if (step !== null) {
+            ok = await acceptStep(db.db, role, accountId, sealed, step, now, false);
           }
           if (!ok) await recordFailedAttempt(db.db, role, accountId, attempt, now);
           return { verify: ok };
@@ -97,7 +103,12 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         deps,
         ENDPOINTS[`${role}RemoveTwoFactor`],
         async (request) => {
-          await disableTwoFactor(db.db, role, sessionOf(request).accountId, clock.now());
+          const { accountId } = sessionOf(request);
+          const now = clock.now();
+          await db.db.transaction(async (tx) => {
+            await disableTwoFactor(tx, role, accountId, now);
+            await securityEvent(tx, { role, accountId, action: '2fa-off', at: now, ip: request.ip });
+          });
           return { message: TWO_FACTOR_DISABLED };
         },
         afterInput,
@@ -128,7 +139,10 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             await recordFailedAttempt(db.db, role, accountId, attempt, now);
             throw new HttpError(401, INVALID_CODE);
           }
-          const token = await createSession(db.db, role, accountId, now, config.sessionTtlHours);
+          const token = await db.db.transaction(async (tx) => {
+            await securityEvent(tx, { role, accountId, action: 'sign-in', at: now, ip: request.ip });
+            return createSession(tx, role, accountId, now, config.sessionTtlHours);
+          });
           return { token, role };
         },
         // The second login step: the same per-IP limit as the password step.

@@ -1,0 +1,157 @@
+import { useState } from 'react';
+import type { AuditAction, AuditEntity, AuditEntry, Role, SecurityAction } from 'shared-contracts';
+import { useAccessHistory } from 'shared-auth';
+import { Button, Card, EmptyState, Heading, Page, Row } from './components';
+
+const ACTIONS: Record<AuditAction, string> = {
+  read: 'viewed',
+  list: 'listed',
+  create: 'created',
+  update: 'changed',
+  summarize: 'generated a summary of',
+  revoke: 'ended',
+  // security events read as whole sentences (describeSecurity); these are never shown with an entity
+  'sign-in': 'signed in to',
+  'sign-in-failed': 'tried to sign in to',
+  'sign-out': 'signed out of',
+  '2fa-on': 'turned two-factor on for',
+  '2fa-off': 'turned two-factor off for',
+  'password-change': 'changed the password of',
+  'email-change': 'changed the e-mail of',
+  'password-reset': 'reset the password of',
+  'email-verify': 'verified the e-mail of',
+};
+const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
+  medical_record: ['a medical record', 'your medical records'],
+  prescription: ['a prescription', 'your prescriptions'],
+  medical_file: ['a medical file', 'your medical files'],
+  reminder: ['a reminder', 'your reminders'],
+  assignment: ['a connection', 'your connections'],
+  account: ['an account', 'your accounts'],
+};
+/** Where an action reads differently for one entity: a reminder is only ever changed by cancelling it. */
+const ACTION_OF: Partial<Record<AuditEntity, Partial<Record<AuditAction, string>>>> = {
+  reminder: { create: 'scheduled', update: 'cancelled' },
+};
+
+/** The security log's events, as the owner reads them. */
+const SECURITY: Record<SecurityAction, string> = {
+  'sign-in': 'You signed in',
+  'sign-in-failed': 'Someone tried to sign in with a wrong password',
+  'sign-out': 'You signed out',
+  '2fa-on': 'Two-factor turned on',
+  '2fa-off': 'Two-factor turned off',
+  'password-change': 'Password changed',
+  'email-change': 'E-mail address changed',
+  'password-reset': 'Password reset from an e-mailed link',
+  'email-verify': 'E-mail address verified',
+};
+
+/** "You signed in", "Two-factor turned off": a security event of the account itself. */
+export function describeSecurity(action: SecurityAction): string {
+  return SECURITY[action];
+}
+
+/** "viewed a medical record", "listed your medical files", "cancelled a reminder", "released you". */
+export function describeAccess({
+  action,
+  entity,
+  entityId,
+  actorRole,
+}: {
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: string | null;
+  actorRole?: Role;
+}) {
+  // A revoked connection (its entityId is the doctor): the patient ended a doctor's access, or the doctor released the patient.
+  if (action === 'revoke' && entity === 'assignment' && entityId) {
+    return actorRole === 'doctor' ? 'released you as a patient' : 'ended access for a doctor';
+  }
+  const [one, many] = ENTITIES[entity];
+  return `${ACTION_OF[entity]?.[action] ?? ACTIONS[action]} ${entityId ? one : many}`;
+}
+
+function Who({ entry, role }: { entry: AuditEntry; role: Role }) {
+  // A failed sign-in was not necessarily the owner: the account is the subject, not the actor.
+  if (entry.kind === 'security' && entry.action === 'sign-in-failed') return <>Someone</>;
+  return (
+    <>
+      {entry.actorName} <small>({entry.actorRole === role ? 'you' : entry.actorRole})</small>
+    </>
+  );
+}
+
+function What({ entry }: { entry: AuditEntry }) {
+  if (entry.kind !== 'security') return <>{describeAccess(entry)}</>;
+  return (
+    <>
+      {describeSecurity(entry.action as SecurityAction)}
+      {entry.ip && <small> (from {entry.ip})</small>}
+    </>
+  );
+}
+
+const INTRO: Record<Role, string> = {
+  patient:
+    'Every time someone opens, lists or changes your records, prescriptions or files, or a connection with a doctor ends, CareLoop notes who and when. Sign-ins, failed sign-ins and changes to your password, e-mail or two-factor are listed too.',
+  doctor: 'Sign-ins, failed sign-ins and changes to your password, e-mail or two-factor, with when and from where.',
+};
+
+/**
+ * /{role}/access-history: the patient's data-access rows and security log, or the doctor's
+ * security log (from the append-only audit log), newest first.
+ */
+export function AccessHistoryView({ role }: { role: Role }) {
+  const [page, setPage] = useState(1);
+  const { data } = useAccessHistory(page, role);
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+  return (
+    <Page>
+      <Heading>Access history</Heading>
+      <p>{INTRO[role]}</p>
+      <Card>
+        {data?.items.length === 0 && (
+          <EmptyState>{role === 'patient' ? 'Nobody has accessed your medical data yet.' : 'Nothing recorded yet.'}</EmptyState>
+        )}
+        {data && data.items.length > 0 && (
+          <table style={{ width: '100%', borderCollapse: 'collapse' }} aria-label="Access history">
+            <thead>
+              <tr style={{ textAlign: 'left' }}>
+                <th>When</th>
+                <th>Who</th>
+                <th>What</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((e, i) => (
+                <tr key={`${e.at}-${i}`} style={{ borderTop: '1px solid #d9e2ec' }}>
+                  <td style={{ padding: '0.5rem 0.5rem 0.5rem 0' }}>{new Date(e.at).toLocaleString()}</td>
+                  <td>
+                    <Who entry={e} role={role} />
+                  </td>
+                  <td>
+                    <What entry={e} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {pages > 1 && (
+          <Row style={{ marginTop: '1rem' }}>
+            <Button type="button" $variant="secondary" disabled={page === 1} onClick={() => setPage(page - 1)}>
+              Newer
+            </Button>
+            <span>
+              Page {page} of {pages}
+            </span>
+            <Button type="button" $variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              Older
+            </Button>
+          </Row>
+        )}
+      </Card>
+    </Page>
+  );
+}

@@ -1,0 +1,82 @@
+import { render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { SECURITY_ACTIONS, type AuditEntry, type Role } from 'shared-contracts';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../test-support/fake-api';
+import { AccessHistoryView, describeSecurity } from './AccessHistory';
+
+const PATIENT = '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44';
+const DOCTOR = '7b2d2f5f-9b5c-4a1f-8b4a-3a2a6f2d1b55';
+const security = (role: Role, id: string, name: string, action: AuditEntry['action'], ip: string | null): AuditEntry => ({
+  at: '2026-11-21T08:00:00.000Z',
+  actorName: name,
+  actorRole: role,
+  action,
+  entity: 'account',
+  entityId: id,
+  kind: 'security',
+  ip,
+});
+const patientItems: AuditEntry[] = [
+  security('patient', PATIENT, 'Asha Rao', '2fa-off', '10.1.2.3'),
+  security('patient', PATIENT, 'Asha Rao', 'sign-in-failed', '203.0.113.9'),
+  security('patient', PATIENT, 'Asha Rao', 'sign-in', null),
+  {
+    at: '2026-11-20T10:00:00.000Z',
+    actorName: 'Dr. Lee',
+    actorRole: 'doctor',
+    action: 'read',
+    entity: 'medical_record',
+    entityId: PATIENT,
+    kind: 'access',
+    ip: '127.0.0.1',
+  },
+];
+const doctorItems: AuditEntry[] = [security('doctor', DOCTOR, 'Dr. Lee', 'password-change', '10.9.9.9')];
+
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+beforeAll(async () => {
+  const page = (items: AuditEntry[]) => ({ status: 200, body: { items, page: 1, limit: 20, total: items.length } });
+  fake = await startFakeApi({ 'GET /patient/audit': page(patientItems), 'GET /doctor/audit': page(doctorItems) });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+
+async function rowsOf(role: Role) {
+  useSession.getState().login('t', role);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <AccessHistoryView role={role} />
+    </QueryClientProvider>,
+  );
+  const table = await screen.findByRole('table', { name: 'Access history' });
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .slice(1)
+        .map((c) => c.textContent),
+    );
+}
+
+test('the patient sees security events beside data access; a failed sign-in is “someone”, with its address', async () => {
+  expect(await rowsOf('patient')).toEqual([
+    ['Asha Rao (you)', 'Two-factor turned off (from 10.1.2.3)'],
+    ['Someone', 'Someone tried to sign in with a wrong password (from 203.0.113.9)'],
+    ['Asha Rao (you)', 'You signed in'],
+    ['Dr. Lee (doctor)', 'viewed a medical record'],
+  ]);
+});
+
+test('the doctor’s page reads the doctor’s own security log from GET /doctor/audit', async () => {
+  expect(await rowsOf('doctor')).toEqual([['Dr. Lee (you)', 'Password changed (from 10.9.9.9)']]);
+});
+
+test('every security action has a sentence', () => {
+  for (const action of SECURITY_ACTIONS) expect(describeSecurity(action)).toMatch(/^[A-Z][A-Za-z -]+$/);
+  expect(describeSecurity('sign-in')).toBe('You signed in');
+  expect(describeSecurity('sign-in-failed')).toBe('Someone tried to sign in with a wrong password');
+  expect(describeSecurity('2fa-off')).toBe('Two-factor turned off');
+});
