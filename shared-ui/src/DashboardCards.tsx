@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { ButtonLink, Card, Row } from './components';
 import { theme } from './theme';
@@ -47,7 +47,7 @@ export function DashboardCard({
 
 const Facts = styled.dl`
   display: grid;
-  grid-template-columns: max-content 1fr;
+  grid-template-columns: max-content minmax(0, 1fr);
   gap: 0.35rem 1rem;
   margin: 0 0 1rem;
   dt {
@@ -56,9 +56,29 @@ const Facts = styled.dl`
   dd {
     margin: 0;
     font-weight: 600;
-    overflow-wrap: anywhere;
+    /* Words wrap whole; only a single token longer than the line is broken (anywhere would split
+       "example" mid-word). E-mails get their own break points below. */
+    word-break: normal;
+    overflow-wrap: break-word;
   }
 `;
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** An e-mail with line-break opportunities after "@" and each dot, so it wraps as name@ / domain. */
+export function EmailAddress({ email }: { email: string }) {
+  const parts = email.split(/(?<=[@.])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && <wbr />}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 /** Holds the profile card's place while the profile loads, so nothing below it moves (CLS). */
 export const ProfilePlaceholder = () => <Card aria-label="Profile summary" aria-busy="true" style={{ minHeight: 330 }} />;
@@ -80,7 +100,7 @@ export function ProfileSummary({
         {facts.map(([label, value]) => (
           <div key={label} style={{ display: 'contents' }}>
             <dt>{label}</dt>
-            <dd>{value || '—'}</dd>
+            <dd>{value && EMAIL.test(value) ? <EmailAddress email={value} /> : value || '—'}</dd>
           </div>
         ))}
       </Facts>
