@@ -61,6 +61,19 @@ const Facts = styled.dl`
     word-break: normal;
     overflow-wrap: break-word;
   }
+  /* In a narrow card (the dashboard grid's 260 px column, a phone) the label goes above its
+     value, so the value has the card's whole width instead of what the longest label leaves. */
+  @container (max-width: 24rem) {
+    grid-template-columns: minmax(0, 1fr);
+    gap: 0;
+    dd {
+      margin-bottom: 0.5rem;
+    }
+  }
+`;
+/** The container the facts measure themselves against. */
+const FactsBox = styled.div`
+  container-type: inline-size;
 `;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -96,14 +109,16 @@ export function ProfileSummary({
   return (
     <Card aria-label="Profile summary">
       <Title as="h2">{name}</Title>
-      <Facts>
-        {facts.map(([label, value]) => (
-          <div key={label} style={{ display: 'contents' }}>
-            <dt>{label}</dt>
-            <dd>{value && EMAIL.test(value) ? <EmailAddress email={value} /> : value || '—'}</dd>
-          </div>
-        ))}
-      </Facts>
+      <FactsBox>
+        <Facts>
+          {facts.map(([label, value]) => (
+            <div key={label} style={{ display: 'contents' }}>
+              <dt>{label}</dt>
+              <dd>{value && EMAIL.test(value) ? <EmailAddress email={value} /> : value || '—'}</dd>
+            </div>
+          ))}
+        </Facts>
+      </FactsBox>
       <ButtonLink to={editTo} $variant="secondary">
         Edit
       </ButtonLink>
