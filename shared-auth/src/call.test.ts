@@ -14,6 +14,7 @@ const prescription = {
   dosageFrequency: 'tds',
   allergies: [],
   assignedBy: 'Dr. Who',
+  patientName: 'Asha Rao',
   patientId: PATIENT_ID,
   createdAt: '2026-11-23T10:00:00.000Z',
 };

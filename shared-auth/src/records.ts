@@ -7,10 +7,11 @@ export const recordsKey = ['medical-records'] as const;
 export const prescriptionsKey = ['prescriptions'] as const;
 
 /** GET /medicalhistories?page=1&limit=10: a patient's own, or a doctor's assigned patients' records. */
-export const useMedicalRecords = () =>
+export const useMedicalRecords = (patientId?: string) =>
   useQuery({
-    queryKey: [...recordsKey, 'page', 1],
-    queryFn: () => call(ENDPOINTS.listMedicalRecords, { query: FIRST_PAGE }),
+    // A doctor may narrow the list to one assigned patient (?patientId=…).
+    queryKey: patientId ? [...recordsKey, 'page', 1, patientId] : [...recordsKey, 'page', 1],
+    queryFn: () => call(ENDPOINTS.listMedicalRecords, { query: patientId ? { ...FIRST_PAGE, patientId } : FIRST_PAGE }),
   });
 
 export const useMedicalRecord = (id: string) =>

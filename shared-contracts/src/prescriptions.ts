@@ -22,6 +22,8 @@ export const Prescription = z.object({
   /** the prescribing doctor's name */
   assignedBy: z.string(),
   patientId: EntityId,
+  /** the name of the patient it is for, so a doctor's list can say whose it is */
+  patientName: z.string(),
   createdAt: z.string(),
 });
 export type Prescription = z.infer<typeof Prescription>;

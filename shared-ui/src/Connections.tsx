@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { ConnectionRequestBody, type Role } from 'shared-contracts';
 import {
@@ -142,12 +143,15 @@ export function AssignedPeople({
   people,
   empty,
   role,
+  linkTo,
 }: {
   title: string;
   people?: { id: string; name: string }[];
   empty: string;
   /** the signed-in caller's role: offers End access (patient) or Release (doctor) per person */
   role?: Role;
+  /** where a person's name leads, by id (a doctor's patient: that patient's records) */
+  linkTo?: (id: string) => string;
 }) {
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   return (
@@ -159,7 +163,11 @@ export function AssignedPeople({
       ) : (
         <Items>
           {people.map((p) =>
-            role ? <RevocablePerson key={p.id} role={role} person={p} onResult={setResult} /> : <li key={p.id}>{p.name}</li>,
+            role ? (
+              <RevocablePerson key={p.id} role={role} person={p} href={linkTo?.(p.id)} onResult={setResult} />
+            ) : (
+              <li key={p.id}>{linkTo ? <Link to={linkTo(p.id)}>{p.name}</Link> : p.name}</li>
+            ),
           )}
         </Items>
       )}
@@ -171,10 +179,12 @@ export function AssignedPeople({
 function RevocablePerson({
   role,
   person,
+  href,
   onResult,
 }: {
   role: Role;
   person: { id: string; name: string };
+  href?: string;
   onResult: (result: { tone: 'success' | 'error'; text: string } | null) => void;
 }) {
   const revoke = useRevokeAssignment(role);
@@ -200,7 +210,7 @@ function RevocablePerson({
 
   return (
     <li>
-      <span>{person.name}</span>
+      <span>{href ? <Link to={href}>{person.name}</Link> : person.name}</span>
       {confirming ? (
         <div role="group" aria-labelledby={questionId}>
           <p id={questionId} style={{ margin: '0 0 0.5rem' }}>

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { ButtonLink, Card, Row } from './components';
 import { theme } from './theme';
@@ -47,7 +47,7 @@ export function DashboardCard({
 
 const Facts = styled.dl`
   display: grid;
-  grid-template-columns: max-content 1fr;
+  grid-template-columns: max-content minmax(0, 1fr);
   gap: 0.35rem 1rem;
   margin: 0 0 1rem;
   dt {
@@ -56,9 +56,42 @@ const Facts = styled.dl`
   dd {
     margin: 0;
     font-weight: 600;
-    overflow-wrap: anywhere;
+    /* Words wrap whole; only a single token longer than the line is broken (anywhere would split
+       "example" mid-word). E-mails get their own break points below. */
+    word-break: normal;
+    overflow-wrap: break-word;
+  }
+  /* In a narrow card (the dashboard grid's 260 px column, a phone) the label goes above its
+     value, so the value has the card's whole width instead of what the longest label leaves. */
+  @container (max-width: 24rem) {
+    grid-template-columns: minmax(0, 1fr);
+    gap: 0;
+    dd {
+      margin-bottom: 0.5rem;
+    }
   }
 `;
+/** The container the facts measure themselves against. */
+const FactsBox = styled.div`
+  container-type: inline-size;
+`;
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** An e-mail with line-break opportunities after "@" and each dot, so it wraps as name@ / domain. */
+export function EmailAddress({ email }: { email: string }) {
+  const parts = email.split(/(?<=[@.])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && <wbr />}
+        </Fragment>
+      ))}
+    </>
+  );
+}
 
 /** Holds the profile card's place while the profile loads, so nothing below it moves (CLS). */
 export const ProfilePlaceholder = () => <Card aria-label="Profile summary" aria-busy="true" style={{ minHeight: 330 }} />;
@@ -76,14 +109,16 @@ export function ProfileSummary({
   return (
     <Card aria-label="Profile summary">
       <Title as="h2">{name}</Title>
-      <Facts>
-        {facts.map(([label, value]) => (
-          <div key={label} style={{ display: 'contents' }}>
-            <dt>{label}</dt>
-            <dd>{value || '—'}</dd>
-          </div>
-        ))}
-      </Facts>
+      <FactsBox>
+        <Facts>
+          {facts.map(([label, value]) => (
+            <div key={label} style={{ display: 'contents' }}>
+              <dt>{label}</dt>
+              <dd>{value && EMAIL.test(value) ? <EmailAddress email={value} /> : value || '—'}</dd>
+            </div>
+          ))}
+        </Facts>
+      </FactsBox>
       <ButtonLink to={editTo} $variant="secondary">
         Edit
       </ButtonLink>

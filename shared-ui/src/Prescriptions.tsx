@@ -44,7 +44,8 @@ export function PrescriptionList({ role }: { role: Role }) {
                   <button type="button" aria-current={p._id === current._id} onClick={() => setSelected(p._id)}>
                     <strong>{p.prescribedDrug}</strong>
                     <small>
-                      {role === 'patient' ? `by ${p.assignedBy}` : p.dosage} · {p.createdAt.slice(0, 10)}
+                      {role === 'patient' ? `by ${p.assignedBy}` : `for ${p.patientName} · ${p.dosage}`} ·{' '}
+                      {p.createdAt.slice(0, 10)}
                     </small>
                   </button>
                 </li>
@@ -54,6 +55,13 @@ export function PrescriptionList({ role }: { role: Role }) {
           <Card aria-label="Prescription">
             <h2 style={{ marginTop: 0 }}>{current.prescribedDrug}</h2>
             <Facts>
+              {/* A doctor's list mixes patients: say whose it is first. */}
+              {role === 'doctor' && (
+                <>
+                  <dt>Patient</dt>
+                  <dd>{current.patientName}</dd>
+                </>
+              )}
               <dt>Dosage</dt>
               <dd>{current.dosage}</dd>
               <dt>Route</dt>

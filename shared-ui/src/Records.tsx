@@ -136,9 +136,12 @@ export function RecordDetail({ role, record, page = false }: { role: Role; recor
   );
 }
 
-/** /patient/all-medical-records and /doctor/all-medical-records: page 1 and a detail pane. */
-export function RecordList({ role }: { role: Role }) {
-  const records = useMedicalRecords();
+/**
+ * /patient/all-medical-records and /doctor/all-medical-records: page 1 and a detail pane; a doctor's
+ * list narrowed to one assigned patient when `patientId` is given.
+ */
+export function RecordList({ role, patientId }: { role: Role; patientId?: string }) {
+  const records = useMedicalRecords(patientId);
   const [selected, setSelected] = useState<string | null>(null);
   const items = records.data?.items ?? [];
   const current = items.find((r) => r._id === selected) ?? items[0];

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
 import { TWO_FACTOR_VERIFY_DELAY_MS, VerifyCodeBody, type Role, type TwoFactorSetupResponse } from 'shared-contracts';
 import { fetchTwoFactorSetup, profileKey, removeTwoFactor, useAccount, verifyTwoFactorCode } from 'shared-auth';
-import { Banner, Card, Heading } from './components';
+import { Banner, Button, Card, Heading, Row } from './components';
 import { TextField } from './fields';
 import { theme } from './theme';
 
@@ -24,11 +24,14 @@ const Setup = styled.div`
   display: grid;
   gap: 1rem;
   margin-top: 1.25rem;
+  /* Shown at the image's own size: any CSS scaling (it was 240 → 198 px) resamples the modules
+     unevenly, and a phone camera reads an even grid best. The border sits outside via outline. */
   img {
-    width: 200px;
-    height: 200px;
-    image-rendering: pixelated;
-    border: 1px solid ${theme.color.border};
+    width: auto;
+    height: auto;
+    max-width: none;
+    justify-self: start;
+    outline: 1px solid ${theme.color.border};
   }
   code {
     font-size: 1.05rem;
@@ -57,6 +60,7 @@ export function TwoFactorSettings({ role }: { role: Role }) {
   const [setupFailed, setSetupFailed] = useState(false);
   const [code, setCode] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [turningOff, setTurningOff] = useState(false);
   const refreshAccount = () => queryClient.invalidateQueries({ queryKey: profileKey(role) });
 
   async function toggle() {
@@ -76,6 +80,15 @@ export function TwoFactorSettings({ role }: { role: Role }) {
       await removeTwoFactor(role).catch(() => undefined);
       void refreshAccount();
     }
+  }
+
+  // The switch starts off on every visit (SPEC §4), so an account that already has two-factor
+  // gets its own way to turn it off: the same remove call the switch makes.
+  async function turnOff() {
+    setTurningOff(true);
+    await removeTwoFactor(role).catch(() => undefined);
+    await refreshAccount();
+    setTurningOff(false);
   }
 
   useEffect(() => {
@@ -102,10 +115,22 @@ export function TwoFactorSettings({ role }: { role: Role }) {
         Protect your account with a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator,
         1Password, …), asked for at every login after your password.
       </p>
-      {account.data && (
-        <Banner tone="info">
-          Two-factor authentication is currently {account.data.twoFactorEnabled ? 'on' : 'off'} for your account.
+      {account.data && !account.data.twoFactorEnabled && (
+        <Banner tone="info">Two-factor authentication is currently off for your account.</Banner>
+      )}
+      {account.data?.twoFactorEnabled && (
+        <Banner tone="success">
+          <strong>Two-factor authentication is on</strong>
+          <br />
+          It is currently on for your account: every login asks for a code after your password.
         </Banner>
+      )}
+      {account.data?.twoFactorEnabled && !on && (
+        <Row style={{ marginBottom: '1rem' }}>
+          <Button type="button" $variant="danger" disabled={turningOff} onClick={() => void turnOff()}>
+            Turn off
+          </Button>
+        </Row>
       )}
       <Switch>
         <input type="checkbox" role="switch" checked={on} onChange={() => void toggle()} />

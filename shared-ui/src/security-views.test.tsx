@@ -10,18 +10,22 @@ import { useSchemaForm } from './formSchemas';
 import { TwoFactorSettings } from './TwoFactorSettings';
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
+let twoFactorOn = false;
 let verifyReply: { status: number; body?: unknown } = { status: 200, body: { verify: true } };
 let completeReply: { status: number; body?: unknown } = { status: 200, body: { token: 'done', role: 'doctor' } };
 
 beforeAll(async () => {
   fake = await startFakeApi({
-    'GET /patient/me': { status: 200, body: patientMe({ name: 'A', twoFactorEnabled: false }) },
+    'GET /patient/me': () => ({ status: 200, body: patientMe({ name: 'A', twoFactorEnabled: twoFactorOn }) }),
     'GET /patient/qrCode': {
       status: 200,
       body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' },
     },
     'POST /patient/verifyqrCode': () => verifyReply,
-    'POST /patient/remove2FA': { status: 200, body: { message: 'Two-factor authentication disabled' } },
+    'POST /patient/remove2FA': () => {
+      twoFactorOn = false;
+      return { status: 200, body: { message: 'Two-factor authentication disabled' } };
+    },
     'POST /doctor/complete-profile': () => completeReply,
   });
   configureApi(fake.url);
@@ -29,6 +33,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
+  twoFactorOn = false;
   localStorage.clear();
   useSession.getState().login('t', 'patient');
 });
@@ -95,6 +100,36 @@ describe('two-factor settings', () => {
     await waitFor(() => expect(calls('POST', '/patient/remove2FA')).toHaveLength(1));
     expect(screen.queryByTestId('totp-secret')).not.toBeInTheDocument();
     expect(screen.getByRole('switch')).not.toBeChecked();
+  });
+
+  test('when two-factor is already on, the page says so and offers "Turn off", which removes it', async () => {
+    twoFactorOn = true;
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    expect(await screen.findByText('Two-factor authentication is on')).toBeInTheDocument();
+    expect(screen.getByText(/currently on/)).toBeInTheDocument();
+    // SPEC §4: the switch itself still starts off.
+    expect(screen.getByRole('switch')).not.toBeChecked();
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
+    await waitFor(() => expect(calls('POST', '/patient/remove2FA')).toHaveLength(1));
+    expect(await screen.findByText(/currently off/)).toBeInTheDocument();
+    expect(screen.queryByText('Two-factor authentication is on')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Turn off' })).not.toBeInTheDocument();
+  });
+
+  test('when two-factor is off there is no "Turn off"', async () => {
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    expect(await screen.findByText(/currently off/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Turn off' })).not.toBeInTheDocument();
+  });
+
+  test('the QR code is not resized by CSS: it shows at its own pixel size', async () => {
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    fireEvent.click(screen.getByRole('switch'));
+    const qr = await screen.findByRole('img');
+    const style = getComputedStyle(qr);
+    expect(style.width).toBe('auto');
+    expect(style.height).toBe('auto');
+    expect(qr).not.toHaveAttribute('width');
   });
 });
 

@@ -20,7 +20,7 @@ import {
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
 import type { Page } from './pagination';
 import { listScope, requireAssignedDoctor, requireSee, type Caller } from './policy';
-import { findPrescription, insertPrescription, listPrescriptions, toPrescription } from './prescriptions';
+import { findPrescription, insertPrescription, listPrescriptions, withPatientNames } from './prescriptions';
 import {
   biodataOf,
   distinctNotes,
@@ -151,7 +151,8 @@ export class PatientAccess {
         createdAt: this.actor.at,
       });
       await this.audit(tx, 'create', 'prescription', patientId, row.id);
-      return { prescription: toPrescription(row), allergies };
+      const [prescription] = await withPatientNames(tx, [row]);
+      return { prescription, allergies };
     });
   }
 
@@ -171,7 +172,8 @@ export class PatientAccess {
       if (!row) throw new HttpError(404, PRESCRIPTION_NOT_FOUND);
       await requireSee(tx, this.caller, row.patientId, PRESCRIPTION_NOT_FOUND);
       await this.audit(tx, 'read', 'prescription', row.patientId, row.id);
-      return toPrescription(row);
+      const [prescription] = await withPatientNames(tx, [row]);
+      return prescription;
     });
   }
 

@@ -1,12 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
-import { prescriptions } from '../db/schema';
+import { patients, prescriptions } from '../db/schema';
 import { countScope, listQueries, type ListScope, type Page } from './pagination';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
 
-export function toPrescription(row: PrescriptionRow): Prescription {
+/** A prescription as read, with the name of the patient it is for (a doctor lists many patients'). */
+export function toPrescription(row: PrescriptionRow, patientName: string): Prescription {
   return {
     _id: row.id,
     prescribedDrug: row.prescribedDrug,
@@ -16,8 +17,28 @@ export function toPrescription(row: PrescriptionRow): Prescription {
     allergies: row.allergies,
     assignedBy: row.assignedBy,
     patientId: row.patientId,
+    patientName,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** The patients' current names, by id: one query for a whole page of prescriptions. */
+async function patientNames(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: patients.id, name: patients.name })
+    .from(patients)
+    .where(inArray(patients.id, [...new Set(ids)]));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Rows as read models, each with its patient's name. */
+export async function withPatientNames(db: Queryable, rows: PrescriptionRow[]): Promise<Prescription[]> {
+  const names = await patientNames(
+    db,
+    rows.map((r) => r.patientId),
+  );
+  return rows.map((row) => toPrescription(row, names.get(row.patientId) ?? ''));
 }
 
 export async function insertPrescription(
@@ -45,5 +66,5 @@ export async function listPrescriptions(
 ): Promise<Page<Prescription>> {
   const q = prescriptionListQueries(db, scope, page, limit);
   const rows = await q.page;
-  return { items: rows.map(toPrescription), page, limit, total: await countScope(db, prescriptions, scope) };
+  return { items: await withPatientNames(db, rows), page, limit, total: await countScope(db, prescriptions, scope) };
 }

@@ -27,6 +27,7 @@ export default function Dashboard() {
           title="Assigned patients"
           role="doctor"
           empty="No assigned patients found"
+          linkTo={(id) => `/doctor/all-medical-records?patientId=${encodeURIComponent(id)}`}
           people={doctor?.assignedPatients.map((p) => ({ id: p.patient, name: p.name }))}
         />
         <DashboardCard

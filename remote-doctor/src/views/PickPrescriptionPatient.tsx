@@ -1,5 +1,5 @@
 import { PatientPicker } from './PatientPicker';
 
 export default function PickPrescriptionPatient() {
-  return <PatientPicker title="New prescription" base="/create-prescription" />;
+  return <PatientPicker title="New prescription" base="/create-prescription" action="Write a prescription" />;
 }

@@ -1,9 +1,12 @@
+import { useSearchParams } from 'react-router-dom';
 import { Page, RecordList } from 'shared-ui';
 
+/** /doctor/all-medical-records, or ?patientId=… for one assigned patient's records (from the dashboard). */
 export default function Records() {
+  const [params] = useSearchParams();
   return (
     <Page>
-      <RecordList role="doctor" />
+      <RecordList role="doctor" patientId={params.get('patientId') ?? undefined} />
     </Page>
   );
 }

@@ -64,7 +64,8 @@ export default function Reminder() {
       </Narrow>
       <Narrow style={{ maxWidth: 640 }}>
         <h2 style={{ marginTop: 0 }}>Scheduled reminders</h2>
-        {reminders.data && active.length === 0 && <EmptyState>No reminders scheduled</EmptyState>}
+        {/* SPEC §8's generic empty text: a list with no more specific one of its own. */}
+        {reminders.data && active.length === 0 && <EmptyState>No data found</EmptyState>}
         {active.length > 0 && (
           <ul aria-label="Scheduled reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {active.map((r) => (

@@ -26,6 +26,7 @@ const prescribed = {
   dosageFrequency: 'Three times a day',
   allergies: ['Penicillin', 'latex'],
   assignedBy: 'Dr. Lee',
+  patientName: 'Asha Rao',
   patientId: PATIENT_ID,
   createdAt: '2026-11-20T10:00:00.000Z',
   alerts: [],

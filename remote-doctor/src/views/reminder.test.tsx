@@ -19,12 +19,13 @@ const REMINDER = {
   sentCount: 0,
 };
 let scheduleStatus = 201;
+let scheduled: (typeof REMINDER)[] = [REMINDER];
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
     'POST /doctor/reminder': () =>
       scheduleStatus === 201 ? { status: 201, body: REMINDER } : { status: 403, body: { error: 'no' } },
-    'GET /doctor/reminders': { status: 200, body: [REMINDER] },
+    'GET /doctor/reminders': () => ({ status: 200, body: scheduled }),
     [`DELETE /doctor/reminders/${REMINDER._id}`]: { status: 200, body: { message: 'Reminder cancelled.' } },
   });
   configureApi(fake.url);
@@ -32,6 +33,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
+  scheduled = [REMINDER];
   useSession.getState().login('t', 'doctor');
 });
 
@@ -117,4 +119,17 @@ test("an interval below 0 or a malformed e-mail is refused by the api's schema b
   );
   expect(screen.getByLabelText("To (patient's email)")).toHaveAccessibleDescription('Invalid e-mail address');
   expect(fake.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+});
+
+test('with no scheduled reminders the list says SPEC §8 "No data found"', async () => {
+  scheduled = [];
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  expect(await screen.findByText('No data found')).toBeVisible();
+  expect(screen.queryByRole('list', { name: 'Scheduled reminders' })).toBeNull();
 });

@@ -66,6 +66,7 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
         allergies: ['latex'],
         assignedBy: 'Dr Rx',
         patientId: patient.id,
+        patientName: 'Pat Rx',
         createdAt: '2025-03-01T10:00:00.000Z',
         alerts: [],
       });
@@ -210,6 +211,30 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       expect((await list(b, `?patientId=${a.id}`)).statusCode).toBe(404);
       expect((await list(a, '?limit=0')).statusCode).toBe(400);
       expect((await t.app.inject({ method: 'GET', url: '/prescription' })).statusCode).toBe(401);
+    });
+
+    it("each prescription names the patient it is for, in a doctor's list across patients and when read", async () => {
+      const doctor = await account(t, 'doctor', { name: 'Dr Names' });
+      const asha = await account(t, 'patient', { name: 'Asha Rao' });
+      const ben = await account(t, 'patient', { name: 'Ben Okafor' });
+      await connect(t, doctor, asha);
+      await connect(t, doctor, ben);
+      t.clock.advance(60_000);
+      const forAsha = (await prescribe(doctor, asha.id, prescriptionBody({ prescribedDrug: 'For Asha' }))).json();
+      t.clock.advance(60_000);
+      await prescribe(doctor, ben.id, prescriptionBody({ prescribedDrug: 'For Ben' }));
+
+      const items = PrescriptionList.parse((await list(doctor)).json()).items;
+      expect(items.map((p) => [p.prescribedDrug, p.patientName])).toEqual([
+        ['For Ben', 'Ben Okafor'],
+        ['For Asha', 'Asha Rao'],
+      ]);
+      expect(forAsha.patientName).toBe('Asha Rao');
+      expect(Prescription.parse((await read(doctor, forAsha._id)).json()).patientName).toBe('Asha Rao');
+      // The patient sees their own name; a doctor not assigned to them still sees nothing.
+      expect(PrescriptionList.parse((await list(asha)).json()).items.map((p) => p.patientName)).toEqual(['Asha Rao']);
+      expect((await read(await account(t, 'doctor'), forAsha._id)).statusCode).toBe(404);
+      expect((await list(await account(t, 'doctor'), `?patientId=${asha.id}`)).statusCode).toBe(404);
     });
 
     it('reads one: the patient or an assigned doctor; anyone else 404 Prescription not found', async () => {
