@@ -2,16 +2,26 @@ import path from 'path';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import type { Configuration } from 'webpack';
+import { DefinePlugin, type Configuration } from 'webpack';
 
 const root = __dirname;
 /** The `exports` condition under which a workspace package names its TypeScript sources (see shared-contracts/package.json). */
 export const SOURCE_CONDITION = '@careloop/source';
+/**
+ * QA only (e2e/tests/versioned-sharing.spec.ts): build against a patched copy of shared-ui in this folder,
+ * as a real shared-ui release would be, to show that a remote ships its own shared-ui.
+ */
+const SHARED_UI_DIR = process.env.CARELOOP_SHARED_UI_DIR;
+const packageDir = (pkg: string): string =>
+  pkg === 'shared-ui' && SHARED_UI_DIR ? SHARED_UI_DIR : path.join(root, 'node_modules', pkg);
 const versionOf = (pkg: string): string =>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  require(path.join(root, 'node_modules', pkg, 'package.json')).version;
+  require(path.join(packageDir(pkg), 'package.json')).version;
 
-/** One instance of each in the page, whichever app loaded it first (ARCHITECTURE: singletons). */
+/**
+ * One instance of each in the page, whichever app loaded it first (ARCHITECTURE: singletons): they hold
+ * module state (React's dispatcher, the router and query contexts, the session store) that all apps share.
+ */
 const SINGLETONS = [
   'react',
   'react-dom',
@@ -21,13 +31,31 @@ const SINGLETONS = [
   'styled-components',
   '@tanstack/react-query',
   'shared-auth',
-  'shared-ui',
   // shared-ui's fields read the form a remote's view created (useFormContext): one instance.
   'react-hook-form',
 ];
-export const shared = Object.fromEntries(
-  SINGLETONS.map((pkg) => [pkg, { singleton: true, requiredVersion: `^${versionOf(pkg)}` }]),
-);
+/**
+ * A remote built against a version these do not satisfy must not run on the loaded one (React 18 code on
+ * React 19, a shared-auth without the function the remote calls): the load fails and RemoteView explains it.
+ */
+const STRICT = new Set(['react', 'react-dom', 'shared-auth']);
+/**
+ * No module state: each app ships its own copy and uses the loaded one only when its version satisfies the
+ * app's range, so a shared-ui change ships with the remote built with it (issue 14).
+ */
+const VERSIONED = ['shared-ui', 'shared-contracts'];
+
+export const shared = {
+  ...Object.fromEntries(
+    SINGLETONS.map((pkg) => [
+      pkg,
+      { singleton: true, requiredVersion: `^${versionOf(pkg)}`, version: versionOf(pkg), strictVersion: STRICT.has(pkg) },
+    ]),
+  ),
+  ...Object.fromEntries(
+    VERSIONED.map((pkg) => [pkg, { singleton: false, requiredVersion: `^${versionOf(pkg)}`, version: versionOf(pkg) }]),
+  ),
+};
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 /** A deployment replaces this file after the build: a stale compressed copy beside it would win. */
@@ -69,6 +97,13 @@ export function createConfig(
       extensions: ['.tsx', '.ts', '.js'],
       // Workspace packages resolve through their package.json `exports`: this condition picks their sources.
       conditionNames: [SOURCE_CONDITION, '...'],
+      // The patched copy lives outside the repo: its own imports resolve from the repo's node_modules.
+      ...(SHARED_UI_DIR
+        ? {
+            alias: { 'shared-ui$': path.join(SHARED_UI_DIR, 'src', 'index.ts') },
+            modules: ['node_modules', path.join(root, 'shared-ui', 'node_modules'), path.join(root, 'node_modules')],
+          }
+        : {}),
     },
     module: {
       rules: [
@@ -79,6 +114,9 @@ export function createConfig(
           options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
         },
         { test: /\.(png|jpe?g|svg|webp)$/, type: 'asset/resource' },
+        // A library's stylesheet as text, put in the page by the view that loads it (uPlot's, in
+        // shared-ui's lazily loaded chart): no CSS loader needed, and it stays in that chunk.
+        { test: /\.css$/, type: 'asset/source' },
       ],
     },
     plugins: [
@@ -91,9 +129,14 @@ export function createConfig(
         shared,
         // The default, version-first, fetches every remote at start-up: one down remote would blank the shell.
         shareStrategy: 'loaded-first',
+        // Federated types cost too much build time here (README "Federated types").
         dts: false,
-        manifest: false,
+        // mf-manifest.json beside a remote's remoteEntry.js: the shell may register a remote by either URL.
+        // Not for the shell: nobody loads it as a remote.
+        manifest: Boolean(exposes),
       }),
+      // Off unless set: e2e/tests/remote-routes.spec.ts builds remote-patient with one extra route.
+      new DefinePlugin({ 'process.env.CARELOOP_QA_ROUTE': JSON.stringify(process.env.CARELOOP_QA_ROUTE ?? '') }),
       new HtmlWebpackPlugin({ title, publicPath: '/', template: path.join(root, 'index.html') }),
       // Brotli and gzip files beside each text asset, served as they are by scripts/web-server.mjs.
       ...(mode === 'production'

@@ -11,10 +11,13 @@ module.exports = {
   },
   // Transformed: PGlite (see jest.pglite-transform.js) and the ESM-only content-disposition
   // (@fastify/static, under swagger-ui), cookie (light-my-request, behind app.inject), and
-  // openid-client with its dependencies oauth4webapi and jose (Google sign-in).
+  // openid-client with its dependencies oauth4webapi and jose (Google sign-in), and fhir-kit-client
+  // (the FHIR client the FHIR api's tests read it with).
   transformIgnorePatterns: [
-    '[\\\\/]node_modules[\\\\/](?!(@electric-sql[\\\\/]pglite|content-disposition|cookie|openid-client|oauth4webapi|jose)[\\\\/])',
+    '[\\\\/]node_modules[\\\\/](?!(@electric-sql[\\\\/]pglite|content-disposition|cookie|openid-client|oauth4webapi|jose|fhir-kit-client)[\\\\/])',
   ],
+  // fhir-kit-client exports only an `import` condition: point Jest at that file (transformed above).
+  moduleNameMapper: { '^fhir-kit-client$': '<rootDir>/../node_modules/fhir-kit-client/dist/index.js' },
   // shared-contracts resolves through its package.json `exports`, to its sources: no build needed for tests.
   testEnvironmentOptions: { customExportConditions: ['@careloop/source', 'node', 'node-addons'] },
   // PGlite boots in a few seconds per database; scrypt runs at a low cost in tests (test/helpers.ts).

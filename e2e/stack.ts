@@ -21,14 +21,29 @@ export const origin = (port: number) => `http://localhost:${port}`;
 export const API_URL = origin(PORTS.api);
 export const SHELL_URL = origin(PORTS.shell);
 
-export const runtimeConfig = (remotePorts: { public: number; patient: number; doctor: number }): RuntimeConfig => ({
+/** Remotes by their mf-manifest.json (the default) or, as older configs do, by their remoteEntry.js. */
+export const runtimeConfig = (
+  remotePorts: { public: number; patient: number; doctor: number },
+  entry: 'mf-manifest.json' | 'remoteEntry.js' = 'mf-manifest.json',
+): RuntimeConfig => ({
   apiUrl: API_URL,
   remotes: {
-    public: `${origin(remotePorts.public)}/remoteEntry.js`,
-    patient: `${origin(remotePorts.patient)}/remoteEntry.js`,
-    doctor: `${origin(remotePorts.doctor)}/remoteEntry.js`,
+    public: `${origin(remotePorts.public)}/${entry}`,
+    patient: `${origin(remotePorts.patient)}/${entry}`,
+    doctor: `${origin(remotePorts.doctor)}/${entry}`,
   },
 });
+
+/**
+ * Stops a server started by serveApp. The page under test keeps its keep-alive connections open,
+ * and `close()` alone waits for them (a minute of idle timeout): end them too.
+ */
+export function stopServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
 
 export function serveApp(
   app: 'shell' | 'remote-public' | 'remote-patient' | 'remote-doctor',
@@ -65,7 +80,8 @@ export async function startApi(dataDir: string): Promise<ChildProcess> {
       LOG_LEVEL: 'warn',
     },
   });
-  for (let i = 0; i < 150; i++) {
+  // Up to 2 minutes: a fresh PGlite migrates first, and on a busy shared machine that took 40 s.
+  for (let i = 0; i < 600; i++) {
     if (api.exitCode !== null) throw new Error(`api exited with ${api.exitCode}`);
     const ok = await fetch(`${API_URL}/health`).then(
       (r) => r.ok,

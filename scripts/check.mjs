@@ -7,6 +7,7 @@ const STAGES = [
   ['lint (ESLint)', 'npm', ['run', 'lint']],
   ['format (Prettier)', 'npm', ['run', 'format:check']],
   ['dependency rules', 'npm', ['run', 'lint:deps']],
+  ['shared package versions bumped', 'npm', ['run', 'check:versions']],
   ['OpenAPI lint (Redocly)', 'npm', ['run', 'lint:openapi']],
   ['script tests (web server, lint rules)', 'npm', ['run', 'test:scripts']],
   ['unit and api tests', 'npm', ['run', 'test:unit']],

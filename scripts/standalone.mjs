@@ -14,6 +14,20 @@ const port = Number(process.env.PORT ?? defaultPorts[name]);
 execFileSync(join(app, '..', 'node_modules', '.bin', 'webpack'), ['--mode', 'production'], { cwd: app, stdio: 'inherit' });
 const runtimeConfigFile = join(app, 'dist', 'runtime-config.json');
 mkdirSync(join(app, 'dist'), { recursive: true });
-writeFileSync(runtimeConfigFile, JSON.stringify({ apiUrl: process.env.API_URL ?? 'http://localhost:4000', remotes: {} }));
+// `remotes` tells each host where the others are (the public host links to their logins).
+const remotes = Object.fromEntries(
+  Object.entries(defaultPorts).map(([remote, p]) => [
+    remote.replace('remote-', ''),
+    `http://localhost:${remote === name ? port : p}/remoteEntry.js`,
+  ]),
+);
+writeFileSync(runtimeConfigFile, JSON.stringify({ apiUrl: process.env.API_URL ?? 'http://localhost:4000', remotes }));
 await startWebServer({ dir: join(app, 'dist'), port, runtimeConfigFile });
 console.log(`${name} standalone at http://localhost:${port}`);
+// The api answers only origins in its WEB_ORIGINS (CORS); its default lists 8080-8083.
+const defaultOrigins = [8080, ...Object.values(defaultPorts)].map((p) => `http://localhost:${p}`);
+const origin = `http://localhost:${port}`;
+if (!defaultOrigins.includes(origin)) {
+  console.log(`On port ${port} every api call fails on CORS unless the api allows this origin: start it with`);
+  console.log(`  WEB_ORIGINS=${[...defaultOrigins, origin].join(',')} npm start -w api`);
+}

@@ -35,10 +35,12 @@ writeFileSync(
     {
       apiUrl,
       remotes: {
-        public: `${origin(ports.public)}/remoteEntry.js`,
-        patient: `${origin(ports.patient)}/remoteEntry.js`,
-        doctor: `${origin(ports.doctor)}/remoteEntry.js`,
+        public: `${origin(ports.public)}/mf-manifest.json`,
+        patient: `${origin(ports.patient)}/mf-manifest.json`,
+        doctor: `${origin(ports.doctor)}/mf-manifest.json`,
       },
+      // Automatic logoff after this many minutes without activity (HIPAA §164.312(a)(2)(iii)).
+      idleTimeoutMinutes: Number(env.IDLE_TIMEOUT_MINUTES) > 0 ? Number(env.IDLE_TIMEOUT_MINUTES) : 15,
       // Presigned uploads go to the bucket: its origin must be in the pages' CSP connect-src.
       ...(env.S3_ENDPOINT && env.S3_BUCKET ? { connectOrigins: [s3Origin(env.S3_ENDPOINT, env.S3_BUCKET)] } : {}),
     },

@@ -5,9 +5,9 @@ import { createConfig } from '../webpack.common';
 const defaults = {
   apiUrl: 'http://localhost:4000',
   remotes: {
-    public: 'http://localhost:8081/remoteEntry.js',
-    patient: 'http://localhost:8082/remoteEntry.js',
-    doctor: 'http://localhost:8083/remoteEntry.js',
+    public: 'http://localhost:8081/mf-manifest.json',
+    patient: 'http://localhost:8082/mf-manifest.json',
+    doctor: 'http://localhost:8083/mf-manifest.json',
   },
 };
 

@@ -141,6 +141,8 @@ describe.each(BACKENDS)('app on %s', (backend) => {
 
   it('redacts credentials from request URLs before they are logged', () => {
     expect(redactUrl('/patient/reset-password/abc/SECRET')).toBe('/patient/reset-password/abc/[redacted]');
+    expect(redactUrl('/doctor/verify-email/SECRET')).toBe('/doctor/verify-email/[redacted]');
+    expect(redactUrl('/patient/verify-email/resend')).toBe('/patient/verify-email/resend');
     expect(redactUrl('/patient/auth/google/callback?code=C&state=S&iss=x')).toBe(
       '/patient/auth/google/callback?code=[redacted]&state=[redacted]&iss=x',
     );

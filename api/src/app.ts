@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { Redis } from 'ioredis';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -20,12 +21,18 @@ import { revokeRoutes } from './modules/connections/revoke';
 import { localFileRoutes } from './modules/files/local-routes';
 import { fileRoutes } from './modules/files/routes';
 import { healthRoutes } from './modules/health/routes';
+import { healthRecordRoutes } from './modules/health-record/routes';
 import { googleRoutes } from './modules/google/routes';
+import { handoffRoutes } from './modules/handoff/routes';
 import { passwordResetRoutes } from './modules/password-reset/routes';
+import { emailVerificationRoutes } from './modules/email-verification/routes';
 import { prescriptionRoutes } from './modules/prescriptions/routes';
+import { allergyRoutes } from './modules/allergies/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { recordRoutes } from './modules/records/routes';
 import { reminderRoutes } from './modules/reminders/routes';
+import { vitalSignRoutes } from './modules/vital-signs/routes';
+import { fhirRoutes } from './modules/fhir/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
 import { profileRoutes } from './modules/profiles/routes';
 import { twoFactorRoutes } from './modules/two-factor/routes';
@@ -109,9 +116,35 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     allowedHeaders: ['Content-Type', 'Authorization'],
     maxAge: 600,
   });
-  // Only routes that opt in (the logins) are limited. Counts live in memory, per replica.
+  // Only routes that opt in (the logins, signups, resets) are limited. With REDIS_URL the counts
+  // live in Redis, shared by every replica; without it in memory, per replica.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: true,
+        // Named, so an operator's CLIENT LIST shows whose connection it is.
+        connectionName: `careloop-api-${process.pid}`,
+      })
+    : undefined;
+  if (redis) {
+    // Logged without the URL (it may carry a password); ioredis reconnects by itself.
+    redis.on('error', (err: Error) => app.log.warn({ err: { message: err.message } }, 'rate-limit store (Redis) error'));
+    // A Redis that cannot be reached fails at start-up, not at the first login.
+    await redis.connect().catch((err: unknown) => {
+      redis.disconnect();
+      throw err;
+    });
+    app.addHook('onClose', async () => {
+      await redis.quit();
+    });
+  }
   await app.register(rateLimit, {
     global: false,
+    ...(redis ? { redis, nameSpace: config.redisKeyPrefix } : {}),
+    // Redis down later: let the request through rather than lock everyone out; the per-account
+    // login throttle and the reset-mail limits live in the database and still hold.
+    skipOnError: true,
     errorResponseBuilder: () => ({ statusCode: 429, error: 'Too many requests. Try again later.' }),
   });
 
@@ -139,26 +172,35 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(profileRoutes(deps));
   await app.register(twoFactorRoutes(deps));
   await app.register(passwordResetRoutes(deps));
+  await app.register(emailVerificationRoutes(deps));
   await app.register(completeProfileRoutes(deps));
   await app.register(googleRoutes(deps));
+  await app.register(handoffRoutes(deps));
   await app.register(connectionRoutes(deps));
   await app.register(revokeRoutes(deps));
   await app.register(recordRoutes(deps));
+  await app.register(vitalSignRoutes(deps));
   await app.register(prescriptionRoutes(deps));
   await app.register(auditRoutes(deps));
   await app.register(fileRoutes(deps));
+  await app.register(fhirRoutes(deps));
   // A storage whose URLs the api serves itself (local disk) brings its upload and download routes.
   if (deps.storage.localServer) await app.register(localFileRoutes(deps, deps.storage.localServer));
   // Delivery is not started here: server.ts starts the runner (modules/reminders/boss.ts).
   await app.register(reminderRoutes(deps));
+  await app.register(healthRecordRoutes(deps));
+  await app.register(allergyRoutes(deps));
 
   return app;
 }
 
-/** Hides secrets in a request URL: the token of a reset link, and credential-like query values (file URL signatures too). */
+/** Hides secrets in a request URL: the token of a reset or verification link, and credential-like query values (file URL signatures too). */
 export function redactUrl(url: string): string {
   const [pathPart, query] = url.split('?', 2);
-  const safePath = pathPart.replace(/(\/reset-password\/[^/]*\/)[^/?]+/, '$1[redacted]');
+  const safePath = pathPart
+    .replace(/(\/reset-password\/[^/]*\/)[^/?]+/, '$1[redacted]')
+    // An e-mail verification link (not the fixed /resend).
+    .replace(/(\/verify-email\/)(?!resend$)[^/?]+/, '$1[redacted]');
   if (query === undefined) return safePath;
   const safeQuery = query.replace(
     /(^|&)(code|state|token|id_token|access_token|sig|x-amz-signature|x-amz-credential)=[^&]*/gi,
@@ -172,7 +214,10 @@ export function redactUrl(url: string): string {
  * database answers 503 with Retry-After (FAULTS.md), anything else unexpected 500.
  */
 function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (err instanceof HttpError) return reply.code(err.statusCode).send({ error: err.message });
+  if (err instanceof HttpError) {
+    if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+    return reply.code(err.statusCode).send({ ...err.extra, error: err.message });
+  }
 
   if (hasZodFastifySchemaValidationErrors(err)) {
     const where = err.validationContext ?? 'body';

@@ -14,6 +14,9 @@ describe('config', () => {
       logLevel: 'info',
       passwordHashCost: 17,
       loginRateLimitPerMinute: 20,
+      loginSlowdownAfter: 20,
+      redisUrl: undefined,
+      redisKeyPrefix: 'careloop:rate-limit:',
       trustProxy: false,
       encryptionKey: undefined,
       webOrigin: 'http://localhost:8080',
@@ -21,9 +24,20 @@ describe('config', () => {
       mailFrom: 'CareLoop <no-reply@careloop.example>',
       google: { issuerUrl: 'https://accounts.google.com', clientId: undefined, clientSecret: undefined },
       apiPublicUrl: 'http://localhost:4000',
+      clinicTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      connectionRequestsPerHour: 20,
       files: { signingKey: undefined, maxUploadBytes: 20 * 1024 * 1024, urlTtlSeconds: 15 * 60, s3: undefined },
-      reminders: { pollSeconds: 2, maxAttempts: 5 },
+      reminders: { pollSeconds: 2, maxAttempts: 5, perDoctorPerHour: 30 },
     });
+  });
+
+  it('reads the shared rate-limit store and the throttles, and refuses a REDIS_URL that is not redis', () => {
+    const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', LOGIN_SLOWDOWN_AFTER: '7', REMINDERS_PER_DOCTOR_PER_HOUR: '3' });
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.loginSlowdownAfter).toBe(7);
+    expect(c.reminders.perDoctorPerHour).toBe(3);
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL: must start with redis:\/\//);
+    expect(() => loadConfig({ REMINDERS_PER_DOCTOR_PER_HOUR: '0' })).toThrow(/REMINDERS_PER_DOCTOR_PER_HOUR/);
   });
 
   describe('files and reminders', () => {
@@ -45,7 +59,7 @@ describe('config', () => {
         REMINDER_MAX_ATTEMPTS: '3',
       });
       expect(c.files).toEqual({ signingKey: key, maxUploadBytes: 1048, urlTtlSeconds: 300, s3: undefined });
-      expect(c.reminders).toEqual({ pollSeconds: 0.5, maxAttempts: 3 });
+      expect(c.reminders).toEqual({ pollSeconds: 0.5, maxAttempts: 3, perDoctorPerHour: 30 });
     });
 
     it('takes S3 settings all together', () => {
@@ -82,6 +96,14 @@ describe('config', () => {
     it('refuses an S3 endpoint that is not an http(s) URL', () => {
       expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'ftp://x' })).toThrow(/S3_ENDPOINT/);
     });
+  });
+
+  it("reads CLINIC_TIME_ZONE (an IANA name; default the server's) and refuses an unknown zone", () => {
+    expect(loadConfig({ CLINIC_TIME_ZONE: 'Australia/Sydney' }).clinicTimeZone).toBe('Australia/Sydney');
+    expect(() => loadConfig({ CLINIC_TIME_ZONE: 'Mars/Olympus_Mons' })).toThrow(
+      /CLINIC_TIME_ZONE: must be an IANA time zone name/,
+    );
+    expect(() => loadConfig({ CLINIC_TIME_ZONE: '+11:00 sometimes' })).toThrow(/CLINIC_TIME_ZONE/);
   });
 
   it('reads the environment', () => {

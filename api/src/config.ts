@@ -7,6 +7,17 @@ export const MIGRATIONS_DIR = path.resolve(__dirname, '../drizzle');
 
 const DEFAULT_WEB_ORIGINS = 'http://localhost:8080,http://localhost:8081,http://localhost:8082,http://localhost:8083';
 
+/** An IANA zone name Intl knows ("Australia/Sydney", "UTC"). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 export const MIN_SIGNING_KEY_BYTES = 32;
@@ -27,6 +38,13 @@ const Env = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     PASSWORD_HASH_COST: int(10, 20).default(17),
     LOGIN_RATE_LIMIT_PER_MINUTE: int(1, 100000).default(20),
+    LOGIN_SLOWDOWN_AFTER: int(1, 100000).default(20),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, { error: 'must start with redis:// or rediss://' })
+      .optional(),
+    REDIS_KEY_PREFIX: z.string().min(1).max(200).default('careloop:rate-limit:'),
+    REMINDERS_PER_DOCTOR_PER_HOUR: int(1, 100000).default(30),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     ENCRYPTION_KEY: z.string().min(1).optional(),
     WEB_ORIGIN: z.url().default('http://localhost:8080'),
@@ -43,6 +61,10 @@ const Env = z
     SUMMARY_LLM_MODEL: z.string().min(1).max(200).optional(),
     SUMMARY_LLM_KEY: z.string().min(1).optional(),
     SUMMARY_LLM_TIMEOUT_MS: int(100, 300000).default(15000),
+    CLINIC_TIME_ZONE: z
+      .string()
+      .refine(isTimeZone, { error: 'must be an IANA time zone name, e.g. Australia/Sydney' })
+      .optional(),
     FILES_SIGNING_KEY: z
       .string()
       .regex(/^[A-Za-z0-9+/]+={0,2}$/, { error: 'must be base64' })
@@ -65,6 +87,7 @@ const Env = z
     // pg-boss polls at most every 0.5 s.
     REMINDER_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(2),
     REMINDER_MAX_ATTEMPTS: int(1, 50).default(5),
+    CONNECTION_REQUESTS_PER_HOUR: int(1, 10000).default(20),
   })
   .refine((e) => (e.SUMMARY_LLM_URL === undefined) === (e.SUMMARY_LLM_MODEL === undefined), {
     error: 'SUMMARY_LLM_URL and SUMMARY_LLM_MODEL must be set together',
@@ -88,6 +111,14 @@ export interface Config {
   /** log2 of scrypt's N for new hashes; existing hashes keep the cost they were made with. */
   passwordHashCost: number;
   loginRateLimitPerMinute: number;
+  /** Failed logins for one e-mail (all addresses, forgotten after an hour of quiet) before it is paced. */
+  loginSlowdownAfter: number;
+  /** Set: the per-IP rate limits count in this Redis, shared by every replica. Unset: in memory. */
+  redisUrl?: string;
+  /** Prefix of the rate-limit keys in Redis (several deployments may share one Redis). */
+  redisKeyPrefix: string;
+  /** Connection requests one account may send per hour (counted in the database): bounds probing e-mails. */
+  connectionRequestsPerHour: number;
   /** Behind a reverse proxy, take the client IP (for the per-IP login limit) from X-Forwarded-For. */
   trustProxy: boolean;
   /**
@@ -114,6 +145,11 @@ export interface Config {
    * NEWS2, alerts) are always kept verbatim whatever the model answers.
    */
   summaryLlm?: { url: string; model: string; key?: string; timeoutMs: number };
+  /**
+   * The clinic's IANA time zone (CLINIC_TIME_ZONE; default the server's): a record's date of
+   * admission and the patient's age on it are that zone's calendar date, not UTC's.
+   */
+  clinicTimeZone: string;
   /** Medical PDF files (FILES_AND_REMINDERS.md). */
   files: {
     /**
@@ -132,6 +168,8 @@ export interface Config {
     pollSeconds: number;
     /** Sending attempts per occurrence before it is given up. */
     maxAttempts: number;
+    /** Reminders one doctor may create in any hour (429 beyond). */
+    perDoctorPerHour: number;
   };
 }
 
@@ -156,6 +194,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     passwordHashCost: e.PASSWORD_HASH_COST,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,
+    loginSlowdownAfter: e.LOGIN_SLOWDOWN_AFTER,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    connectionRequestsPerHour: e.CONNECTION_REQUESTS_PER_HOUR,
     trustProxy: e.TRUST_PROXY === 'true',
     encryptionKey: e.ENCRYPTION_KEY,
     webOrigin: e.WEB_ORIGIN.replace(/\/+$/, ''),
@@ -167,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.SUMMARY_LLM_URL && e.SUMMARY_LLM_MODEL
         ? { url: e.SUMMARY_LLM_URL, model: e.SUMMARY_LLM_MODEL, key: e.SUMMARY_LLM_KEY, timeoutMs: e.SUMMARY_LLM_TIMEOUT_MS }
         : undefined,
+    clinicTimeZone: e.CLINIC_TIME_ZONE ?? serverTimeZone(),
     files: {
       signingKey: e.FILES_SIGNING_KEY,
       maxUploadBytes: Math.floor(e.MAX_UPLOAD_MB * 1024 * 1024),
@@ -182,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             }
           : undefined,
     },
-    reminders: { pollSeconds: e.REMINDER_POLL_SECONDS, maxAttempts: e.REMINDER_MAX_ATTEMPTS },
+    reminders: {
+      pollSeconds: e.REMINDER_POLL_SECONDS,
+      maxAttempts: e.REMINDER_MAX_ATTEMPTS,
+      perDoctorPerHour: e.REMINDERS_PER_DOCTOR_PER_HOUR,
+    },
   };
 }

@@ -1,11 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { API_URL } from '../stack';
-import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
+import { logIn, logOut, signUpVia, uniqueEmail } from './helpers';
 
+/** A verified account (the link from its .eml followed): only those can be found and can ask. */
 async function signUp(request: import('@playwright/test').APIRequestContext, role: 'patient' | 'doctor', name: string) {
   const email = uniqueEmail(role);
-  const res = await request.post(`${API_URL}/${role}/signup`, { data: { name, email, password: PASSWORD } });
-  expect(res.status()).toBe(201);
+  await signUpVia(request, role, { name, email });
   return email;
 }
 
@@ -30,10 +29,12 @@ test('a doctor requests a patient, the patient accepts, and the doctor lists the
   await expect(page.getByRole('alert')).toHaveText('Error: No patient with this e-mail');
   await page.getByLabel("Patient's email").fill(patient);
   await page.getByRole('button', { name: 'Send request' }).click();
-  await expect(page.getByRole('status')).toHaveText('Request sent to Lena Fischer.');
+  // The answer and the sender's list name the address typed, never the person (issue 11).
+  await expect(page.getByRole('status')).toHaveText(`Request sent to ${patient}.`);
   await page.goto('/doctor/view-outgoing-requests');
   const outgoing = page.getByRole('list', { name: 'Outgoing requests' });
-  await expect(outgoing).toContainText('Lena Fischer');
+  await expect(outgoing).toContainText(patient);
+  await expect(outgoing).not.toContainText('Lena Fischer');
   await expect(outgoing.getByRole('button', { name: 'Accept' })).toHaveCount(0);
   await logOut(page);
 
@@ -67,7 +68,7 @@ test('a patient requests a doctor and the doctor cancels it', async ({ page, req
   await expect(page).toHaveURL(/\/patient\/assign-doctors$/);
   await page.getByLabel("Doctor's email").fill(doctor);
   await page.getByRole('button', { name: 'Send request' }).click();
-  await expect(page.getByRole('status')).toHaveText('Request sent to Dr. Ines Duarte.');
+  await expect(page.getByRole('status')).toHaveText(`Request sent to ${doctor}.`);
   // A second request for the same pair is refused while the first is pending.
   await page.getByLabel("Doctor's email").fill(doctor);
   await page.getByRole('button', { name: 'Send request' }).click();

@@ -38,6 +38,7 @@ test('a doctor signs up, reaches the dashboard, logs out, logs in again and edit
   await expect(page.getByLabel('Name')).toHaveValue('Dr. Mei Lee');
   const newPassword = 'a brand new passphrase';
   await page.getByLabel('New password').fill(newPassword);
+  await page.getByLabel('Current password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByLabel('Specialization (comma-separated)').fill('Cardiology, Sports medicine');
   await page.getByRole('button', { name: 'Next' }).click();

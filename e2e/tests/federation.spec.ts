@@ -1,10 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { EXTRA_SHELL_PORTS, PORTS, origin, runtimeConfig, serveApp, tempDir, writeRuntimeConfig } from '../stack';
+import { EXTRA_SHELL_PORTS, PORTS, origin, runtimeConfig, serveApp, stopServer, tempDir, writeRuntimeConfig } from '../stack';
 import { PASSWORD, openMenu, uniqueEmail } from './helpers';
-
-const close = (s: Server) => new Promise((r) => s.close(r));
 
 test('with remote-doctor down, the landing and patient pages work and the doctor area shows a contained error', async ({
   page,
@@ -37,7 +35,7 @@ test('with remote-doctor down, the landing and patient pages work and the doctor
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByTestId('remote-error')).toHaveCount(0);
   } finally {
-    await close(shell);
+    await stopServer(shell);
   }
 });
 
@@ -55,8 +53,8 @@ test('a failed remote loads on Retry once it is back', async ({ page }) => {
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(page.getByRole('heading', { name: 'Create your doctor account' })).toBeVisible();
   } finally {
-    await close(shell);
-    if (doctor) await close(doctor);
+    await stopServer(shell);
+    if (doctor) await stopServer(doctor);
   }
 });
 
@@ -82,7 +80,7 @@ test('remote-public moved to another port by editing only runtime-config.json st
     expect(entries).toContain(`${origin(movedPort)}/remoteEntry.js`);
     expect(entries).not.toContain(`${origin(PORTS.public)}/remoteEntry.js`);
   } finally {
-    await close(shell);
-    await close(moved);
+    await stopServer(shell);
+    await stopServer(moved);
   }
 });

@@ -117,7 +117,8 @@ test('a doctor schedules a reminder for now + 3 s and its .eml appears in the ou
   await expect(page.getByRole('status')).toHaveText('Email scheduled successfully!');
   await expect(page.getByRole('list', { name: 'Scheduled reminders' })).toContainText(subject);
 
-  const mail = await waitForEmail(patientEmail, 20_000);
+  // The patient's verification mail went to the same address first.
+  const mail = await waitForEmail(patientEmail, subject, 20_000);
   expect(mail).toContain(`Subject: ${subject}`);
   expect(mail).toContain('Metformin 500 mg with dinner.');
 });

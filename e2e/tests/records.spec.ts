@@ -45,15 +45,16 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   // 5 Personal history
   await page.getByLabel('Occupational history').fill('Carpenter, sawdust exposure');
   await next(page);
-  // 6 General physical examination: SPEC defaults first.
-  await expect(page.getByLabel('Pulse')).toHaveValue('78');
-  await expect(page.getByLabel('Respiratory rate')).toHaveValue('16');
-  await expect(page.getByLabel('Temperature')).toHaveValue('9');
-  await expect(page.getByLabel('Pulse')).toHaveAttribute('min', '78');
+  // 6 General physical examination: the seed's prefills first (not recorded unless changed or ticked).
+  await expect(page.getByLabel('Pulse', { exact: true })).toHaveValue('78');
+  await expect(page.getByLabel('Respiratory rate', { exact: true })).toHaveValue('16');
+  await expect(page.getByLabel('Temperature', { exact: true })).toHaveValue('9');
+  await expect(page.getByLabel('Pulse 78 /min was measured')).not.toBeChecked();
+  await expect(page.getByLabel('Pulse', { exact: true })).toHaveAttribute('min', '20');
   await page.getByLabel('Blood pressure').fill('150/95');
-  await page.getByLabel('Pulse').fill('112');
-  await page.getByLabel('Temperature').fill('38.6');
-  await page.getByLabel('Respiratory rate').fill('22');
+  await page.getByLabel('Pulse', { exact: true }).fill('112');
+  await page.getByLabel('Temperature', { exact: true }).fill('38.6');
+  await page.getByLabel('Respiratory rate', { exact: true }).fill('22');
   await page.getByLabel('Blood sugar level').fill('180 mg/dL');
   await next(page);
   // 7 System examination
@@ -77,8 +78,10 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await record.getByRole('button', { name: 'Generate Summary' }).click();
   const summary = page.getByTestId('summary');
   await expect(summary.getByRole('heading', { name: 'Vital signs' })).toBeVisible();
-  await expect(summary).toContainText('NEWS2 (partial): 5');
-  await expect(summary).toContainText('NEWS2 ≥ 5');
+  // SpO2, air or oxygen and consciousness not recorded: a lower bound, no response tier
+  await expect(summary).toContainText('NEWS2 incomplete: at least 5');
+  await expect(summary).toContainText('NEWS2 at least 5 (incomplete), ≥ 5');
+  await expect(summary).not.toContainText('Response (');
   await expect(summary).toContainText(/pulse.*112.*high/i);
   await expect(summary.getByRole('heading', { name: 'Alerts' })).toBeVisible();
 
@@ -86,7 +89,7 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await page.goto('/create-prescription');
   await page.getByRole('list', { name: 'Assigned patients' }).getByRole('link', { name: 'Peter Novak' }).click();
   await page.getByLabel('Drug').fill('Amoxicillin');
-  await expect(page.getByRole('alert', { name: 'Drug allergy alerts' })).toContainText(/penicillin/i);
+  await expect(page.getByRole('region', { name: 'Medication alerts' })).toContainText(/penicillin/i);
   await page.getByLabel('Dosage').fill('500 mg');
   await page.getByLabel('Route').fill('Oral');
   await page.getByLabel('Frequency').fill('Three times a day');
@@ -102,7 +105,7 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await expect(page).toHaveURL(/\/patient\/dashboard$/);
   await page.getByRole('link', { name: 'View history' }).click();
   await expect(page.getByRole('list', { name: 'Medical records' })).toContainText('Fever and breathlessness');
-  await expect(page.getByTestId('summary')).toContainText('NEWS2 (partial): 5');
+  await expect(page.getByTestId('summary')).toContainText('NEWS2 incomplete: at least 5');
   await page.goto('/prescription');
   await expect(page.getByRole('region', { name: 'Prescription', exact: true })).toContainText('Dr. Sara Kim');
 
@@ -117,6 +120,57 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   const byDoctor = history.getByRole('row').filter({ hasText: 'Dr. Sara Kim' });
   await expect(byDoctor.filter({ hasText: 'listed your prescriptions' }).first()).toBeVisible();
   await expect(byDoctor.filter({ hasText: 'listed your medical records' }).first()).toBeVisible();
+});
+
+test('a pulse of 44 needs confirming and is then recorded; all seven NEWS2 parameters of a septic-looking patient give the full score, a high response and "Possible sepsis"', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/');
+  const { doctorEmail } = await connectedPair(request, { ...PEOPLE, patient: { ...PEOPLE.patient, name: 'Rita Sepsis' } });
+  await logIn(page, 'doctor', doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  // in-app navigation: the session lives in the page, a reload would sign out
+  await page.getByRole('link', { name: 'Create new' }).click();
+  await page.getByRole('list', { name: 'Assigned patients' }).getByRole('link', { name: 'Rita Sepsis' }).click();
+  await page.getByLabel('Title').fill('Fever and confusion');
+  await page.getByLabel('Mode of admission').selectOption('Emergency');
+  await next(page);
+  await page.getByLabel('History of presenting complaints').fill('Fever, rigors and dysuria since yesterday');
+  for (let i = 0; i < 4; i++) await next(page);
+  await expect(page.getByRole('heading', { name: 'General physical examination' })).toBeVisible();
+
+  await page.getByLabel('Pulse', { exact: true }).fill('44');
+  await page.getByLabel('Blood pressure').fill('88/50');
+  await page.getByLabel('Temperature', { exact: true }).fill('39.2');
+  await page.getByLabel('Respiratory rate', { exact: true }).fill('26');
+  await page.getByLabel('Oxygen saturation (SpO2)').fill('90');
+  await page.getByLabel('SpO2 scale').selectOption({ label: 'Scale 1' });
+  await page.getByLabel('Air or oxygen').selectOption({ label: 'Air' });
+  await page.getByLabel('Consciousness (ACVPU)').selectOption({ label: 'C: new confusion' });
+  await page.getByLabel('Observation time').fill('2026-11-23T09:30');
+  await page.getByLabel('Blood sugar level').fill('6.1 mmol/L');
+  // below the seed's 78: the form asks to confirm, and stays until then
+  await next(page);
+  await expect(page.getByText('Pulse 44 /min is below 78 /min')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'General physical examination' })).toBeVisible();
+  await page.getByLabel('Confirm pulse of 44 /min').check();
+  await next(page);
+  await next(page);
+  await page.getByRole('button', { name: 'Finish' }).click();
+
+  await expect(page).toHaveURL(/\/all-medical-records\/[0-9a-f-]{36}$/);
+  const record = page.getByRole('article', { name: 'Medical record: Fever and confusion' });
+  const examination = record.getByRole('region', { name: 'Examination' });
+  await expect(examination).toContainText('44 /min');
+  await expect(examination).toContainText('C: new confusion');
+  await record.getByRole('button', { name: 'Generate Summary' }).click();
+  const summary = page.getByTestId('summary');
+  // RR 26 → 3, SpO2 90 → 3, air 0, systolic 88 → 3, pulse 44 → 1, C → 3, 39.2 °C → 2
+  await expect(summary).toContainText('NEWS2: 15');
+  await expect(summary).toContainText('Response (high, RCP 2017 Chart 4): emergency response');
+  await expect(summary).toContainText('Possible sepsis:');
+  await expect(summary).toContainText('Pulse: 44 /min');
 });
 
 test('a patient sees the notice while no summary exists; a doctor with no patients sees "No assigned patients found"', async ({

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { API_URL } from '../stack';
-import { auth, connectedPair, logIn } from './helpers';
+import { auth, connectedPair, logIn, logOut } from './helpers';
 
 test("a patient ends a doctor's access after confirming; the doctor's next read of a record is 404", async ({
   page,
   request,
 }) => {
   // A connected pair and a record the doctor wrote.
-  const { patientEmail, doctor, patientId } = await connectedPair(request, {
+  const { patientEmail, doctorEmail, doctor, patientId } = await connectedPair(request, {
     doctor: { name: 'Dr. Mira Holt' },
     patient: { name: 'Ines Berg', DOB: '1975-06-01', gender: 'Female' },
   });
@@ -49,4 +49,15 @@ test("a patient ends a doctor's access after confirming; the doctor's next read 
   // The access history tells the patient the connection ended.
   await page.goto('/patient/access-history');
   await expect(page.getByRole('table', { name: 'Access history' }).getByText('ended access for a doctor')).toBeVisible();
+
+  // And the doctor's own access history tells them who ended their access.
+  await logOut(page);
+  await logIn(page, 'doctor', doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await page.goto('/doctor/access-history');
+  const row = page
+    .getByRole('table', { name: 'Access history' })
+    .getByRole('row')
+    .filter({ hasText: 'ended your access to their records' });
+  await expect(row).toContainText('Ines Berg');
 });

@@ -28,6 +28,7 @@ beforeAll(async () => {
     [`GET /prescription/${PATIENT_ID}`]: { status: 200, body: { _id: 7 } },
     'GET /medicalhistories': { status: 200, body: { items: [], page: 1, limit: 10, total: 0 } },
     'DELETE /doctor/reminders/a%20b': { status: 200, body: { message: 'Reminder cancelled' } },
+    'POST /patient/auth/exchange': { status: 200, body: { token: 'other-account', role: 'patient' } },
   });
   configureApi(fake.url);
 });
@@ -65,4 +66,12 @@ test('endpointUrl: the absolute URL of an endpoint the browser opens itself', ()
   configureApi('https://api.example.org/');
   expect(endpointUrl(ENDPOINTS.patientGoogleSignIn)).toBe('https://api.example.org/patient/auth/google');
   configureApi(fake.url);
+});
+
+test('anonymous: no bearer token is sent and a token in the answer does not replace the session', async () => {
+  useSession.getState().login('tok-1', 'patient');
+  const answer = await call(ENDPOINTS.patientExchangeHandoff, { body: { code: 'c' }, anonymous: true });
+  expect(answer).toEqual({ token: 'other-account', role: 'patient' });
+  expect(fake.requests[0].headers.authorization).toBeUndefined();
+  expect(useSession.getState().token).toBe('tok-1');
 });

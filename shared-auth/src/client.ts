@@ -5,6 +5,7 @@ import { useSession } from './session';
 
 let apiUrl = 'http://localhost:4000';
 let instance: KyInstance | undefined;
+let anonymousInstance: KyInstance | undefined;
 
 /** The absolute URL of an endpoint the browser opens itself: `endpointUrl(ENDPOINTS.patientGoogleSignIn)`. */
 export const endpointUrl = (endpoint: EndpointDef, params?: Record<string, unknown>) =>
@@ -13,6 +14,13 @@ export const endpointUrl = (endpoint: EndpointDef, params?: Record<string, unkno
 export function configureApi(url: string): void {
   apiUrl = url.replace(/\/+$/, '');
   instance = undefined;
+  anonymousInstance = undefined;
+}
+
+/** The same client without the session: no bearer token sent, no token in an answer adopted. */
+function anonymousApi(): KyInstance {
+  anonymousInstance ??= ky.create({ prefixUrl: apiUrl, retry: 0, timeout: 30_000 });
+  return anonymousInstance;
 }
 
 /** The one HTTP client: api base URL from runtime config, the session's bearer token. */
@@ -66,6 +74,11 @@ export type CallInput<E extends EndpointDef> = Slot<E, 'params'> &
   Slot<E, 'body'> & {
     /** Extra headers (logout sends the token it ends, see auth.ts). */
     headers?: Record<string, string>;
+    /**
+     * Outside the current session: no bearer token, and a token in the answer is not adopted
+     * (the Google hand-off's exchange, which must not swap the session behind the caller's back).
+     */
+    anonymous?: boolean;
   };
 
 /** What a call of an endpoint answers: its success response, as the contract types it. */
@@ -83,18 +96,19 @@ export async function call<E extends EndpointDef>(
   endpoint: E,
   ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
 ): Promise<CallOutput<E>> {
-  const { params, query, body, headers } = (input ?? {}) as {
+  const { params, query, body, headers, anonymous } = (input ?? {}) as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
     body?: unknown;
     headers?: Record<string, string>;
+    anonymous?: boolean;
   };
   const searchParams = Object.fromEntries(
     Object.entries(query ?? {})
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => [key, String(value)]),
   );
-  const response = await api()(fillPath(endpoint.path, params).replace(/^\//, ''), {
+  const response = await (anonymous ? anonymousApi() : api())(fillPath(endpoint.path, params).replace(/^\//, ''), {
     method: endpoint.method,
     searchParams,
     ...(body !== undefined ? { json: body } : {}),
@@ -103,6 +117,21 @@ export async function call<E extends EndpointDef>(
   if (!endpoint.response || endpoint.status === 204) return undefined as CallOutput<E>;
   const answer: unknown = await response.json();
   return (checkResponses ? endpoint.response.parse(answer) : answer) as CallOutput<E>;
+}
+
+/**
+ * Fetches an endpoint's answer as a file (a PDF, a FHIR Bundle) through the one client, so the
+ * session's bearer token goes with it — a plain link would be sent without it.
+ */
+export async function fetchFile<E extends EndpointDef>(
+  endpoint: E,
+  input: { params?: Record<string, unknown>; accept: string },
+): Promise<Blob> {
+  const response = await api()(fillPath(endpoint.path, input.params).replace(/^\//, ''), {
+    method: endpoint.method,
+    headers: { Accept: input.accept },
+  });
+  return response.blob();
 }
 
 /** The server's `error` text of a failed call, if it sent one. */

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ENDPOINTS, REQUEST_LIST_REFRESH_DELAY_MS, type Role } from 'shared-contracts';
 import { call } from './client';
 import { profileKey } from './profile';
+import { worklistKey } from './records';
 
 export type RequestDirection = 'incoming' | 'outgoing';
 const LIST: Record<RequestDirection, 'ReceivedRequests' | 'SentRequests'> = {
@@ -29,13 +30,15 @@ export function useRespondToRequest(role: Role) {
       setTimeout(() => {
         void queryClient.invalidateQueries({ queryKey: ['connection-requests', role] });
         void queryClient.invalidateQueries({ queryKey: profileKey(role) });
+        if (role === 'doctor') void queryClient.invalidateQueries({ queryKey: worklistKey });
       }, REQUEST_LIST_REFRESH_DELAY_MS),
   });
 }
 
 /**
  * Revoke: a patient ends a doctor's access (DELETE /patient/doctors/{id}), a doctor releases a
- * patient (DELETE /doctor/patients/{id}); the caller's profile, which lists the people, is read again.
+ * patient (DELETE /doctor/patients/{id}); the caller's profile, which lists the people, and a
+ * doctor's worklist are read again.
  */
 export function useRevokeAssignment(role: Role) {
   const queryClient = useQueryClient();
@@ -44,6 +47,9 @@ export function useRevokeAssignment(role: Role) {
       role === 'patient'
         ? call(ENDPOINTS.patientRevokeDoctor, { params: { doctorId: otherId } })
         : call(ENDPOINTS.doctorRevokePatient, { params: { patientId: otherId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKey(role) }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: profileKey(role) });
+      if (role === 'doctor') await queryClient.invalidateQueries({ queryKey: worklistKey });
+    },
   });
 }

@@ -1,6 +1,7 @@
 export * from './session';
 export * from './config';
-export * from './client';
+// The raw ky instance stays inside the package: everything else calls endpoints of the contract.
+export { call, configureApi, endpointUrl, fetchFile, httpStatus, serverError, type CallInput, type CallOutput } from './client';
 export * from './auth';
 export * from './profile';
 export * from './query';
@@ -11,5 +12,9 @@ export * from './security';
 export * from './handoff';
 export * from './connections';
 export * from './records';
+export * from './allergies';
 export * from './files';
 export * from './reminders';
+export * from './drafts';
+export * from './idle';
+export * from './health-record';

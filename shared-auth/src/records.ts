@@ -1,10 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, PAGE_SIZE, type MedicalRecordCreate, type PrescriptionCreate, type Role } from 'shared-contracts';
+import { HTTPError } from 'ky';
+import {
+  ENDPOINTS,
+  OverrideRequired,
+  PAGE_SIZE,
+  type MedicalRecordCreate,
+  type MedicationAlert,
+  type PrescriptionCreate,
+  type Role,
+} from 'shared-contracts';
 import { call } from './client';
 
 const FIRST_PAGE = { page: 1, limit: PAGE_SIZE };
 export const recordsKey = ['medical-records'] as const;
 export const prescriptionsKey = ['prescriptions'] as const;
+/** Under recordsKey: whatever refreshes the records refreshes the worklist (it reads their vitals). */
+export const worklistKey = [...recordsKey, 'worklist'] as const;
 
 /** GET /medicalhistories?page=1&limit=10: a patient's own, or a doctor's assigned patients' records. */
 export const useMedicalRecords = (patientId?: string) =>
@@ -12,6 +23,23 @@ export const useMedicalRecords = (patientId?: string) =>
     // A doctor may narrow the list to one assigned patient (?patientId=…).
     queryKey: patientId ? [...recordsKey, 'page', 1, patientId] : [...recordsKey, 'page', 1],
     queryFn: () => call(ENDPOINTS.listMedicalRecords, { query: patientId ? { ...FIRST_PAGE, patientId } : FIRST_PAGE }),
+  });
+
+/**
+ * GET /vital-signs[?patientId=]: NEWS2 and the vital signs across the patient's records, for the
+ * trend chart. Under the records key, so a new record or summary refetches it too.
+ */
+export const useVitalSignTrend = (patientId?: string) =>
+  useQuery({
+    queryKey: [...recordsKey, 'vital-signs', patientId ?? 'own'],
+    queryFn: () => call(ENDPOINTS.vitalSignTrend, { query: patientId ? { patientId } : {} }),
+  });
+
+/** GET /doctor/worklist: the doctor's assigned patients, most at risk first (latest NEWS2, its change). */
+export const useWorklist = () =>
+  useQuery({
+    queryKey: worklistKey,
+    queryFn: () => call(ENDPOINTS.doctorWorklist),
   });
 
 export const useMedicalRecord = (id: string) =>
@@ -42,7 +70,21 @@ export const usePrescriptions = () =>
 export const createPrescription = (patientId: string, body: PrescriptionCreate) =>
   call(ENDPOINTS.createPrescription, { params: { id: patientId }, body });
 
-/** The warning a prescribing form shows before Finish: this drug against the patient's recorded allergies. */
+/**
+ * A create refused for a stop alert without an override reason (409): the alerts it found, for the
+ * form to show with the reason field. undefined for any other failure.
+ */
+export async function overrideRequiredAlerts(err: unknown): Promise<MedicationAlert[] | undefined> {
+  if (!(err instanceof HTTPError) || err.response.status !== 409) return undefined;
+  const body: unknown = await err.response
+    .clone()
+    .json()
+    .catch(() => null);
+  const parsed = OverrideRequired.safeParse(body);
+  return parsed.success ? parsed.data.alerts : undefined;
+}
+
+/** The alerts a prescribing form shows before Finish: this drug against the patient's allergies and active medications. */
 export const fetchDrugAlerts = (patientId: string, drug: string, typedAllergies: string[] = []) =>
   call(ENDPOINTS.drugAlerts, {
     params: { patientId },

@@ -1,4 +1,11 @@
-import { ENDPOINTS, type DoctorCompleteProfile, type PatientCompleteProfile, type Role, TokenResponse } from 'shared-contracts';
+import {
+  ENDPOINTS,
+  type DoctorCompleteProfile,
+  type PatientCompleteProfile,
+  type RemoveTwoFactorBody,
+  type Role,
+  TokenResponse,
+} from 'shared-contracts';
 import { call } from './client';
 
 /** GET /{role}/qrCode: a new secret to scan; on only once a code verifies it. */
@@ -7,7 +14,9 @@ export const fetchTwoFactorSetup = (role: Role) => call(ENDPOINTS[`${role}TwoFac
 export const verifyTwoFactorCode = (role: Role, code: string) =>
   call(ENDPOINTS[`${role}VerifyTwoFactorCode`], { body: { code } });
 
-export const removeTwoFactor = (role: Role) => call(ENDPOINTS[`${role}RemoveTwoFactor`]);
+/** POST /{role}/remove2FA: a current code of the authenticator, or the account's password. */
+export const removeTwoFactor = (role: Role, proof: RemoveTwoFactorBody) =>
+  call(ENDPOINTS[`${role}RemoveTwoFactor`], { body: proof });
 
 export const requestPasswordReset = (role: Role, email: string) => call(ENDPOINTS[`${role}ForgotPassword`], { body: { email } });
 
@@ -24,3 +33,9 @@ export function completeProfile(role: Role, body: PatientCompleteProfile | Docto
     ? call({ ...ENDPOINTS.patientCompleteProfile, ...lenient }, { body: body as PatientCompleteProfile })
     : call({ ...ENDPOINTS.doctorCompleteProfile, ...lenient }, { body: body as DoctorCompleteProfile });
 }
+
+/** POST /{role}/verify-email/{token}: the link from the verification mail (once, 24 h). */
+export const verifyEmail = (role: Role, token: string) => call(ENDPOINTS[`${role}VerifyEmail`], { params: { token } });
+
+/** POST /{role}/verify-email/resend: a fresh link to the signed-in account's unverified address. */
+export const resendVerification = (role: Role) => call(ENDPOINTS[`${role}ResendVerification`]);

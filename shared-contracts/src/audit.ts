@@ -8,13 +8,14 @@ export const AuditQuery = z.strictObject({
 });
 /**
  * What the audit log records: 'update' of a reminder is its cancelling; 'revoke' of an assignment
- * is a patient ending a doctor's access or a doctor releasing a patient.
+ * is a patient ending a doctor's access or a doctor releasing a patient; 'override' is a doctor
+ * proceeding past a stop alert of the prescribing check, with the reason kept in `detail`.
  */
-export const DATA_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'revoke'] as const;
+export const DATA_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'revoke', 'override'] as const;
 /**
  * The security log: events of an account itself (entity 'account', entityId and actor the account).
  * 'sign-in-failed' is a wrong password for an existing account; an unknown e-mail records nothing.
- * 'email-verify' is reserved for e-mail verification (not written yet).
+ * 'email-verify' is the account proving its e-mail address with the link mailed to it.
  */
 export const SECURITY_ACTIONS = [
   'sign-in',
@@ -34,7 +35,15 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
  * What it records it of: a reminder is one a doctor schedules for the patient; an assignment is
  * the doctor–patient connection (its entityId is the doctor's id, its patient the patient).
  */
-export const AUDIT_ENTITIES = ['medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account'] as const;
+export const AUDIT_ENTITIES = [
+  'medical_record',
+  'prescription',
+  'medical_file',
+  'reminder',
+  'assignment',
+  'account',
+  'allergy_intolerance',
+] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 export const AuditEntry = z.object({
@@ -48,6 +57,8 @@ export const AuditEntry = z.object({
   kind: z.enum(['access', 'security']),
   /** the client address the request came from (shown for security events) */
   ip: z.string().nullable(),
+  /** an 'override' row's reason and the stop alerts' substances ("Reason: … (stop: penicillin)"); null otherwise */
+  detail: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditPage = page(AuditEntry);

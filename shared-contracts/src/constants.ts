@@ -2,6 +2,7 @@
 export const PAGE_SIZE = 10;
 export const TWO_FACTOR_VERIFY_DELAY_MS = 800;
 export const REQUEST_LIST_REFRESH_DELAY_MS = 400;
+/* SPEC §5's minimums, kept only as the record form's warning thresholds (README: a deliberate departure). */
 export const MIN_PULSE = 78;
 export const MIN_RESPIRATORY_RATE = 16;
 export const MIN_YEARS_OF_EXPERIENCE = 1;

@@ -3,3 +3,15 @@
 
 /** 409 on signup and profile edit: the e-mail is taken (shown beside the e-mail field). */
 export const DUPLICATE_EMAIL = 'An account with this e-mail already exists';
+
+/** 400 on profile edit: a new password or e-mail without the current password (beside that field). */
+export const CURRENT_PASSWORD_REQUIRED = 'Enter your current password to change your password or e-mail';
+
+/** 403 on profile edit and on turning two-factor off: the current password given is wrong. */
+export const CURRENT_PASSWORD_WRONG = 'Current password is incorrect';
+
+/** 403 on turning two-factor off: the authenticator code given is wrong (or already used). */
+export const TWO_FACTOR_CODE_WRONG = 'The code is wrong or has expired';
+
+/** 409 on GET /{role}/qrCode while two-factor is on: a new secret only after it is turned off. */
+export const TWO_FACTOR_ALREADY_ON = 'Two-factor authentication is already on: turn it off first';

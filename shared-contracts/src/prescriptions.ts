@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EntityId, RequiredText, Text, page } from './common';
-import { DrugAllergyAlert } from './records';
+import { MedicationAlert, OverrideReason } from './medication-safety';
 
 /** POST /prescription/{patientId}: drug, dosage, route and frequency required (SPEC §5). */
 export const PrescriptionCreate = z.strictObject({
@@ -9,6 +9,8 @@ export const PrescriptionCreate = z.strictObject({
   administrationRoute: RequiredText(),
   dosageFrequency: RequiredText(),
   allergies: z.array(Text(100).min(1)).max(50).default([]),
+  /** why the doctor proceeds past a stop alert; required when the check finds one (else 409), kept in the audit log */
+  overrideReason: OverrideReason.optional(),
 });
 export type PrescriptionCreate = z.input<typeof PrescriptionCreate>;
 
@@ -29,7 +31,16 @@ export const Prescription = z.object({
 export type Prescription = z.infer<typeof Prescription>;
 
 export const PrescriptionList = page(Prescription);
-export const PrescriptionCreated = Prescription.extend({ alerts: z.array(DrugAllergyAlert) });
+/**
+ * The prescribing check's alerts, stop first: the patient's allergies (structured and read from the
+ * free-text notes) and interactions with the patient's active medications. The product has no stop
+ * date for a prescription, so every prescription on file counts as an active medication.
+ */
+export const PrescriptionCreated = Prescription.extend({ alerts: z.array(MedicationAlert) });
+
+/** 409 of a create whose check found a stop alert and no override reason was given: nothing is written. */
+export const OverrideRequired = z.object({ error: z.string(), alerts: z.array(MedicationAlert) });
+export type OverrideRequired = z.infer<typeof OverrideRequired>;
 
 /** GET /drug-alerts/{patientId}?drug=…: the warning a form shows before Finish. */
 export const DrugAlertQuery = z.strictObject({
@@ -37,4 +48,10 @@ export const DrugAlertQuery = z.strictObject({
   /** allergies typed into the form, comma-separated, checked with the recorded ones */
   allergies: Text(2000).optional(),
 });
-export const DrugAlertResponse = z.object({ alerts: z.array(DrugAllergyAlert), allergies: z.array(z.string()) });
+export const DrugAlertResponse = z.object({
+  alerts: z.array(MedicationAlert),
+  /** the allergy substances checked (on file and typed) */
+  allergies: z.array(z.string()),
+  /** the drugs the interaction check compared with: every prescription on file (none has a stop date) */
+  activeMedications: z.array(z.string()),
+});

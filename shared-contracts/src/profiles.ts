@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CalendarDate, Email, EntityId, Gender, MaritalStatus, PersonName, RequiredText, Text } from './common';
 import { AssignedDoctor } from './connections';
+import { PASSWORD_MAX } from './constants';
+import { CURRENT_PASSWORD_REQUIRED } from './messages';
 import { Password } from './password';
 
 export const Address = z.strictObject({
@@ -13,7 +15,17 @@ export type Address = z.infer<typeof Address>;
 
 const NameList = z.array(RequiredText(100)).max(30);
 
-export const AssignedPatient = z.object({ patient: EntityId, name: z.string() });
+/**
+ * One of a doctor's patients. Date of birth and e-mail tell apart two patients of the same name;
+ * they reach only a doctor the patient is assigned to (the access layer builds this list).
+ */
+export const AssignedPatient = z.object({
+  patient: EntityId,
+  name: z.string(),
+  /** YYYY-MM-DD, null when the patient has not given it */
+  DOB: z.string().nullable(),
+  email: z.string(),
+});
 export type AssignedPatient = z.infer<typeof AssignedPatient>;
 
 export const Patient = z.object({
@@ -28,8 +40,12 @@ export const Patient = z.object({
   /** false for an account made through Google sign-in until /patient/complete-profile is done */
   profileComplete: z.boolean(),
   twoFactorEnabled: z.boolean(),
+  /** true once the account's e-mail was proven by the link mailed to it (POST /patient/verify-email/{token}) */
+  emailVerified: z.boolean(),
   /** the doctors this patient has accepted, or who accepted this patient */
   assignedDoctors: z.array(AssignedDoctor),
+  /** a new e-mail asked for in PATCH /patient/me, in force once its link is used; null when none is waiting */
+  pendingEmail: z.string().nullable(),
 });
 export type Patient = z.infer<typeof Patient>;
 
@@ -43,6 +59,10 @@ export const Doctor = z.object({
   gender: Gender,
   assignedPatients: z.array(AssignedPatient),
   twoFactorEnabled: z.boolean(),
+  /** a new e-mail asked for in PATCH /doctor/me, in force once its link is used; null when none is waiting */
+  pendingEmail: z.string().nullable(),
+  /** true once the account's e-mail was proven by the link mailed to it (POST /doctor/verify-email/{token}) */
+  emailVerified: z.boolean(),
 });
 export type Doctor = z.infer<typeof Doctor>;
 
@@ -86,28 +106,53 @@ export const DoctorSignup = z.strictObject({
 });
 export type DoctorSignup = z.input<typeof DoctorSignup>;
 
-/** PATCH /patient/me: any subset; a new password revokes every other session. */
-export const PatientProfileUpdate = z.strictObject({
+/**
+ * The account's present password, asked again before what a stolen session must not do alone
+ * (a new password or e-mail, turning two-factor off). Only checked against the stored hash, so
+ * no strength rules: any password that could have been set is accepted here.
+ */
+export const CurrentPassword = z.string().min(1, { error: CURRENT_PASSWORD_REQUIRED }).max(PASSWORD_MAX);
+
+/**
+ * A new password needs the current one. So does a new e-mail, but only the api knows whether the
+ * e-mail sent differs from the account's (the edit form sends it unchanged too): it checks that.
+ */
+export const needsCurrentPassword = (update: { password?: string; currentPassword?: string }, ctx: z.RefinementCtx) => {
+  if (update.password !== undefined && update.currentPassword === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['currentPassword'], message: CURRENT_PASSWORD_REQUIRED });
+  }
+};
+
+/** The fields of PATCH /patient/me, without the current-password rule (for forms that extend them). */
+export const PatientProfileFields = z.strictObject({
   name: PersonName.optional(),
   email: Email.optional(),
   password: Password.optional(),
+  currentPassword: CurrentPassword.optional(),
   DOB: BirthDate.optional(),
   gender: Gender.optional(),
   maritalStatus: MaritalStatus.optional(),
   occupation: Text().optional(),
   address: Address.partial().optional(),
 });
+/**
+ * PATCH /patient/me: any subset; a new password (which revokes every other session) or e-mail
+ * (in force once verified) needs currentPassword.
+ */
+export const PatientProfileUpdate = PatientProfileFields.superRefine(needsCurrentPassword);
 export type PatientProfileUpdate = z.input<typeof PatientProfileUpdate>;
 
-export const DoctorProfileUpdate = z.strictObject({
+export const DoctorProfileFields = z.strictObject({
   name: PersonName.optional(),
   email: Email.optional(),
   password: Password.optional(),
+  currentPassword: CurrentPassword.optional(),
   yearsOfExperience: YearsOfExperience.optional(),
   specialization: NameList.optional(),
   qualifications: NameList.optional(),
   gender: Gender.optional(),
 });
+export const DoctorProfileUpdate = DoctorProfileFields.superRefine(needsCurrentPassword);
 export type DoctorProfileUpdate = z.input<typeof DoctorProfileUpdate>;
 
 /** PATCH /{role}/me answers the fresh profile, and a token when the old one was revoked. */

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { Text } from './common';
-import { MIN_PULSE, MIN_RESPIRATORY_RATE, MODES_OF_ADMISSION } from './constants';
+import { MODES_OF_ADMISSION } from './constants';
+import {
+  checkBloodPressure,
+  OXYGEN_SATURATION_RANGE,
+  PULSE_RANGE,
+  PULSE_WARN_BELOW,
+  RESPIRATORY_RATE_RANGE,
+  RESPIRATORY_RATE_WARN_BELOW,
+} from './vital-signs';
 
 /*
  * The medical record's fields, declared once. Each field says where it sits in the creation
@@ -40,6 +48,20 @@ interface FieldCommon {
   /** the unit the value is in, where it has one */
   unit?: string;
   placeholder?: string;
+  /** a line of guidance shown under the form's field */
+  hint?: string;
+  /**
+   * A measurement (a vital sign): empty means "not measured", shown as such, never scored. Its
+   * `prefill` is only the form's starting value: stored only once the doctor changed or confirmed it.
+   */
+  measurement?: boolean;
+  prefill?: string | number;
+  /** the form asks the doctor to confirm a value below this (SPEC §5's minimum, kept as a warning) */
+  warnBelow?: number;
+  /** the form's text of each option, where it differs from the option */
+  optionLabels?: Record<string, string>;
+  /** the read-only views' text of each stored value (String(value) → text), where it differs */
+  valueLabels?: Record<string, string>;
 }
 
 /** One line ('text') or several ('note') of free text, trimmed. */
@@ -58,7 +80,7 @@ export interface SelectSpec<T extends string> extends FieldCommon {
   options: readonly [T, ...T[]];
 }
 
-type Kind = 'text' | 'note' | 'number' | 'select';
+type Kind = 'text' | 'note' | 'number' | 'select' | 'datetime';
 
 /** A declared field: its description and the two zod schemas derived from it (payload and stored record). */
 export type RecordField<S extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> = FieldCommon & {
@@ -107,6 +129,72 @@ export const field = {
       .max(spec.max)
       .default(spec.default),
     read: z.number(),
+  }),
+  /**
+   * A measured number (a vital sign): optional — absent, empty or null is "not measured" (stored
+   * as null) — and within physiological bounds when given.
+   */
+  vital: (
+    spec: FieldCommon & { min: number; max: number; prefill?: number; warnBelow?: number },
+  ): RecordField<z.ZodDefault<z.ZodType<number | null, unknown>>, z.ZodOptional<z.ZodNullable<z.ZodNumber>>> => ({
+    ...spec,
+    kind: 'number',
+    required: false,
+    measurement: true,
+    schema: z
+      .preprocess(
+        (v) => (v === '' || v === null || v === undefined ? null : v),
+        z.coerce
+          .number({ error: `${spec.label} must be a number` })
+          .min(spec.min, { error: `${spec.label} must be at least ${spec.min}` })
+          .max(spec.max, { error: `${spec.label} must be at most ${spec.max}` })
+          .nullable(),
+      )
+      .default(null) as z.ZodDefault<z.ZodType<number | null, unknown>>,
+    read: z.number().nullish(),
+  }),
+  /**
+   * One of a fixed list, optional: '' or absent is "not recorded" (null). `values` maps the form's
+   * option to the stored value where they differ (a boolean, a number).
+   */
+  choice: <const T extends string, V = T>(
+    spec: FieldCommon & { options: readonly [T, ...T[]]; values?: Record<T, V>; fallback?: V; read: z.ZodType<V> },
+  ): RecordField<z.ZodType<V | null, unknown>, z.ZodOptional<z.ZodNullable<z.ZodType<V>>>> => {
+    const values = spec.values ?? (Object.fromEntries(spec.options.map((o) => [o, o])) as unknown as Record<T, V>);
+    const allowed = [...spec.options.map((o) => values[o])];
+    const fallback = spec.fallback ?? null;
+    return {
+      ...spec,
+      valueLabels: Object.fromEntries(spec.options.map((o) => [String(values[o]), spec.optionLabels?.[o] ?? o])),
+      kind: 'select',
+      required: false,
+      schema: z.preprocess(
+        (v) => {
+          if (v === '' || v === null || v === undefined) return fallback;
+          // the form sends the option, the api may also get the value itself
+          return typeof v === 'string' && Object.hasOwn(values, v) ? values[v as T] : v;
+        },
+        z
+          .custom<V | null>((v) => v === null || allowed.includes(v as V), {
+            error: `${spec.label} must be one of: ${spec.options.map((o) => spec.optionLabels?.[o] ?? o).join(', ')}`,
+          })
+          .optional()
+          .transform((v) => v ?? null),
+      ) as z.ZodType<V | null, unknown>,
+      read: spec.read.nullish(),
+    };
+  },
+  /** a local date and time, "YYYY-MM-DDTHH:MM" (the clinic's time zone), or '' */
+  datetime: (spec: FieldCommon): RecordField<z.ZodDefault<z.ZodString>, z.ZodOptional<z.ZodString>> => ({
+    ...spec,
+    kind: 'datetime',
+    required: false,
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2})?$/, { error: `${spec.label} must be a date and time (YYYY-MM-DDTHH:MM)` })
+      .default(''),
+    read: z.string().optional(),
   }),
   /** one of a fixed list; required (no default) */
   select: <const T extends string>(spec: SelectSpec<T>): RecordField<z.ZodEnum<{ [K in T]: K }>, z.ZodString> => ({
@@ -164,36 +252,118 @@ export const RECORD_FIELDS = {
   },
   examination: {
     generalPhysicalExamination: {
-      /** "systolic/diastolic", e.g. "128/84" */
-      bloodPressure: field.text({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Blood pressure',
-        unit: 'mmHg',
-        max: 20,
-        placeholder: '120/80',
-      }),
-      pulse: field.number({
+      /** "systolic/diastolic" in mmHg, e.g. "128/84"; anything else is refused (400) */
+      bloodPressure: {
+        ...field.text({
+          step: physicalExamination,
+          section: 'Examination',
+          label: 'Blood pressure',
+          unit: 'mmHg',
+          max: 20,
+          placeholder: '120/80',
+          measurement: true,
+        }),
+        schema: Text(20)
+          .superRefine((text, ctx) => {
+            if (!text) return;
+            const bp = checkBloodPressure(text);
+            if (!bp.ok) ctx.addIssue({ code: 'custom', message: bp.message });
+          })
+          .default(''),
+      },
+      pulse: field.vital({
         step: physicalExamination,
         section: 'Examination',
         label: 'Pulse',
         unit: '/min',
-        min: MIN_PULSE,
-        max: 300,
-        default: MIN_PULSE,
+        min: PULSE_RANGE[0],
+        max: PULSE_RANGE[1],
+        prefill: PULSE_WARN_BELOW,
+        warnBelow: PULSE_WARN_BELOW,
       }),
-      /** as typed (°C, or °F above 45); SPEC §5's default "9" is flagged implausible by the summary */
-      temperature: field.text({ step: physicalExamination, section: 'Examination', label: 'Temperature', max: 10, default: '9' }),
-      respiratoryRate: field.number({
+      /** °C as typed; °F only with its unit ("98.6 °F"). SPEC §5's "9" is only the form's prefill. */
+      temperature: field.text({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Temperature',
+        unit: '°C',
+        max: 10,
+        prefill: '9',
+        measurement: true,
+        hint: 'In °C; a value in °F needs its unit (e.g. 98.6 °F).',
+      }),
+      respiratoryRate: field.vital({
         step: physicalExamination,
         section: 'Examination',
         label: 'Respiratory rate',
         unit: '/min',
-        min: MIN_RESPIRATORY_RATE,
-        max: 80,
-        default: MIN_RESPIRATORY_RATE,
+        min: RESPIRATORY_RATE_RANGE[0],
+        max: RESPIRATORY_RATE_RANGE[1],
+        prefill: RESPIRATORY_RATE_WARN_BELOW,
+        warnBelow: RESPIRATORY_RATE_WARN_BELOW,
       }),
-      bloodSugarLevel: field.text({ step: physicalExamination, section: 'Examination', label: 'Blood sugar level', max: 20 }),
+      /** NEWS2 (RCP 2017 chart 1): the oxygen saturation, the scale it is scored on, air or oxygen, consciousness */
+      oxygenSaturation: field.vital({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Oxygen saturation (SpO2)',
+        shortLabel: 'SpO2',
+        unit: '%',
+        min: OXYGEN_SATURATION_RANGE[0],
+        max: OXYGEN_SATURATION_RANGE[1],
+      }),
+      spo2Scale: field.choice({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'SpO2 scale',
+        measurement: true,
+        options: ['1', '2'],
+        values: { '1': 1, '2': 2 },
+        // RCP 2017: scale 1 unless a clinician has decided on scale 2
+        fallback: 1,
+        prefill: '1',
+        // 1 or 2 (a plain number: OpenAPI 3.0 has no nullable union)
+        read: z.number(),
+        optionLabels: { '1': 'Scale 1', '2': 'Scale 2 (hypercapnic respiratory failure)' },
+        hint: 'RCP 2017: use Scale 2 only for confirmed hypercapnic respiratory failure with a prescribed target of 88–92 %, on the decision of a competent clinician, recorded in the notes. Otherwise Scale 1.',
+      }),
+      supplementalOxygen: field.choice({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Air or oxygen',
+        measurement: true,
+        options: ['air', 'oxygen'],
+        values: { air: false, oxygen: true },
+        read: z.boolean(),
+        optionLabels: { air: 'Air', oxygen: 'Supplemental oxygen' },
+      }),
+      consciousness: field.choice({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Consciousness (ACVPU)',
+        shortLabel: 'Consciousness',
+        measurement: true,
+        options: ['A', 'C', 'V', 'P', 'U'],
+        read: z.enum(['A', 'C', 'V', 'P', 'U']),
+        optionLabels: {
+          A: 'A: alert',
+          C: 'C: new confusion',
+          V: 'V: responds to voice',
+          P: 'P: responds to pain',
+          U: 'U: unresponsive',
+        },
+      }),
+      observedAt: field.datetime({ step: physicalExamination, section: 'Examination', label: 'Observation time' }),
+      /** with its unit: "5.4 mmol/L" or "97 mg/dL" (the form refuses a bare number; the engine never guesses one) */
+      bloodSugarLevel: field.text({
+        step: physicalExamination,
+        section: 'Examination',
+        label: 'Blood sugar level',
+        max: 20,
+        measurement: true,
+        placeholder: '5.4 mmol/L',
+        hint: 'With its unit: mmol/L or mg/dL.',
+      }),
       Notes: field.note({ step: physicalExamination, section: 'Examination', label: 'Notes' }),
     },
     respiratorySystem: system('Respiratory system'),
@@ -282,7 +452,7 @@ export const stepsOf = <F extends { step: RecordStep }>(fields: F[]) =>
 export const sectionsOf = <F extends { section?: RecordSection }>(fields: F[]) =>
   RECORD_SECTIONS.map((title) => ({ title, fields: fields.filter((f) => f.section === title) }));
 
-/** The form's starting values: each field's default; nothing for a select (the browser shows "Select…"). */
+/** The form's starting values: each field's prefill or default; nothing for a select without one (the browser shows "Select…"). */
 export type RecordDefaultsOf<T> = {
   -readonly [K in keyof T]?: T[K] extends RecordField<infer S> ? z.input<S> : RecordDefaultsOf<T[K]>;
 };
@@ -290,8 +460,8 @@ export function defaultsOf<T extends RecordFieldGroup>(group: T): RecordDefaults
   const walk = (g: RecordFieldGroup): Record<string, unknown> =>
     Object.fromEntries(
       Object.entries(g)
-        .filter(([, v]) => !isField(v) || v.kind !== 'select')
-        .map(([k, v]) => [k, isField(v) ? (v.default ?? '') : walk(v)]),
+        .filter(([, v]) => !isField(v) || v.kind !== 'select' || v.prefill !== undefined)
+        .map(([k, v]) => [k, isField(v) ? (v.prefill ?? v.default ?? '') : walk(v)]),
     );
   return walk(group) as RecordDefaultsOf<T>;
 }
@@ -316,4 +486,13 @@ export function valueIn(record: object, f: Pick<PlacedRecordField, 'readPath'>):
   for (const key of f.readPath)
     node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
   return node;
+}
+
+/** A measurement's value as the read-only views show it: "not measured" when absent, the option's text, the unit. */
+export function displayValue(f: FieldCommon & { kind: Kind }, value: unknown): string {
+  if (value === undefined || value === null || value === '') return f.measurement ? 'not measured' : '';
+  const option = f.valueLabels?.[String(value)];
+  if (option) return option;
+  if (f.kind === 'number' && typeof value === 'number' && f.unit) return `${value} ${f.unit}`;
+  return String(value);
 }

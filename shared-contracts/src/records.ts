@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EntityId, page } from './common';
 import { PAGE_SIZE } from './constants';
+import { MedicationAlert, OverrideReason } from './medication-safety';
 import { RECORD_FIELDS, payloadSchemaOf, readSchemaOf } from './record-descriptor';
 
 const { medicalHistory, examination, investigations, treatment } = RECORD_FIELDS;
@@ -12,7 +13,10 @@ export const Investigations = payloadSchemaOf(investigations);
 export const Treatment = payloadSchemaOf(treatment);
 
 /** POST /medicalhistory/{patientId}: the record-creation payload of SPEC §3, derived from the descriptor. */
-export const MedicalRecordCreate = payloadSchemaOf(RECORD_FIELDS);
+export const MedicalRecordCreate = payloadSchemaOf(RECORD_FIELDS).extend({
+  /** why the doctor proceeds past a stop alert for the treatment's drug (else 409), kept in the audit log */
+  overrideReason: OverrideReason.optional(),
+});
 export type MedicalRecordCreate = z.input<typeof MedicalRecordCreate>;
 /** The payload once validated (defaults filled): what the api stores. */
 export type ParsedMedicalRecordCreate = z.output<typeof MedicalRecordCreate>;
@@ -60,14 +64,5 @@ export const RecordIdParams = z.strictObject({ id: EntityId });
 export const PatientIdParams = z.strictObject({ patientId: EntityId });
 export const SummaryResponse = z.object({ summary: z.string() });
 
-/** A prescribed drug that meets a recorded allergy, by name, by class, or by cross-reactivity. */
-export const DrugAllergyAlert = z.object({
-  drug: z.string(),
-  allergy: z.string(),
-  kind: z.enum(['same-drug', 'same-class', 'cross-reactivity']),
-  drugClass: z.string().optional(),
-  message: z.string(),
-});
-export type DrugAllergyAlert = z.infer<typeof DrugAllergyAlert>;
-
-export const MedicalRecordCreated = z.object({ record: MedicalRecord, alerts: z.array(DrugAllergyAlert) });
+/** The record's treatment drug checked as a prescription is (PrescriptionCreated.alerts). */
+export const MedicalRecordCreated = z.object({ record: MedicalRecord, alerts: z.array(MedicationAlert) });

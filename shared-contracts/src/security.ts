@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Email, EntityId, Gender, MaritalStatus, RequiredText } from './common';
 import { Password } from './password';
-import { BirthDate, YearsOfExperience } from './profiles';
+import { BirthDate, CurrentPassword, YearsOfExperience } from './profiles';
 
 /** A 6-digit code from an authenticator app (RFC 6238). */
 export const TotpCode = z
@@ -23,6 +23,16 @@ export const VerifyCodeBody = z.strictObject({ code: TotpCode });
 export const VerifyCodeResponse = z.object({ verify: z.boolean() });
 export type VerifyCodeResponse = z.infer<typeof VerifyCodeResponse>;
 
+/**
+ * POST /{role}/remove2FA: turning two-factor off takes a current code of the authenticator, or
+ * the account's password (for a lost phone) — a session alone is not enough.
+ */
+export const RemoveTwoFactorBody = z.union([
+  z.strictObject({ code: TotpCode }),
+  z.strictObject({ currentPassword: CurrentPassword }),
+]);
+export type RemoveTwoFactorBody = z.infer<typeof RemoveTwoFactorBody>;
+
 /** POST /{role}/verify2FA: the second step of a login (the first was the password). */
 export const VerifyLoginCodeBody = z.strictObject({
   patientId: EntityId.optional(),
@@ -39,6 +49,11 @@ export const ResetPasswordParams = z.strictObject({
   token: z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, { error: 'Invalid reset link' }),
 });
 export const ResetPasswordBody = z.strictObject({ password: Password });
+
+/** POST /{role}/verify-email/{token}: the secret of the e-mailed verification link. */
+export const VerifyEmailParams = z.strictObject({
+  token: z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, { error: 'Invalid verification link' }),
+});
 
 /** Every field required (SPEC §5), for accounts created through Google sign-in. */
 export const PatientCompleteProfile = z.strictObject({

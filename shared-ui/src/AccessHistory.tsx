@@ -10,6 +10,7 @@ const ACTIONS: Record<AuditAction, string> = {
   update: 'changed',
   summarize: 'generated a summary of',
   revoke: 'ended',
+  override: 'overrode a stop alert to create',
   // security events read as whole sentences (describeSecurity); these are never shown with an entity
   'sign-in': 'signed in to',
   'sign-in-failed': 'tried to sign in to',
@@ -28,6 +29,7 @@ const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   reminder: ['a reminder', 'your reminders'],
   assignment: ['a connection', 'your connections'],
   account: ['an account', 'your accounts'],
+  allergy_intolerance: ['a record of an allergy', 'your allergies'],
 };
 /** Where an action reads differently for one entity: a reminder is only ever changed by cancelling it. */
 const ACTION_OF: Partial<Record<AuditEntity, Partial<Record<AuditAction, string>>>> = {
@@ -58,14 +60,18 @@ export function describeAccess({
   entity,
   entityId,
   actorRole,
+  viewer = 'patient',
 }: {
   action: AuditAction;
   entity: AuditEntity;
   entityId: string | null;
   actorRole?: Role;
+  /** whose history shows the row: a revoked connection reads differently from each side */
+  viewer?: Role;
 }) {
   // A revoked connection (its entityId is the doctor): the patient ended a doctor's access, or the doctor released the patient.
   if (action === 'revoke' && entity === 'assignment' && entityId) {
+    if (viewer === 'doctor') return actorRole === 'doctor' ? 'released a patient' : 'ended your access to their records';
     return actorRole === 'doctor' ? 'released you as a patient' : 'ended access for a doctor';
   }
   const [one, many] = ENTITIES[entity];
@@ -82,8 +88,21 @@ function Who({ entry, role }: { entry: AuditEntry; role: Role }) {
   );
 }
 
-function What({ entry }: { entry: AuditEntry }) {
-  if (entry.kind !== 'security') return <>{describeAccess(entry)}</>;
+function What({ entry, role }: { entry: AuditEntry; role: Role }) {
+  // An override keeps the doctor's reason: the history shows it with the row.
+  if (entry.action === 'override')
+    return (
+      <>
+        {describeAccess({ ...entry, viewer: role })}
+        {entry.detail && (
+          <>
+            <br />
+            <small>Reason: {entry.detail}</small>
+          </>
+        )}
+      </>
+    );
+  if (entry.kind !== 'security') return <>{describeAccess({ ...entry, viewer: role })}</>;
   return (
     <>
       {describeSecurity(entry.action as SecurityAction)}
@@ -94,8 +113,9 @@ function What({ entry }: { entry: AuditEntry }) {
 
 const INTRO: Record<Role, string> = {
   patient:
-    'Every time someone opens, lists or changes your records, prescriptions or files, or a connection with a doctor ends, CareLoop notes who and when. Sign-ins, failed sign-ins and changes to your password, e-mail or two-factor are listed too.',
-  doctor: 'Sign-ins, failed sign-ins and changes to your password, e-mail or two-factor, with when and from where.',
+    'Every time someone opens, lists or changes your records, prescriptions or files, or a connection with a doctor ends, CareLoop notes who and when — and why, when a doctor overrode a medication stop alert. Sign-ins, failed sign-ins and changes to your password, e-mail or two-factor are listed too.',
+  doctor:
+    'Sign-ins, failed sign-ins and changes to your password, e-mail or two-factor, with when and from where — every connection with a patient that ended, whoever ended it — and every stop alert you overrode, with your reason.',
 };
 
 /**
@@ -131,7 +151,7 @@ export function AccessHistoryView({ role }: { role: Role }) {
                     <Who entry={e} role={role} />
                   </td>
                   <td>
-                    <What entry={e} />
+                    <What entry={e} role={role} />
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
@@ -15,6 +15,7 @@ import {
 } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
 import { FormTextField } from './fields';
+import { PatientIdentity, patientIdentityText, type PatientIdentityFacts } from './PatientIdentity';
 import { useSchemaForm } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
 import { theme } from './theme';
@@ -97,8 +98,9 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
             return (
               <li key={r._id}>
                 <span>
-                  <strong>{party.name}</strong>
-                  <small>{party.email}</small>
+                  {/* The api leaves an addressee's name out of the sender's list: the e-mail stands alone. */}
+                  <strong>{party.name || party.email}</strong>
+                  {party.name && <small>{party.email}</small>}
                 </span>
                 <Row>
                   {direction === 'incoming' && (
@@ -144,9 +146,13 @@ export function AssignedPeople({
   empty,
   role,
   linkTo,
+  intro,
 }: {
   title: string;
-  people?: { id: string; name: string }[];
+  /** a line under the title (the doctor's worklist: its order) */
+  intro?: ReactNode;
+  /** identity: a doctor's patient's date of birth and e-mail, shown with the name */
+  people?: Person[];
   empty: string;
   /** the signed-in caller's role: offers End access (patient) or Release (doctor) per person */
   role?: Role;
@@ -157,6 +163,7 @@ export function AssignedPeople({
   return (
     <Card aria-label={title} aria-busy={!people}>
       <h2 style={{ fontSize: '1.15rem', margin: '0 0 0.4rem' }}>{title}</h2>
+      {intro && <p style={{ margin: '0 0 0.4rem' }}>{intro}</p>}
       {result && <Banner tone={result.tone}>{result.text}</Banner>}
       {!people ? null : people.length === 0 ? (
         <EmptyState>{empty}</EmptyState>
@@ -166,7 +173,12 @@ export function AssignedPeople({
             role ? (
               <RevocablePerson key={p.id} role={role} person={p} href={linkTo?.(p.id)} onResult={setResult} />
             ) : (
-              <li key={p.id}>{linkTo ? <Link to={linkTo(p.id)}>{p.name}</Link> : p.name}</li>
+              <li key={p.id}>
+                <span>
+                  {linkTo ? <Link to={linkTo(p.id)}>{personLabel(p)}</Link> : personLabel(p)}
+                  {p.details}
+                </span>
+              </li>
             ),
           )}
         </Items>
@@ -174,6 +186,15 @@ export function AssignedPeople({
     </Card>
   );
 }
+
+type Person = {
+  id: string;
+  name: string;
+  identity?: PatientIdentityFacts;
+  /** shown under the link, outside it (the worklist's score, change and last record) */
+  details?: ReactNode;
+};
+const personLabel = (p: Person) => (p.identity ? <PatientIdentity patient={p.identity} as="span" /> : p.name);
 
 /** One person with End access / Release, and the confirm step (the question, the action again, Cancel). */
 function RevocablePerson({
@@ -183,7 +204,7 @@ function RevocablePerson({
   onResult,
 }: {
   role: Role;
-  person: { id: string; name: string };
+  person: Person;
   href?: string;
   onResult: (result: { tone: 'success' | 'error'; text: string } | null) => void;
 }) {
@@ -210,7 +231,10 @@ function RevocablePerson({
 
   return (
     <li>
-      <span>{href ? <Link to={href}>{person.name}</Link> : person.name}</span>
+      <span>
+        {href ? <Link to={href}>{personLabel(person)}</Link> : personLabel(person)}
+        {person.details}
+      </span>
       {confirming ? (
         <div role="group" aria-labelledby={questionId}>
           <p id={questionId} style={{ margin: '0 0 0.5rem' }}>
@@ -229,7 +253,7 @@ function RevocablePerson({
         <Button
           type="button"
           $variant="secondary"
-          aria-label={`${button}: ${person.name}`}
+          aria-label={`${button}: ${person.identity ? patientIdentityText(person.identity) : person.name}`}
           onClick={() => {
             onResult(null);
             setConfirming(true);

@@ -1,6 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { ButtonLink, Card, Row } from './components';
+import { PendingEmailNotice } from './PendingEmailNotice';
 import { theme } from './theme';
 
 const Title = styled.h2`
@@ -96,15 +97,17 @@ export function EmailAddress({ email }: { email: string }) {
 /** Holds the profile card's place while the profile loads, so nothing below it moves (CLS). */
 export const ProfilePlaceholder = () => <Card aria-label="Profile summary" aria-busy="true" style={{ minHeight: 330 }} />;
 
-/** The profile summary at the top of both dashboards, with Edit. */
+/** The profile summary at the top of both dashboards, with Edit (and a new e-mail waiting for its link). */
 export function ProfileSummary({
   name,
   facts,
   editTo,
+  pendingEmail,
 }: {
   name: string;
   facts: [label: string, value: string | undefined | null][];
   editTo: string;
+  pendingEmail?: string | null;
 }) {
   return (
     <Card aria-label="Profile summary">
@@ -119,6 +122,7 @@ export function ProfileSummary({
           ))}
         </Facts>
       </FactsBox>
+      <PendingEmailNotice pendingEmail={pendingEmail} />
       <ButtonLink to={editTo} $variant="secondary">
         Edit
       </ButtonLink>

@@ -51,6 +51,7 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
   failure,
   bannerForFieldErrors,
   label,
+  finishBlocked,
 }: {
   form: UseFormReturn<Values, unknown, Payload>;
   steps: Step[];
@@ -58,6 +59,8 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
   failure?(reason: string | undefined): ReactNode;
   bannerForFieldErrors?: boolean;
   label: string;
+  /** Finish stays disabled (a stop alert without its override reason) */
+  finishBlocked?: boolean;
 }) {
   const methods = form as unknown as UseFormReturn<FieldValues, unknown, Payload>;
   const [index, setIndex] = useState(0);
@@ -106,6 +109,7 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
         // The schema's messages are shown beside the fields instead of the browser's.
         noValidate
         onSubmit={(e) => {
+          if (last && finishBlocked) return void e.preventDefault();
           if (last) return void finish(e);
           e.preventDefault();
           void next();
@@ -125,7 +129,7 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
               Back
             </Button>
           )}
-          <Button type="submit" disabled={methods.formState.isSubmitting && last}>
+          <Button type="submit" disabled={last && (methods.formState.isSubmitting || !!finishBlocked)}>
             {last ? 'Finish' : 'Next'}
           </Button>
         </Row>

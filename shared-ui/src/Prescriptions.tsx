@@ -4,6 +4,7 @@ import type { Role } from 'shared-contracts';
 import { usePrescriptions } from 'shared-auth';
 import { Card, EmptyState, Heading } from './components';
 import { ListDetail, PickList } from './ListDetail';
+import { AssignedPatientIdentity } from './PatientIdentity';
 import { theme } from './theme';
 
 const Facts = styled.dl`
@@ -44,8 +45,15 @@ export function PrescriptionList({ role }: { role: Role }) {
                   <button type="button" aria-current={p._id === current._id} onClick={() => setSelected(p._id)}>
                     <strong>{p.prescribedDrug}</strong>
                     <small>
-                      {role === 'patient' ? `by ${p.assignedBy}` : `for ${p.patientName} · ${p.dosage}`} ·{' '}
-                      {p.createdAt.slice(0, 10)}
+                      {/* a doctor's list mixes patients: whose, by date of birth and e-mail too */}
+                      {role === 'patient' ? (
+                        `by ${p.assignedBy}`
+                      ) : (
+                        <>
+                          for <AssignedPatientIdentity inline patientId={p.patientId} fallbackName={p.patientName} /> · {p.dosage}
+                        </>
+                      )}{' '}
+                      · {p.createdAt.slice(0, 10)}
                     </small>
                   </button>
                 </li>
@@ -59,7 +67,9 @@ export function PrescriptionList({ role }: { role: Role }) {
               {role === 'doctor' && (
                 <>
                   <dt>Patient</dt>
-                  <dd>{current.patientName}</dd>
+                  <dd>
+                    <AssignedPatientIdentity patientId={current.patientId} fallbackName={current.patientName} />
+                  </dd>
                 </>
               )}
               <dt>Dosage</dt>
@@ -81,24 +91,3 @@ export function PrescriptionList({ role }: { role: Role }) {
     </>
   );
 }
-
-export const DrugAlertList = ({ alerts }: { alerts: { message: string; kind: string }[] }) => (
-  <div
-    role="alert"
-    aria-label="Drug allergy alerts"
-    style={{
-      border: `2px solid ${theme.color.danger}`,
-      borderRadius: 10,
-      padding: '0.75rem 1rem',
-      margin: '0.75rem 0',
-      background: '#fef2f2',
-    }}
-  >
-    <strong style={{ color: theme.color.danger }}>Allergy alert</strong>
-    <ul style={{ margin: '0.4rem 0 0', paddingLeft: '1.2rem' }}>
-      {alerts.map((a) => (
-        <li key={a.message}>{a.message}</li>
-      ))}
-    </ul>
-  </div>
-);

@@ -1,12 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
-import { recordSections, shortLabelOf, valueIn, type MedicalRecord, type Role } from 'shared-contracts';
+import { displayValue, recordSections, shortLabelOf, valueIn, type MedicalRecord, type Role } from 'shared-contracts';
 import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading } from './components';
+import { Allergies } from './Allergies';
+import { HealthRecordDownload } from './HealthRecordDownload';
 import { ListDetail, PickList } from './ListDetail';
+import { AssignedPatientIdentity } from './PatientIdentity';
 import { SummaryText } from './SummaryText';
 import { theme } from './theme';
+import { VitalSignTrends } from './VitalSignTrends';
 
 const Section = styled.section`
   margin-top: 1.25rem;
@@ -109,7 +113,8 @@ export function RecordDetail({ role, record, page = false }: { role: Role; recor
           as={sectionAs}
           key={section.title}
           title={section.title}
-          entries={section.fields.map((f) => [shortLabelOf(f), valueIn(record, f)])}
+          // an unmeasured vital reads "not measured", never a number
+          entries={section.fields.map((f) => [shortLabelOf(f), displayValue(f, valueIn(record, f))])}
         />
       ))}
       <Section aria-label="Summary">
@@ -148,6 +153,14 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
   return (
     <>
       <Heading>Medical Records</Heading>
+      {role === 'patient' && <HealthRecordDownload />}
+      {/* narrowed to one patient: say which one, so a namesake's records are never taken for theirs */}
+      {role === 'doctor' && patientId && (
+        <Card aria-label="Records of">
+          <AssignedPatientIdentity patientId={patientId} />
+        </Card>
+      )}
+      <Allergies role={role} patientId={patientId} />
       {records.data && items.length === 0 && (
         <Card>
           <EmptyState>No medical record found</EmptyState>
@@ -176,6 +189,7 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
           </Card>
         </ListDetail>
       )}
+      <VitalSignTrends role={role} patientId={patientId} />
     </>
   );
 }

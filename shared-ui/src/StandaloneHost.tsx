@@ -1,19 +1,14 @@
-import { StrictMode, type ComponentType } from 'react';
+import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Link, RouterProvider, createBrowserRouter, Outlet } from 'react-router-dom';
+import { Link, Navigate, RouterProvider, createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
 import styled, { ThemeProvider } from 'styled-components';
-import { configureApi, createQueryClient, loadRuntimeConfig, useLogout, useSession } from 'shared-auth';
-import { Button } from './components';
+import type { Role } from 'shared-contracts';
+import { configureApi, createQueryClient, dashboardPath, loadRuntimeConfig, roleTitle, useLogout, useSession } from 'shared-auth';
+import { Button, ButtonLink, Card, Page } from './components';
+import { Login } from './Login';
+import { guardRoute, type RemoteRoute } from './RemoteRoutes';
 import { GlobalStyle, theme } from './theme';
-
-export interface StandaloneRoute {
-  path: string;
-  // Views take their own props (e.g. Login's role), given below.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  View: ComponentType<any>;
-  props?: Record<string, unknown>;
-}
 
 const QaBar = styled.nav`
   display: flex;
@@ -26,7 +21,10 @@ const QaBar = styled.nav`
   font-size: 0.9rem;
 `;
 
-function Frame({ title, routes }: { title: string; routes: StandaloneRoute[] }) {
+/** Where the other standalone hosts are (the origins of their manifest or remoteEntry.js URLs in runtime-config.json). */
+export type StandaloneOrigins = Partial<Record<Role, string>>;
+
+function Frame({ title, links, others }: { title: string; links: string[]; others: StandaloneOrigins }) {
   const { isAuthenticated } = useSession();
   const logout = useLogout();
   return (
@@ -34,10 +32,15 @@ function Frame({ title, routes }: { title: string; routes: StandaloneRoute[] }) 
       <GlobalStyle />
       <QaBar aria-label="Standalone">
         <strong>{title} — standalone</strong>
-        {routes.map((r) => (
-          <Link key={r.path} to={r.path}>
-            {r.path}
+        {links.map((path) => (
+          <Link key={path} to={path}>
+            {path}
           </Link>
+        ))}
+        {(Object.keys(others) as Role[]).map((role) => (
+          <a key={role} href={`${others[role]}/login/${role}`}>
+            {roleTitle(role)} login (remote-{role})
+          </a>
         ))}
         {isAuthenticated && (
           <Button type="button" $variant="secondary" onClick={logout}>
@@ -50,20 +53,82 @@ function Frame({ title, routes }: { title: string; routes: StandaloneRoute[] }) 
   );
 }
 
+/** A role's standalone start page: its dashboard when signed in as that role, its login otherwise. */
+function RoleStart({ role }: { role: Role }) {
+  const { isLoading, isAuthenticated, role: signedInAs } = useSession();
+  if (isLoading) return null;
+  return <Navigate to={isAuthenticated && signedInAs === role ? dashboardPath(role) : `/login/${role}`} replace />;
+}
+
+function StandaloneNotFound() {
+  return (
+    <Page>
+      <Card>
+        <h1>Page not found</h1>
+        <p>This standalone host serves only its own remote&apos;s routes.</p>
+        <ButtonLink to="/">Go to the start page</ButtonLink>
+      </Card>
+    </Page>
+  );
+}
+
+function routeObject(route: RemoteRoute): RouteObject {
+  const View = lazy(route.view);
+  return {
+    path: route.path,
+    element: guardRoute(
+      route,
+      <Suspense fallback={<Page aria-busy="true" />}>
+        <View {...route.props} />
+      </Suspense>,
+    ),
+  };
+}
+
 /**
- * A remote alone in the page, for QA: the real shared-auth, its own routes, no shell.
- * The api URL comes from the runtime-config.json served beside the remote.
+ * The routes of a remote alone in the page, for QA: the same list the shell serves, with the same
+ * guards. A role's host adds that role's login at /login/<role> and starts there (or at its dashboard).
  */
-export async function startStandalone(title: string, routes: StandaloneRoute[]) {
+export function standaloneRoutes(
+  title: string,
+  role: Role | null,
+  routes: RemoteRoute[],
+  others: StandaloneOrigins = {},
+): RouteObject[] {
+  const own = routes.map(routeObject);
+  const extra: RouteObject[] = role
+    ? [
+        { path: '/', element: <RoleStart role={role} /> },
+        { path: `/login/${role}`, element: <Login role={role} /> },
+      ]
+    : [];
+  const links = [...extra, ...own].map((r) => r.path!).filter((p) => !p.includes(':'));
+  return [
+    {
+      element: <Frame title={title} links={links} others={others} />,
+      errorElement: <StandaloneNotFound />,
+      children: [...extra, ...own, { path: '*', element: <StandaloneNotFound /> }],
+    },
+  ];
+}
+
+/**
+ * Starts a remote's standalone host: the real shared-auth, the remote's own route list, no shell.
+ * The api URL (and where the other hosts are) comes from the runtime-config.json served beside it.
+ */
+export async function startStandalone(title: string, role: Role | null, routes: RemoteRoute[]) {
   const config = await loadRuntimeConfig();
   configureApi(config.apiUrl);
   useSession.getState().start();
-  const router = createBrowserRouter([
-    {
-      element: <Frame title={title} routes={routes} />,
-      children: routes.map(({ path, View, props }) => ({ path, element: <View {...props} /> })),
-    },
-  ]);
+  // The public host links to the role hosts' logins; a role host needs no links out.
+  const others: StandaloneOrigins = {};
+  if (!role) {
+    for (const r of ['patient', 'doctor'] as const) {
+      const entry = config.remotes?.[r];
+      if (entry) others[r] = new URL(entry).origin;
+    }
+  }
+  const router = createBrowserRouter(standaloneRoutes(title, role, routes, others));
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <ThemeProvider theme={theme}>

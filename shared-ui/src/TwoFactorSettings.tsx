@@ -1,8 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
-import { TWO_FACTOR_VERIFY_DELAY_MS, VerifyCodeBody, type Role, type TwoFactorSetupResponse } from 'shared-contracts';
-import { fetchTwoFactorSetup, profileKey, removeTwoFactor, useAccount, verifyTwoFactorCode } from 'shared-auth';
+import {
+  RemoveTwoFactorBody,
+  TWO_FACTOR_VERIFY_DELAY_MS,
+  VerifyCodeBody,
+  type Role,
+  type TwoFactorSetupResponse,
+} from 'shared-contracts';
+import { fetchTwoFactorSetup, profileKey, removeTwoFactor, serverError, useAccount, verifyTwoFactorCode } from 'shared-auth';
 import { Banner, Button, Card, Heading, Row } from './components';
 import { TextField } from './fields';
 import { theme } from './theme';
@@ -47,20 +53,30 @@ const OUTCOME_TEXT: Record<Outcome, string> = {
   error: 'Error verifying code.',
 };
 
+const TurnOffForm = styled.form`
+  display: grid;
+  gap: 0.25rem;
+  margin-bottom: 1rem;
+`;
+
 /**
  * /patient/enable2fa and /doctor/enable2fa (SPEC §4): the switch starts off on every visit;
  * on fetches a new QR code and secret; a 6-digit code verifies itself 800 ms after typing stops;
- * off removes two-factor and hides the code.
+ * off hides the code. Two-factor that is on is turned off with a current code or the password
+ * (the api refuses a session alone, and a new QR code while it is on).
  */
 export function TwoFactorSettings({ role }: { role: Role }) {
   const queryClient = useQueryClient();
   const account = useAccount(role);
   const [on, setOn] = useState(false);
   const [setup, setSetup] = useState<TwoFactorSetupResponse | null>(null);
-  const [setupFailed, setSetupFailed] = useState(false);
+  const [setupFailed, setSetupFailed] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [turningOff, setTurningOff] = useState(false);
+  const [offCode, setOffCode] = useState('');
+  const [offPassword, setOffPassword] = useState('');
+  const [offError, setOffError] = useState<string | null>(null);
   const refreshAccount = () => queryClient.invalidateQueries({ queryKey: profileKey(role) });
 
   async function toggle() {
@@ -68,27 +84,41 @@ export function TwoFactorSettings({ role }: { role: Role }) {
     setCode('');
     if (!on) {
       setOn(true);
-      setSetupFailed(false);
+      setSetupFailed(null);
       try {
         setSetup(await fetchTwoFactorSetup(role));
-      } catch {
-        setSetupFailed(true);
+      } catch (err) {
+        // e.g. 409 while two-factor is on: the server says to turn it off first.
+        setSetupFailed((await serverError(err)) ?? 'Could not start two-factor setup. Please try again.');
       }
     } else {
+      // A secret never verified is simply dropped (the next QR code replaces it); one that went
+      // on is turned off below, with a code or the password.
       setOn(false);
       setSetup(null);
-      await removeTwoFactor(role).catch(() => undefined);
+      setSetupFailed(null);
       void refreshAccount();
     }
   }
 
   // The switch starts off on every visit (SPEC §4), so an account that already has two-factor
-  // gets its own way to turn it off: the same remove call the switch makes.
+  // gets its own way to turn it off — proven by a current code, or the password for a lost phone.
   async function turnOff() {
+    setOffError(null);
+    const proof = offCode !== '' ? { code: offCode } : offPassword !== '' ? { currentPassword: offPassword } : null;
+    if (!proof) return setOffError('Enter a code from your authenticator app, or your current password.');
+    if (!RemoveTwoFactorBody.safeParse(proof).success) return setOffError('The code is 6 digits');
     setTurningOff(true);
-    await removeTwoFactor(role).catch(() => undefined);
-    await refreshAccount();
-    setTurningOff(false);
+    try {
+      await removeTwoFactor(role, proof);
+      setOffCode('');
+      setOffPassword('');
+      await refreshAccount();
+    } catch (err) {
+      setOffError((await serverError(err)) ?? 'Could not turn two-factor authentication off. Please try again.');
+    } finally {
+      setTurningOff(false);
+    }
   }
 
   useEffect(() => {
@@ -126,17 +156,42 @@ export function TwoFactorSettings({ role }: { role: Role }) {
         </Banner>
       )}
       {account.data?.twoFactorEnabled && !on && (
-        <Row style={{ marginBottom: '1rem' }}>
-          <Button type="button" $variant="danger" disabled={turningOff} onClick={() => void turnOff()}>
-            Turn off
-          </Button>
-        </Row>
+        <TurnOffForm
+          aria-label="Turn off two-factor authentication"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void turnOff();
+          }}
+        >
+          <p>To turn it off, enter a current code from your authenticator app — or your password if you no longer have it.</p>
+          <TextField
+            label="Authenticator code"
+            value={offCode}
+            onChange={(v) => setOffCode(v.replace(/\D/g, '').slice(0, 6))}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+          />
+          <TextField
+            label="Current password"
+            type="password"
+            value={offPassword}
+            onChange={setOffPassword}
+            autoComplete="current-password"
+          />
+          {offError && <Banner tone="error">{offError}</Banner>}
+          <Row>
+            <Button type="submit" $variant="danger" disabled={turningOff}>
+              Turn off
+            </Button>
+          </Row>
+        </TurnOffForm>
       )}
       <Switch>
         <input type="checkbox" role="switch" checked={on} onChange={() => void toggle()} />
         Enable two-factor authentication
       </Switch>
-      {setupFailed && <Banner tone="error">Could not start two-factor setup. Please try again.</Banner>}
+      {setupFailed && <Banner tone="error">{setupFailed}</Banner>}
       {setup && (
         <Setup>
           <p>1. Scan this QR code with your authenticator app.</p>

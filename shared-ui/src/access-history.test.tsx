@@ -16,6 +16,7 @@ const security = (role: Role, id: string, name: string, action: AuditEntry['acti
   entityId: id,
   kind: 'security',
   ip,
+  detail: null,
 });
 const patientItems: AuditEntry[] = [
   security('patient', PATIENT, 'Asha Rao', '2fa-off', '10.1.2.3'),
@@ -30,9 +31,23 @@ const patientItems: AuditEntry[] = [
     entityId: PATIENT,
     kind: 'access',
     ip: '127.0.0.1',
+    detail: null,
   },
 ];
-const doctorItems: AuditEntry[] = [security('doctor', DOCTOR, 'Dr. Lee', 'password-change', '10.9.9.9')];
+/** A doctor proceeding past a stop alert: the reason is kept and shown to both sides. */
+const override: AuditEntry = {
+  at: '2026-11-20T09:00:00.000Z',
+  actorName: 'Dr. Lee',
+  actorRole: 'doctor',
+  action: 'override',
+  entity: 'prescription',
+  entityId: PATIENT,
+  kind: 'access',
+  ip: '127.0.0.1',
+  detail: 'Tolerated amoxicillin in 2024 (stop alert: Penicillin)',
+};
+patientItems.push(override);
+const doctorItems: AuditEntry[] = [security('doctor', DOCTOR, 'Dr. Lee', 'password-change', '10.9.9.9'), override];
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
@@ -67,11 +82,21 @@ test('the patient sees security events beside data access; a failed sign-in is �
     ['Someone', 'Someone tried to sign in with a wrong password (from 203.0.113.9)'],
     ['Asha Rao (you)', 'You signed in'],
     ['Dr. Lee (doctor)', 'viewed a medical record'],
+    [
+      'Dr. Lee (doctor)',
+      'overrode a stop alert to create a prescriptionReason: Tolerated amoxicillin in 2024 (stop alert: Penicillin)',
+    ],
   ]);
 });
 
-test('the doctor’s page reads the doctor’s own security log from GET /doctor/audit', async () => {
-  expect(await rowsOf('doctor')).toEqual([['Dr. Lee (you)', 'Password changed (from 10.9.9.9)']]);
+test('the doctor’s page reads the doctor’s own security log and overrides from GET /doctor/audit', async () => {
+  expect(await rowsOf('doctor')).toEqual([
+    ['Dr. Lee (you)', 'Password changed (from 10.9.9.9)'],
+    [
+      'Dr. Lee (you)',
+      'overrode a stop alert to create a prescriptionReason: Tolerated amoxicillin in 2024 (stop alert: Penicillin)',
+    ],
+  ]);
 });
 
 test('every security action has a sentence', () => {

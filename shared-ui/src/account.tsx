@@ -1,10 +1,12 @@
 import { useNavigate } from 'react-router-dom';
 import type { DoctorSignup, PatientSignup, Role } from 'shared-contracts';
-import type { UseFormReturn } from 'react-hook-form';
+import { useFormContext, useWatch, type UseFormReturn } from 'react-hook-form';
 import { dashboardPath, roleTitle, signup, useSession } from 'shared-auth';
 import { Heading, Narrow, Page } from './components';
 import { FormTextField } from './fields';
 import { MultiStepForm, type Step } from './MultiStepForm';
+import { NewPasswordField } from './PasswordFeedback';
+import { PendingEmailNotice } from './PendingEmailNotice';
 
 export interface AccountValues {
   name: string;
@@ -14,21 +16,48 @@ export interface AccountValues {
 export const EMPTY_ACCOUNT: AccountValues = { name: '', email: '', password: '' };
 /** The account step's field names, for the step's `fields`. */
 export const ACCOUNT_FIELDS = ['name', 'email', 'password'] as const;
+/** Profile edit's account step: the current password too, asked when the password or e-mail changes. */
+export const EDIT_ACCOUNT_FIELDS = [...ACCOUNT_FIELDS, 'currentPassword'] as const;
 
-/** Name, e-mail and password: the first step of signup and of profile edit (inside a form). */
-export function AccountFields({ mode }: { mode: 'signup' | 'edit' }) {
+/**
+ * Name, e-mail and password: the first step of signup and of profile edit (inside a form). In
+ * edit, a new password or a changed e-mail also asks for the current password (the api refuses
+ * either without it), and a new e-mail still waiting for its link is shown.
+ */
+export function AccountFields({ mode, pendingEmail }: { mode: 'signup' | 'edit'; pendingEmail?: string | null }) {
   return (
     <>
       <FormTextField name="name" label="Name" autoComplete="name" />
       <FormTextField name="email" label="Email" type="email" autoComplete="email" />
-      <FormTextField
+      {mode === 'edit' && <PendingEmailNotice pendingEmail={pendingEmail} />}
+      <NewPasswordField
         name="password"
         label={mode === 'signup' ? 'Password' : 'New password'}
-        type="password"
-        autoComplete="new-password"
         placeholder={mode === 'signup' ? 'At least 8 characters' : 'Leave empty to keep your password'}
+        accountFields={['name', 'email']}
       />
+      {mode === 'edit' && <CurrentPasswordField />}
     </>
+  );
+}
+
+/** Shown once the password is typed or the e-mail differs from the loaded one (the form's default). */
+function CurrentPasswordField() {
+  const { formState } = useFormContext<{ email?: string; password?: string }>();
+  const [email, password] = useWatch<{ email?: string; password?: string }, ['email', 'password']>({
+    name: ['email', 'password'],
+  });
+  const loaded = formState.defaultValues?.email ?? '';
+  const changing = (password ?? '') !== '' || (email ?? '').trim().toLowerCase() !== loaded.trim().toLowerCase();
+  if (!changing) return null;
+  return (
+    <FormTextField
+      name="currentPassword"
+      label="Current password"
+      type="password"
+      autoComplete="current-password"
+      placeholder="Needed to change your password or e-mail"
+    />
   );
 }
 

@@ -84,14 +84,15 @@ const ErrorText = styled.small`
 `;
 
 /** The error react-hook-form holds for a field ('address.city' reads the nested one), and its element's id. */
-function useFieldError(name: string) {
+function useFieldError(name: string, describedBy?: string) {
   const { formState } = useFormContext();
   const message = (get(formState.errors, name) as FormError | undefined)?.message;
   const errorId = useId();
+  const describers = [message ? errorId : undefined, describedBy].filter(Boolean).join(' ');
   return {
     message,
     errorId,
-    describe: { 'aria-invalid': message ? true : undefined, 'aria-describedby': message ? errorId : undefined },
+    describe: { 'aria-invalid': message ? true : undefined, 'aria-describedby': describers || undefined },
   };
 }
 
@@ -118,16 +119,28 @@ export function FormTextField({
   name,
   label,
   alertOnError,
+  describedBy,
   ...rest
-}: FormInputProps & ErrorOptions & { name: string; label: string }) {
+}: FormInputProps &
+  ErrorOptions & {
+    name: string;
+    label: string;
+    /** the id of more text about the field, after its error */ describedBy?: string;
+  }) {
   const { register } = useFormContext();
-  const { message, errorId, describe } = useFieldError(name);
+  const { message, errorId, describe } = useFieldError(name, describedBy);
   const id = useId();
   return (
     <>
       <Label htmlFor={id}>
         {label}
-        <Input id={id} {...rest} {...describe} {...register(name)} />
+        <Input
+          id={id}
+          {...rest}
+          {...describe}
+          aria-describedby={[describe['aria-describedby'], rest['aria-describedby']].filter(Boolean).join(' ') || undefined}
+          {...register(name)}
+        />
       </Label>
       <FieldError id={errorId} message={message} alert={alertOnError} />
     </>
@@ -154,13 +167,49 @@ export function FormTextAreaField({
   );
 }
 
-/** A choice among options; 'Select…' is offered while nothing is chosen. */
+const HintText = styled.small`
+  display: block;
+  margin: -0.6rem 0 0.9rem;
+  color: ${theme.color.muted};
+`;
+
+/** A line of guidance under a field (the field names it with aria-describedby). */
+export const FieldHint = ({ id, children }: { id: string; children: string }) => <HintText id={id}>{children}</HintText>;
+
+const CheckLabel = styled.label`
+  display: flex;
+  gap: 0.5rem;
+  align-items: center;
+  margin: -0.4rem 0 0.9rem;
+  font-size: 0.95rem;
+`;
+
+/** A tick box of a react-hook-form form, by field name (a boolean). */
+export function FormCheckboxField({ name, label }: { name: string; label: string }) {
+  const { register } = useFormContext();
+  return (
+    <CheckLabel>
+      <input type="checkbox" {...register(name)} />
+      {label}
+    </CheckLabel>
+  );
+}
+
+/** A choice among options; 'Select…' is offered while nothing is chosen. `optionLabels` names an option where its value is terse. */
 export function FormSelectField({
   name,
   label,
   options,
+  optionLabels,
   alertOnError,
-}: ErrorOptions & { name: string; label: string; options: readonly string[] }) {
+  'aria-describedby': hintId,
+}: ErrorOptions & {
+  name: string;
+  label: string;
+  options: readonly string[];
+  optionLabels?: Record<string, string>;
+  'aria-describedby'?: string;
+}) {
   const { register } = useFormContext();
   const value: unknown = useWatch({ name });
   const { message, errorId, describe } = useFieldError(name);
@@ -169,11 +218,16 @@ export function FormSelectField({
     <>
       <Label htmlFor={id}>
         {label}
-        <Select id={id} {...describe} {...register(name)}>
+        <Select
+          id={id}
+          {...describe}
+          aria-describedby={[describe['aria-describedby'], hintId].filter(Boolean).join(' ') || undefined}
+          {...register(name)}
+        >
           {!value && <option value="">Select…</option>}
           {options.map((o) => (
             <option key={o} value={o}>
-              {o}
+              {optionLabels?.[o] ?? o}
             </option>
           ))}
         </Select>

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type DefaultValues, type FieldValues, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { DUPLICATE_EMAIL, ownEntry } from 'shared-contracts';
+import { CURRENT_PASSWORD_WRONG, DUPLICATE_EMAIL, ownEntry } from 'shared-contracts';
 import { splitList, withoutEmpty } from './forms';
 
 /**
@@ -50,6 +50,7 @@ export function fieldNamesOf(values: Record<string, unknown>, prefix = ''): stri
 /** Server texts that are about one field although the server does not name it. */
 const FIELD_OF_MESSAGE: Record<string, string> = {
   [DUPLICATE_EMAIL]: 'email',
+  [CURRENT_PASSWORD_WRONG]: 'currentPassword',
 };
 
 /**

@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { Prescription, Role } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
+import { doctorMe } from '../../test-support/fixtures';
 import { PrescriptionList } from './Prescriptions';
 
 const base = {
@@ -32,7 +33,16 @@ const items: Prescription[] = [
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
-  fake = await startFakeApi({ 'GET /prescription': { status: 200, body: { items, page: 1, limit: 10, total: 2 } } });
+  fake = await startFakeApi({
+    'GET /prescription': { status: 200, body: { items, page: 1, limit: 10, total: 2 } },
+    // Asha is still assigned (identity known); Ben no longer is (his name alone remains).
+    'GET /doctor/me': {
+      status: 200,
+      body: doctorMe({
+        assignedPatients: [{ patient: items[0].patientId, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' }],
+      }),
+    },
+  });
   configureApi(fake.url);
 });
 afterAll(() => fake.close());
@@ -52,9 +62,12 @@ test("a doctor's list and detail say which patient each prescription is for", as
   const rows = within(list).getAllByRole('button');
   expect(rows[0]).toHaveTextContent('for Asha Rao');
   expect(rows[1]).toHaveTextContent('for Ben Okafor');
+  // told apart from any namesake by date of birth and e-mail, once the doctor's profile is in
+  expect(await within(rows[0]).findByText(/Asha Rao · born 12 Mar 1980 \(\d+\) · asha@example\.com/)).toBeInTheDocument();
   const detail = screen.getByRole('region', { name: 'Prescription' });
   expect(within(detail).getByText('Patient')).toBeInTheDocument();
   expect(within(detail).getByText('Asha Rao')).toBeInTheDocument();
+  expect(within(detail).getByText(/Born 12 Mar 1980/)).toHaveTextContent('asha@example.com');
   fireEvent.click(rows[1]);
   expect(within(screen.getByRole('region', { name: 'Prescription' })).getByText('Ben Okafor')).toBeInTheDocument();
 });

@@ -143,5 +143,30 @@ test('the detail rows come from the record descriptor: every shown field once, u
   expect(history.getByText('Presenting complaints').nextSibling).toHaveTextContent('Central chest pain for 2 hours');
   expect(history.getByText('Presenting illness').nextSibling).toHaveTextContent('—');
   const examination = within(screen.getByRole('region', { name: 'Examination' }));
-  expect(examination.getByText('Pulse').nextSibling).toHaveTextContent('96');
+  expect(examination.getByText('Pulse').nextSibling).toHaveTextContent('96 /min');
+});
+
+test('an unmeasured vital reads "not measured", never a number; options read as words', () => {
+  const gpe = record.examination.generalPhysicalExamination;
+  const unmeasured = {
+    ...record,
+    examination: {
+      ...record.examination,
+      generalPhysicalExamination: {
+        ...gpe,
+        pulse: null,
+        temperature: '',
+        consciousness: 'C' as const,
+        supplementalOxygen: false,
+      },
+    },
+  };
+  renderView(<RecordDetail role="doctor" record={unmeasured} />);
+  const examination = within(screen.getByRole('region', { name: 'Examination' }));
+  expect(examination.getByText('Pulse').nextSibling).toHaveTextContent(/^not measured$/);
+  expect(examination.getByText('Temperature').nextSibling).toHaveTextContent(/^not measured$/);
+  // a record from before the NEWS2 fields: SpO2 not measured
+  expect(examination.getByText('SpO2').nextSibling).toHaveTextContent(/^not measured$/);
+  expect(examination.getByText('Consciousness').nextSibling).toHaveTextContent('C: new confusion');
+  expect(examination.getByText('Air or oxygen').nextSibling).toHaveTextContent(/^Air$/);
 });

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { CURRENT_PASSWORD_WRONG, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CODE_WRONG } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { patientMe } from '../../test-support/fixtures';
@@ -17,14 +18,22 @@ let completeReply: { status: number; body?: unknown } = { status: 200, body: { t
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /patient/me': () => ({ status: 200, body: patientMe({ name: 'A', twoFactorEnabled: twoFactorOn }) }),
-    'GET /patient/qrCode': {
-      status: 200,
-      body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' },
-    },
+    'GET /patient/qrCode': () =>
+      twoFactorOn
+        ? { status: 409, body: { error: TWO_FACTOR_ALREADY_ON } }
+        : {
+            status: 200,
+            body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' },
+          },
     'POST /patient/verifyqrCode': () => verifyReply,
-    'POST /patient/remove2FA': () => {
-      twoFactorOn = false;
-      return { status: 200, body: { message: 'Two-factor authentication disabled' } };
+    // The api's rule, played back: a right code (123456) or the right password turns it off.
+    'POST /patient/remove2FA': (req) => {
+      const body = req.body as { code?: string; currentPassword?: string };
+      if (body.code === '123456' || body.currentPassword === 'the right password') {
+        twoFactorOn = false;
+        return { status: 200, body: { message: 'Two-factor authentication disabled' } };
+      }
+      return { status: 403, body: { error: body.code ? TWO_FACTOR_CODE_WRONG : CURRENT_PASSWORD_WRONG } };
     },
     'POST /doctor/complete-profile': () => completeReply,
   });
@@ -92,28 +101,66 @@ describe('two-factor settings', () => {
     expect(await screen.findByText('Error verifying code.', {}, { timeout: 3000 })).toBeInTheDocument();
   });
 
-  test('switching off removes two-factor and hides the QR code', async () => {
+  test('switching off hides the QR code; a secret never verified needs no remove call', async () => {
     renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
     fireEvent.click(screen.getByRole('switch'));
     await screen.findByTestId('totp-secret');
     fireEvent.click(screen.getByRole('switch'));
-    await waitFor(() => expect(calls('POST', '/patient/remove2FA')).toHaveLength(1));
-    expect(screen.queryByTestId('totp-secret')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('totp-secret')).not.toBeInTheDocument());
     expect(screen.getByRole('switch')).not.toBeChecked();
+    expect(calls('POST', '/patient/remove2FA')).toHaveLength(0);
   });
 
-  test('when two-factor is already on, the page says so and offers "Turn off", which removes it', async () => {
+  test('when two-factor is on, the switch shows the server\'s "turn it off first" (409), no QR code', async () => {
+    twoFactorOn = true;
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    await screen.findByText('Two-factor authentication is on');
+    fireEvent.click(screen.getByRole('switch'));
+    expect(await screen.findByText(TWO_FACTOR_ALREADY_ON)).toBeInTheDocument();
+    expect(screen.queryByTestId('totp-secret')).not.toBeInTheDocument();
+  });
+
+  test('when two-factor is already on, "Turn off" asks for a code: a wrong one is refused, a right one removes it', async () => {
     twoFactorOn = true;
     renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
     expect(await screen.findByText('Two-factor authentication is on')).toBeInTheDocument();
     expect(screen.getByText(/currently on/)).toBeInTheDocument();
     // SPEC §4: the switch itself still starts off.
     expect(screen.getByRole('switch')).not.toBeChecked();
+    // Nothing typed: nothing sent.
     fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
-    await waitFor(() => expect(calls('POST', '/patient/remove2FA')).toHaveLength(1));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Enter a code from your authenticator app, or your current password.',
+    );
+    expect(calls('POST', '/patient/remove2FA')).toHaveLength(0);
+
+    fireEvent.change(screen.getByLabelText('Authenticator code'), { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByText(TWO_FACTOR_CODE_WRONG)).toBeInTheDocument();
+    expect(screen.getByText('Two-factor authentication is on')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByLabelText('Authenticator code'), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
     expect(await screen.findByText(/currently off/)).toBeInTheDocument();
+    expect(calls('POST', '/patient/remove2FA').map((r) => r.body)).toEqual([{ code: '654321' }, { code: '123456' }]);
     expect(screen.queryByText('Two-factor authentication is on')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Turn off' })).not.toBeInTheDocument();
+  });
+
+  test('"Turn off" with the current password instead of a code (a lost phone)', async () => {
+    twoFactorOn = true;
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    await screen.findByText('Two-factor authentication is on');
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'a wrong password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(CURRENT_PASSWORD_WRONG);
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'the right password' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Turn off' }));
+    expect(await screen.findByText(/currently off/)).toBeInTheDocument();
+    expect(calls('POST', '/patient/remove2FA').map((r) => r.body)).toEqual([
+      { currentPassword: 'a wrong password' },
+      { currentPassword: 'the right password' },
+    ]);
   });
 
   test('when two-factor is off there is no "Turn off"', async () => {

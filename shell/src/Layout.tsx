@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router-dom';
 import styled from 'styled-components';
-import { useSession } from 'shared-auth';
-import { GlobalStyle } from 'shared-ui';
+import { useIdleLogoff, useSession } from 'shared-auth';
+import { GlobalStyle, IdleWarningDialog } from 'shared-ui';
 import { Sidebar } from './Sidebar';
 import { TopNav } from './TopNav';
 
@@ -14,11 +14,18 @@ const Main = styled.div`
   min-width: 0;
 `;
 
+/** The automatic logoff, for every page of a signed-in session (HIPAA §164.312(a)(2)(iii)). */
+function IdleLogoff() {
+  const { secondsLeft, staySignedIn } = useIdleLogoff();
+  return secondsLeft === null ? null : <IdleWarningDialog secondsLeft={secondsLeft} onStay={staySignedIn} />;
+}
+
 export function Layout() {
   const { isLoading, isAuthenticated, role } = useSession();
   return (
     <>
       <GlobalStyle />
+      <IdleLogoff />
       <TopNav />
       <Body>
         {isAuthenticated && role && <Sidebar role={role} />}

@@ -1,26 +1,87 @@
-import { Component, Suspense, lazy, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useState, type ComponentType, type ReactNode } from 'react';
+import { useRoutes, type RouteObject } from 'react-router-dom';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import { Banner, Button, Card, Page } from 'shared-ui';
+import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from 'shared-ui';
+import { NotFound } from './NotFound';
 import { REMOTE_NAMES, type Owner } from './remotes';
+import { incompatibleShared, needsNewer } from './remoteErrors';
 
 const AREA_NAMES: Record<Owner, string> = { public: 'public pages', patient: 'patient area', doctor: 'doctor area' };
 
-async function importView(owner: Owner, view: string) {
-  const mod = await loadRemote<{ default: ComponentType<Record<string, unknown>> }>(`${REMOTE_NAMES[owner]}/${view}`);
-  if (!mod?.default) throw new Error(`${REMOTE_NAMES[owner]}/${view} did not load`);
-  return mod;
+type OwnerRoutesView = ComponentType<{ at?: string }>;
+
+// One load per remote and page; a failed load is forgotten, so Retry asks the network again.
+// (React.lazy, not use(): a lazy component is what React retries reliably, tests included.)
+const ownerRoutes = new Map<Owner, OwnerRoutesView>();
+
+function ownerRoutesView(owner: Owner): OwnerRoutesView {
+  let view = ownerRoutes.get(owner);
+  if (!view) {
+    view = lazy(async () => {
+      try {
+        const mod = await loadRemote<{ default: RemoteRoute[] }>(`${REMOTE_NAMES[owner]}/routes`);
+        if (!Array.isArray(mod?.default)) throw new Error(`${REMOTE_NAMES[owner]}/routes did not load`);
+        const list = [...mod.default.map(routeObject), { path: '*', element: <NotFound /> }];
+        /** The owner's route list matched against the URL (or `at`); its own 404 when it has no such route. */
+        function OwnerRoutes({ at }: { at?: string }) {
+          return useRoutes(list, at);
+        }
+        return { default: OwnerRoutes };
+      } catch (err) {
+        ownerRoutes.delete(owner);
+        throw err;
+      }
+    });
+    ownerRoutes.set(owner, view);
+  }
+  return view;
 }
 
-class RemoteBoundary extends Component<{ owner: Owner; onRetry(): void; children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
+/** A route of a remote's list, its view fetched on first show; a failed fetch is tried again on the next mount. */
+function routeObject(route: RemoteRoute): RouteObject {
+  let View: ComponentType<Record<string, unknown>> | undefined;
+  function RouteView() {
+    View ??= lazy(() =>
+      route.view().catch((err: unknown) => {
+        View = undefined; // React.lazy keeps a rejection: the next try needs a fresh one.
+        throw err;
+      }),
+    );
+    return <View {...route.props} />;
+  }
+  return { path: route.path, element: guardRoute(route, <RouteView />) };
+}
+
+class RemoteBoundary extends Component<
+  { owner: Owner; onRetry(): void; children: ReactNode },
+  { failed: boolean; error?: unknown }
+> {
+  state: { failed: boolean; error?: unknown } = { failed: false };
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: true, error };
   }
   componentDidCatch(error: unknown) {
     console.error(`CareLoop: the ${AREA_NAMES[this.props.owner]} failed to load`, error);
   }
   render() {
     if (!this.state.failed) return this.props.children;
+    const mismatch = incompatibleShared(this.state.error);
+    if (mismatch)
+      // Built against a shared package the page cannot give it: explained, never a TypeError inside the remote.
+      return (
+        <Page>
+          <Card data-testid="remote-incompatible">
+            <h2>This part of CareLoop cannot start</h2>
+            <Banner tone="error">
+              This part of CareLoop needs {needsNewer(mismatch) ? 'a newer' : 'a different'} version of {mismatch.pkg}; reload or
+              contact support.
+            </Banner>
+            <Button type="button" onClick={() => window.location.reload()}>
+              Reload
+            </Button>
+          </Card>
+        </Page>
+      );
     return (
       <Page>
         <Card data-testid="remote-error">
@@ -35,17 +96,20 @@ class RemoteBoundary extends Component<{ owner: Owner; onRetry(): void; children
   }
 }
 
-/** One view of one remote, loaded on demand; a remote that is down fails only its own area. */
-export function RemoteView({ owner, view, props }: { owner: Owner; view: string; props?: Record<string, unknown> }) {
+/** The routes of one remote, loaded on demand; a remote that is down fails only its own area. */
+export function RemoteRoutes({ owner, at }: { owner: Owner; at?: string }) {
   const [attempt, setAttempt] = useState(0);
-  // React.lazy caches a rejection: a retry needs a fresh lazy component.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `attempt` is the point: a new lazy() per retry
-  const View = useMemo(() => lazy(() => importView(owner, view)), [owner, view, attempt]);
+  const OwnerRoutes = ownerRoutesView(owner);
   return (
-    <RemoteBoundary key={`${owner}/${view}/${attempt}`} owner={owner} onRetry={() => setAttempt((a) => a + 1)}>
+    <RemoteBoundary key={attempt} owner={owner} onRetry={() => setAttempt((a) => a + 1)}>
       <Suspense fallback={<Page aria-busy="true" />}>
-        <View {...props} />
+        <OwnerRoutes at={at} />
       </Suspense>
     </RemoteBoundary>
   );
+}
+
+/** Forgets the loaded route lists, as a new page load would (tests start each case from a fresh page). */
+export function forgetRouteLists() {
+  ownerRoutes.clear();
 }

@@ -3,7 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createBrowserRouter } from 'react-router-dom';
 import { ThemeProvider } from 'styled-components';
-import { configureApi, createQueryClient, loadRuntimeConfig, useSession } from 'shared-auth';
+import {
+  configureApi,
+  configureIdleTimeout,
+  createQueryClient,
+  listenForDraftClearing,
+  loadRuntimeConfig,
+  useSession,
+} from 'shared-auth';
 import { theme } from 'shared-ui';
 import { registerRemoteLocations } from './remotes';
 import { routes } from './routes';
@@ -13,6 +20,7 @@ async function start() {
   try {
     const config = await loadRuntimeConfig();
     configureApi(config.apiUrl);
+    configureIdleTimeout(config.idleTimeoutMinutes);
     registerRemoteLocations(config);
   } catch (err) {
     console.error(err);
@@ -20,6 +28,7 @@ async function start() {
     return;
   }
   useSession.getState().start();
+  listenForDraftClearing();
   const queryClient = createQueryClient();
   const router = createBrowserRouter(routes);
   root.render(

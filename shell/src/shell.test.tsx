@@ -2,17 +2,52 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { createQueryClient, useSession } from 'shared-auth';
-import { routes, ROUTE_TABLE } from './routes';
+import { ownerOf, routes } from './routes';
 import { sidebarEntries } from './Sidebar';
+import { forgetRouteLists } from './RemoteView';
 
-// The federation runtime is the network edge: a double that "downloads" a remote view or fails.
+// The federation runtime is the network edge: a double that "downloads" a remote's route list or fails.
+// Each view renders "view <remote>/<name>".
 const down = new Set<string>();
+/** remotes built against a newer shared-auth than the page has loaded */
+const tooNew = new Set<string>();
+const LISTS: Record<string, [path: string, view: string, access?: 'patient' | 'doctor'][]> = {
+  remote_public: [
+    ['/', 'Landing'],
+    ['/about', 'About'],
+    ['/team', 'Team'],
+    ['/patient/forgot-password', 'ForgotPassword'],
+  ],
+  remote_patient: [
+    ['/patient/edit', 'EditProfile', 'patient'],
+    ['/patient/dashboard', 'Dashboard', 'patient'],
+    ['/dashboard', 'Dashboard', 'patient'],
+    ['/prescription', 'Prescriptions', 'patient'],
+  ],
+  remote_doctor: [
+    ['/doctor/signup', 'Signup'],
+    ['/doctor/edit', 'EditProfile', 'doctor'],
+    ['/doctor/dashboard', 'Dashboard', 'doctor'],
+    ['/medical-record/create/:id', 'CreateRecord', 'doctor'],
+    ['/dashboard', 'Dashboard', 'doctor'],
+  ],
+};
 jest.mock('@module-federation/enhanced/runtime', () => ({
   registerRemotes: jest.fn(),
   loadRemote: jest.fn(async (id: string) => {
     const remote = id.split('/')[0];
     if (down.has(remote)) throw new Error(`${remote} unreachable`);
-    return { default: () => <p>view {id}</p> };
+    if (tooNew.has(remote))
+      throw new Error(
+        `[ Federation Runtime ]: Version 1.1.0 from shell of shared singleton module shared-auth does not satisfy the requirement of ${remote} which needs ^1.2.0)`,
+      );
+    return {
+      default: LISTS[remote].map(([path, view, access]) => ({
+        path,
+        access,
+        view: async () => ({ default: () => <p>{`view ${remote}/${view}`}</p> }),
+      })),
+    };
   }),
 }));
 
@@ -27,7 +62,9 @@ function renderAt(path: string) {
 }
 
 beforeEach(() => {
+  forgetRouteLists();
   down.clear();
+  tooNew.clear();
   localStorage.clear();
   useSession.getState().logout();
   useSession.getState().start();
@@ -40,11 +77,41 @@ test('/ shows the landing page logged out and the stored role dashboard logged i
   expect(await screen.findByText('view remote_doctor/Dashboard')).toBeInTheDocument();
 });
 
-test('every route of the table is owned by the remote named in it', async () => {
+test('a URL belongs to the owner of its longest prefix; exact exceptions go to remote-public', () => {
+  expect(ownerOf('/patient/edit')).toBe('patient');
+  expect(ownerOf('/patient')).toBe('patient');
+  expect(ownerOf('/patients')).toBe('public');
+  expect(ownerOf('/patient/forgot-password')).toBe('public');
+  expect(ownerOf('/doctor/reset-password/1/abc')).toBe('public');
+  expect(ownerOf('/medical-record/create/7')).toBe('doctor');
+  expect(ownerOf('/about')).toBe('public');
+});
+
+test("the owner's own list serves the URL, params and guards included", async () => {
   useSession.getState().login('t', 'patient');
   renderAt('/patient/edit');
   expect(await screen.findByText('view remote_patient/EditProfile')).toBeInTheDocument();
-  expect(new Set(ROUTE_TABLE.map((r) => r.path)).size).toBe(ROUTE_TABLE.length);
+});
+
+test('a route an owner adds to its list is served with no change to the shell', async () => {
+  LISTS.remote_patient.push(['/patient/new-page', 'NewPage']);
+  try {
+    renderAt('/patient/new-page');
+    expect(await screen.findByText('view remote_patient/NewPage')).toBeInTheDocument();
+  } finally {
+    LISTS.remote_patient.pop();
+  }
+});
+
+test('a URL under a prefix whose owner has no such route shows the not-found screen', async () => {
+  renderAt('/doctor/no-such-page');
+  expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+});
+
+test("/prescription is served by the signed-in role's own list", async () => {
+  useSession.getState().login('t', 'patient');
+  renderAt('/prescription');
+  expect(await screen.findByText('view remote_patient/Prescriptions')).toBeInTheDocument();
 });
 
 test('a protected route sends a logged-out visitor to /', async () => {
@@ -73,6 +140,17 @@ test('a remote that fails is contained: the nav stays, Retry loads it once it is
   down.clear();
   fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
   expect(await screen.findByText('view remote_doctor/Signup')).toBeInTheDocument();
+});
+
+test('a remote built against a newer shared-auth shows a contained, explained panel, not a TypeError', async () => {
+  tooNew.add('remote_patient');
+  renderAt('/patient/signup');
+  expect(await screen.findByTestId('remote-incompatible')).toHaveTextContent(
+    'This part of CareLoop needs a newer version of shared-auth; reload or contact support.',
+  );
+  expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+  expect(screen.queryByTestId('remote-error')).not.toBeInTheDocument();
+  expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
 });
 
 test('Sign In and Create an account dropdowns open, list both roles, and close on a press outside', async () => {

@@ -25,10 +25,13 @@ export async function isAssigned(db: Queryable, doctorId: string, patientId: str
   return rows.length === 1;
 }
 
-/** The doctor's patients, by name: Doctor.assignedPatients. */
+/**
+ * The doctor's patients, by name, with date of birth and e-mail so two of one name are told apart:
+ * Doctor.assignedPatients. Only assigned patients are listed — that join is the permission.
+ */
 export async function assignedPatientsOf(db: Queryable, doctorId: string): Promise<AssignedPatient[]> {
   return db
-    .select({ patient: patients.id, name: patients.name })
+    .select({ patient: patients.id, name: patients.name, DOB: patients.dob, email: patients.email })
     .from(assignments)
     .innerJoin(patients, eq(patients.id, assignments.patientId))
     .where(eq(assignments.doctorId, doctorId))

@@ -1,3 +1,4 @@
+import { and, eq, gte } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntity, Role, SecurityAction } from 'shared-contracts';
 import type { Clock } from '../adapters/clock';
@@ -22,6 +23,8 @@ export interface AuditEntry extends AuditActor {
   entityId?: string | null;
   /** the patient concerned (a list writes one row per patient it returned; older rows may be null) */
   patientId?: string | null;
+  /** what the row alone cannot say: an override's reason */
+  detail?: string | null;
 }
 
 /** The actor of a guarded request: its session, the injected clock's now, the client IP. */
@@ -44,6 +47,7 @@ export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
     entityId: entry.entityId ?? null,
     patientId: entry.patientId ?? null,
     ip: entry.ip,
+    detail: entry.detail ?? null,
   });
 }
 
@@ -65,4 +69,26 @@ export async function securityEvent(
     entity: 'account',
     entityId: event.accountId,
   });
+}
+
+/**
+ * Whether the account signed in from this client address since `since` (its security log): the
+ * login throttle does not pace an address its owner is known to use.
+ */
+export async function signedInFrom(db: Queryable, role: Role, accountId: string, ip: string, since: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: auditLog.id })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.actorId, accountId),
+        eq(auditLog.actorRole, role),
+        eq(auditLog.action, 'sign-in'),
+        eq(auditLog.entity, 'account'),
+        eq(auditLog.ip, ip),
+        gte(auditLog.at, since),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

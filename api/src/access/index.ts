@@ -8,9 +8,15 @@
 // Requests: the caller's per-request access (404 for what they may not see; audited).
 export { accessFor, PatientAccess, type PageRequest } from './patient-access';
 export type { Caller } from './policy';
+// The allergy list (issue 13): its reads and writes, and THE allergy entries every alert is computed from.
+export { AllergyAccess, allergyAccessFor } from './allergies';
+export { allergyEntriesFor } from './allergy-entries';
 export * from './messages';
-export { actorOf, securityEvent, type AuditAction, type AuditActor, type AuditEntity } from './audit';
+export { actorOf, securityEvent, signedInFrom, type AuditAction, type AuditActor, type AuditEntity } from './audit';
 export type { ListScope, Page } from './pagination';
+export type { DoctorRow, PatientRows } from './fhir';
+// A stored record in the contract's shape (pure): FHIR reads its vital signs through clinical/.
+export { toMedicalRecord } from './records';
 
 // The local disk's signed URLs (no bearer; the signature names who the URL was issued to).
 export { signedDownload, signedUploads } from './signed-files';

@@ -1,41 +1,64 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { MedicalRecord, Prescription, PrescriptionCreate, Reminder, ReminderCreate } from 'shared-contracts';
+import {
+  OVERRIDE_REQUIRED_ERROR,
+  type MedicalRecord,
+  type MedicationAlert,
+  type Prescription,
+  type PrescriptionCreate,
+  type Reminder,
+  type ReminderCreate,
+} from 'shared-contracts';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';
+import { medicationAlerts } from '../clinical';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
-import { isAssigned } from './assignments';
+import { allergyEntriesFor } from './allergy-entries';
+import { assignedPatientsOf, isAssigned } from './assignments';
 import { actorOf, audit, type AuditActor, type AuditEntity } from './audit';
 import {
   NOT_YOUR_PATIENT,
+  PATIENT_EMAIL_UNVERIFIED,
   OWN_RECORD_ONLY,
   PATIENT_ID_REQUIRED,
   PATIENT_NOT_FOUND,
   PRESCRIPTION_NOT_FOUND,
   RECORD_NOT_FOUND,
   REMINDER_NOT_FOUND,
+  tooManyReminders,
 } from './messages';
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
+import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, type PatientRows } from './fhir';
 import type { Page } from './pagination';
 import { listScope, requireAssignedDoctor, requireSee, type Caller } from './policy';
-import { findPrescription, insertPrescription, listPrescriptions, withPatientNames } from './prescriptions';
+import { findPrescription, insertPrescription, listPrescriptions, prescribedDrugsOf, withPatientNames } from './prescriptions';
 import {
   biodataOf,
-  distinctNotes,
   findDoctor,
   findPatient,
   findRecord,
   insertRecord,
+  latestRecordsOf,
   listRecords,
   prescriptionsForSummary,
+  recentRecordsOf,
   recordedAllergies,
+  type PatientWithRecentRecords,
   setSummary,
   toMedicalRecord,
   type RecordInput,
 } from './records';
-import { cancelReminder, findPatientIdByEmail, insertReminder, remindersOf, toReminder } from './reminders';
+import {
+  cancelReminder,
+  findPatientIdByEmail,
+  insertReminder,
+  REMINDER_WINDOW_MS,
+  remindersCreatedSince,
+  remindersOf,
+  toReminder,
+} from './reminders';
 
 /** An upload URL never used this long after it expired is given up (S3: its row becomes 'rejected'). */
 const ABANDON_GRACE_MS = 60 * 60 * 1000;
@@ -47,6 +70,21 @@ export interface PageRequest {
 }
 
 type Log = { warn(obj: object, msg: string): void };
+
+/** What a prescribing check read and found (GET /drug-alerts). */
+export interface MedicationCheck {
+  alerts: MedicationAlert[];
+  /** the allergy substances checked, on file and typed */
+  allergies: string[];
+  /** every prescription's drug on file: the product has no stop date, so all count as active */
+  activeMedications: string[];
+}
+
+/** The audit detail of an override: the reason, and what the stop alerts were about. */
+export function overrideDetail(reason: string, stops: MedicationAlert[]): string {
+  const substances = [...new Set(stops.map((a) => a.substance))].join(', ');
+  return `${reason} (stop alert: ${substances})`;
+}
 
 /**
  * The patient data one request's caller may reach — modelled on Medplum's per-request repository:
@@ -61,32 +99,85 @@ export class PatientAccess {
   constructor(
     private readonly db: Db,
     private readonly actor: AuditActor,
+    /** the clinic's IANA time zone (CLINIC_TIME_ZONE): dates of admission and ages */
+    private readonly clinicTimeZone?: string,
   ) {
     this.caller = { accountId: actor.actorId, role: actor.actorRole };
   }
 
+  // --- FHIR (api/src/fhir maps these rows; api/src/modules/fhir serves them) ----------------------
+
+  /**
+   * Everything of one patient a FHIR answer is made from, if the caller may see them (else 404
+   * `notFound`, as for a missing id). Audited like the app's own reads of the same data, in the
+   * same transaction: `audited` lists the entities returned (one list row each), or names the one
+   * row a read by id returns (a read row).
+   */
+  async fhirRecordOf(
+    patientId: string,
+    audited: AuditEntity[] | { entity: AuditEntity; entityId: string },
+    notFound = PATIENT_NOT_FOUND,
+  ): Promise<PatientRows> {
+    return this.db.transaction(async (tx) => {
+      await requireSee(tx, this.caller, patientId, notFound);
+      const rows = await patientRowsOf(tx, patientId);
+      if (!rows) throw new HttpError(404, notFound);
+      if (Array.isArray(audited)) for (const entity of audited) await this.audit(tx, 'list', entity, patientId);
+      else await this.audit(tx, 'read', audited.entity, patientId, audited.entityId);
+      return rows;
+    });
+  }
+
+  /** The patient a record, prescription, allergy entry or file belongs to; 404 `notFound` if none. */
+  async fhirOwnerOf(kind: 'record' | 'prescription' | 'allergy' | 'file', id: string, notFound: string): Promise<string> {
+    const patientId = await ownerOf(this.db, kind, id);
+    if (!patientId) throw new HttpError(404, notFound);
+    return patientId;
+  }
+
+  /**
+   * A doctor's public card (FHIR Practitioner): the doctor themself, a patient they are assigned
+   * to or wrote for, or a doctor who shares such a patient; 404 `notFound` for anyone else.
+   */
+  async fhirDoctor(doctorId: string, notFound: string): Promise<DoctorRow> {
+    const doctor = await findDoctorRow(this.db, doctorId);
+    if (!doctor) throw new HttpError(404, notFound);
+    if (this.caller.role === 'doctor' && doctorId === this.caller.accountId) return doctor;
+    const patientsOfCaller =
+      this.caller.role === 'patient'
+        ? [this.caller.accountId]
+        : (await assignedPatientsOf(this.db, this.caller.accountId)).map((p) => p.patient);
+    for (const patientId of patientsOfCaller) if (await doctorSeenBy(this.db, doctorId, patientId)) return doctor;
+    throw new HttpError(404, notFound);
+  }
+
   // --- medical records -------------------------------------------------------------------------
 
-  /** Doctor, assigned patient: the record (biodata filled from the profile) and every recorded allergy. */
-  async createRecord(patientId: string, input: RecordInput): Promise<{ record: MedicalRecord; allergies: string[] }> {
+  /**
+   * Doctor, assigned patient: the record (biodata filled from the profile) and the prescribing
+   * check of its treatment's drug (this record's allergy note with those on file). A stop alert
+   * without an override reason answers 409 and writes nothing.
+   */
+  async createRecord(patientId: string, input: RecordInput): Promise<{ record: MedicalRecord; alerts: MedicationAlert[] }> {
     return this.db.transaction(async (tx) => {
       await requireAssignedDoctor(tx, this.caller, patientId);
       const patient = await findPatient(tx, patientId);
       const doctor = await findDoctor(tx, this.caller.accountId);
       if (!patient) throw new HttpError(404, PATIENT_NOT_FOUND);
       if (!doctor) throw new HttpError(401, 'Unauthorized');
-      // This record's allergies, then the earlier records' and prescriptions' ones.
-      const allergies = distinctNotes([input.medicalHistory.allergies, ...(await recordedAllergies(tx, patientId))]);
+      const { alerts } = await this.check(tx, patientId, input.treatment.prescribedDrug, [input.medicalHistory.allergies]);
+      const stops = requireOverrideReason(alerts, input.overrideReason);
       const row = await insertRecord(tx, {
         patientId,
         doctorId: doctor.id,
         input,
-        biodata: biodataOf(patient, input.medicalHistory.biodata.modeOfAdmission, this.actor.at),
+        biodata: biodataOf(patient, input.medicalHistory.biodata.modeOfAdmission, this.actor.at, this.clinicTimeZone),
         doctorInfo: { doctorName: doctor.name, doctorEmail: doctor.email },
         now: this.actor.at,
       });
       await this.audit(tx, 'create', 'medical_record', patientId, row.id);
-      return { record: toMedicalRecord(row), allergies };
+      if (stops.length) await this.auditOverride(tx, 'medical_record', patientId, row.id, input.overrideReason!, stops);
+      return { record: toMedicalRecord(row), alerts };
     });
   }
 
@@ -111,14 +202,39 @@ export class PatientAccess {
   }
 
   /**
-   * What a summary is computed from (assigned doctor): the record and the patient's prescriptions.
+   * The records a vital-sign trend is drawn from: the patient's own (patientId omitted or theirs),
+   * or an assigned patient's (a doctor must name the patient). Audited as a list of records.
+   */
+  async recordsForTrend(
+    asked: string | undefined,
+    limit: number,
+  ): Promise<{ patientId: string; records: MedicalRecord[]; truncated: boolean }> {
+    if (this.caller.role === 'doctor' && asked === undefined) throw new HttpError(400, PATIENT_ID_REQUIRED);
+    return this.db.transaction(async (tx) => {
+      const scope = await listScope(tx, this.caller, asked);
+      if (!('patientId' in scope)) throw new HttpError(400, PATIENT_ID_REQUIRED);
+      const { records, truncated } = await latestRecordsOf(tx, scope.patientId, limit);
+      await this.audit(tx, 'list', 'medical_record', scope.patientId);
+      return { patientId: scope.patientId, records, truncated };
+    });
+  }
+
+  /**
+   * What a summary is computed from (assigned doctor): the record, the patient's prescriptions and
+   * allergies (the notes on file, shown as written, and the entries every alert is computed from).
    * Audited when the summary is saved (saveSummary), as today: computing it writes nothing.
    */
   async summaryInputs(recordId: string) {
     const row = await findRecord(this.db, recordId);
     if (!row) throw new HttpError(404, RECORD_NOT_FOUND);
     await requireAssignedDoctor(this.db, this.caller, row.patientId, RECORD_NOT_FOUND);
-    return { record: toMedicalRecord(row), prescriptions: await prescriptionsForSummary(this.db, row.patientId) };
+    return {
+      record: toMedicalRecord(row),
+      prescriptions: await prescriptionsForSummary(this.db, row.patientId),
+      // every allergy note on file, as the create and prescribe paths read them (all records, all prescriptions)
+      allergiesOnFile: await recordedAllergies(this.db, row.patientId),
+      allergyEntries: await allergyEntriesFor(this.db, row.patientId),
+    };
   }
 
   async saveSummary(record: MedicalRecord, summary: string): Promise<void> {
@@ -128,17 +244,40 @@ export class PatientAccess {
     });
   }
 
+  /**
+   * Doctor: every assigned patient with their latest and previous record (newest first), for the
+   * worklist. A list row of medical_record for each patient whose records it returns.
+   */
+  async worklistRecords(): Promise<PatientWithRecentRecords[]> {
+    if (this.caller.role !== 'doctor') return [];
+    return this.db.transaction(async (tx) => {
+      const patients = await recentRecordsOf(tx, this.caller.accountId);
+      await this.auditList(
+        tx,
+        'medical_record',
+        patients.filter((p) => p.records.length > 0).map((p) => p.patient.patient),
+      );
+      return patients;
+    });
+  }
+
   // --- prescriptions ---------------------------------------------------------------------------
 
+  /**
+   * Doctor, assigned patient: the prescription and its prescribing check (the typed allergies with
+   * those on file; the prescriptions already on file as active medications). A stop alert without
+   * an override reason answers 409 and writes nothing.
+   */
   async createPrescription(
     patientId: string,
     body: z.output<typeof PrescriptionCreate>,
-  ): Promise<{ prescription: Prescription; allergies: string[] }> {
+  ): Promise<{ prescription: Prescription; alerts: MedicationAlert[] }> {
     return this.db.transaction(async (tx) => {
       await requireAssignedDoctor(tx, this.caller, patientId);
       const doctor = await findDoctor(tx, this.caller.accountId);
       if (!doctor) throw new HttpError(401, 'Unauthorized');
-      const allergies = distinctNotes([...body.allergies, ...(await recordedAllergies(tx, patientId))]);
+      const { alerts } = await this.check(tx, patientId, body.prescribedDrug, body.allergies);
+      const stops = requireOverrideReason(alerts, body.overrideReason);
       const row = await insertPrescription(tx, {
         patientId,
         doctorId: doctor.id,
@@ -151,8 +290,9 @@ export class PatientAccess {
         createdAt: this.actor.at,
       });
       await this.audit(tx, 'create', 'prescription', patientId, row.id);
+      if (stops.length) await this.auditOverride(tx, 'prescription', patientId, row.id, body.overrideReason!, stops);
       const [prescription] = await withPatientNames(tx, [row]);
-      return { prescription, allergies };
+      return { prescription, alerts };
     });
   }
 
@@ -178,16 +318,26 @@ export class PatientAccess {
   }
 
   /**
-   * Assigned doctor: the patient's recorded allergy notes plus the typed ones, for the drug check.
-   * It reads the allergy notes of the patient's records and prescriptions: audited as a list.
+   * Assigned doctor: the prescribing check of `drug` before Finish, against the patient's allergies
+   * (on file and typed) and active medications. It reads the patient's records and prescriptions:
+   * audited as a list.
    */
-  async allergiesFor(patientId: string, typed: string[]): Promise<string[]> {
+  async medicationCheck(patientId: string, drug: string, typed: string[]): Promise<MedicationCheck> {
     return this.db.transaction(async (tx) => {
       await requireAssignedDoctor(tx, this.caller, patientId);
-      const allergies = distinctNotes([...(await recordedAllergies(tx, patientId)), ...typed]);
+      const check = await this.check(tx, patientId, drug, typed);
       await this.audit(tx, 'list', 'medical_record', patientId);
-      return allergies;
+      return check;
     });
+  }
+
+  /** The one prescribing check of every path (create record, prescribe, drug-alerts), inside its transaction. */
+  private async check(tx: Queryable, patientId: string, drug: string, typed: string[]): Promise<MedicationCheck> {
+    const entries = await allergyEntriesFor(tx, patientId, typed);
+    const activeMedications = await prescribedDrugsOf(tx, patientId);
+    const alerts = drug.trim() ? medicationAlerts(drug, { allergies: entries, activeMedications }) : [];
+    const allergies = [...new Set(entries.map((e) => e.substance.text))];
+    return { alerts, allergies, activeMedications };
   }
 
   // --- medical files ---------------------------------------------------------------------------
@@ -261,18 +411,35 @@ export class PatientAccess {
 
   // --- reminders (a doctor's e-mails to an assigned patient) --------------------------------------
 
-  async createReminder(body: z.output<typeof ReminderCreate>): Promise<Reminder> {
+  /**
+   * Doctor, assigned patient: the reminder goes to the patient, not to a stored address (the runner
+   * reads the patient's current e-mail), and at most `perDoctorPerHour` are created in any hour.
+   */
+  async createReminder(body: z.output<typeof ReminderCreate>, limits: { perDoctorPerHour: number }): Promise<Reminder> {
     return this.db.transaction(async (tx) => {
       const patient = await findPatientIdByEmail(tx, body.to);
-      // The same answer for an unknown address and a patient of someone else's: no account probing.
+      // 404 as for every patient the caller may not see (revoked included), and the same answer for
+      // an unknown address: no account probing, no open relay.
       if (!patient || this.caller.role !== 'doctor' || !(await isAssigned(tx, this.caller.accountId, patient.id))) {
-        throw new HttpError(403, NOT_YOUR_PATIENT);
+        throw new HttpError(404, NOT_YOUR_PATIENT);
       }
+      // Counted in the creating transaction, behind a lock on the doctor's row: parallel creates
+      // on any replica cannot both take the last place of the hour.
+      const { count, oldest } = await remindersCreatedSince(
+        tx,
+        this.caller.accountId,
+        new Date(this.actor.at.getTime() - REMINDER_WINDOW_MS),
+      );
+      if (count >= limits.perDoctorPerHour) {
+        const waitMs = oldest ? oldest.getTime() + REMINDER_WINDOW_MS - this.actor.at.getTime() : REMINDER_WINDOW_MS;
+        throw new HttpError(429, tooManyReminders(limits.perDoctorPerHour), Math.max(1, Math.ceil(waitMs / 1000)));
+      }
+      // The api is no relay to an address nobody proved (issue 11).
+      if (!patient.emailVerifiedAt) throw new HttpError(409, PATIENT_EMAIL_UNVERIFIED);
       const startAt = new Date(body.startDate);
       const row = await insertReminder(tx, {
         doctorId: this.caller.accountId,
         patientId: patient.id,
-        toEmail: body.to,
         subject: body.subject,
         text: body.text,
         startAt,
@@ -282,7 +449,7 @@ export class PatientAccess {
         createdAt: this.actor.at,
       });
       await this.audit(tx, 'create', 'reminder', patient.id, row.id);
-      return toReminder(row, patient.name);
+      return toReminder(row, patient);
     });
   }
 
@@ -295,7 +462,7 @@ export class PatientAccess {
         'reminder',
         rows.map((r) => r.reminder.patientId),
       );
-      return rows.map((r) => toReminder(r.reminder, r.patientName));
+      return rows.map((r) => toReminder(r.reminder, { name: r.patientName, email: r.patientEmail }));
     });
   }
 
@@ -309,6 +476,18 @@ export class PatientAccess {
   }
 
   // --- audit -----------------------------------------------------------------------------------
+
+  /** The doctor proceeded past stop alerts: in the create's transaction, entity and id the new row's. */
+  private auditOverride(
+    tx: Queryable,
+    entity: 'prescription' | 'medical_record',
+    patientId: string,
+    entityId: string,
+    reason: string,
+    stops: MedicationAlert[],
+  ) {
+    return audit(tx, { ...this.actor, action: 'override', entity, entityId, patientId, detail: overrideDetail(reason, stops) });
+  }
 
   private audit(
     tx: Queryable,
@@ -326,7 +505,21 @@ export class PatientAccess {
   }
 }
 
+/**
+ * The stop alerts a create proceeds past: none, or all of them with a reason given. A stop with no
+ * reason is a 409 carrying every alert (the form shows them and asks for the reason); thrown
+ * inside the create's transaction, before anything is written.
+ */
+function requireOverrideReason(alerts: MedicationAlert[], reason: string | undefined): MedicationAlert[] {
+  const stops = alerts.filter((a) => a.severity === 'stop');
+  if (stops.length && !reason) throw new HttpError(409, OVERRIDE_REQUIRED_ERROR, undefined, { alerts });
+  return stops;
+}
+
 /** The access of a guarded request's caller (its session), timed by the app's clock. */
-export function accessFor(deps: Pick<AppDeps, 'db' | 'clock'>, request: FastifyRequest): PatientAccess {
-  return new PatientAccess(deps.db.db, actorOf(request, deps.clock));
+export function accessFor(
+  deps: Pick<AppDeps, 'db' | 'clock'> & { config?: Pick<AppDeps['config'], 'clinicTimeZone'> },
+  request: FastifyRequest,
+): PatientAccess {
+  return new PatientAccess(deps.db.db, actorOf(request, deps.clock), deps.config?.clinicTimeZone);
 }

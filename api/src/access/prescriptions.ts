@@ -1,8 +1,9 @@
-import { eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { patients, prescriptions } from '../db/schema';
 import { countScope, listQueries, type ListScope, type Page } from './pagination';
+import { distinctNotes } from './records';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
 
@@ -67,4 +68,17 @@ export async function listPrescriptions(
   const q = prescriptionListQueries(db, scope, page, limit);
   const rows = await q.page;
   return { items: await withPatientNames(db, rows), page, limit, total: await countScope(db, prescriptions, scope) };
+}
+
+/**
+ * The drugs of every prescription on file for the patient, distinct, oldest first: the "active
+ * medications" of the interaction check. The product records no stop date, so none has ended.
+ */
+export async function prescribedDrugsOf(db: Queryable, patientId: string): Promise<string[]> {
+  const rows = await db
+    .select({ drug: prescriptions.prescribedDrug })
+    .from(prescriptions)
+    .where(eq(prescriptions.patientId, patientId))
+    .orderBy(asc(prescriptions.createdAt), asc(prescriptions.id));
+  return distinctNotes(rows.map((r) => r.drug));
 }

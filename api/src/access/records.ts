@@ -1,9 +1,11 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
-import type { MedicalRecord, MedicalRecordCreate } from 'shared-contracts';
+import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
+import type { AssignedPatient, MedicalRecord, MedicalRecordCreate } from 'shared-contracts';
 import type { z } from 'zod';
 import type { Queryable } from '../adapters/db';
-import { doctors, medicalRecords, patients, prescriptions, type MedicalRecordBiodata } from '../db/schema';
+import { assignments, doctors, medicalRecords, patients, prescriptions, type MedicalRecordBiodata } from '../db/schema';
+import { assignedPatientIds } from './assignments';
 import { ageOn, isoDate } from '../clinical/age';
+import { allergyNotesOf, allergyRowsOf, reviewedKeys } from './allergy-entries';
 import { countScope, listQueries, type ListScope, type Page } from './pagination';
 
 export type RecordRow = typeof medicalRecords.$inferSelect;
@@ -42,8 +44,14 @@ export async function findDoctor(db: Queryable, doctorId: string) {
 }
 
 /** Biodata filled by the server from the patient's profile on the day of admission. */
-export function biodataOf(patient: typeof patients.$inferSelect, modeOfAdmission: string, now: Date): MedicalRecordBiodata {
-  const dateOfAdmission = isoDate(now);
+export function biodataOf(
+  patient: typeof patients.$inferSelect,
+  modeOfAdmission: string,
+  now: Date,
+  timeZone?: string,
+): MedicalRecordBiodata {
+  // the clinic's calendar date (CLINIC_TIME_ZONE), for the date of admission and the age on it
+  const dateOfAdmission = isoDate(now, timeZone);
   return {
     name: patient.name,
     email: patient.email,
@@ -113,6 +121,24 @@ export async function listRecords(db: Queryable, scope: ListScope, page: number,
   return { items: rows.map(toMedicalRecord), page, limit, total: await countScope(db, medicalRecords, scope) };
 }
 
+/**
+ * The patient's latest `limit` records (newest first) for the vital-sign trend, and whether
+ * there are more: one row past the limit is read to tell.
+ */
+export async function latestRecordsOf(
+  db: Queryable,
+  patientId: string,
+  limit: number,
+): Promise<{ records: MedicalRecord[]; truncated: boolean }> {
+  const rows = await db
+    .select()
+    .from(medicalRecords)
+    .where(eq(medicalRecords.patientId, patientId))
+    .orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
+    .limit(limit + 1);
+  return { records: rows.slice(0, limit).map(toMedicalRecord), truncated: rows.length > limit };
+}
+
 /** The patient's prescriptions for the summary, newest first (at most 200). */
 export async function prescriptionsForSummary(db: Queryable, patientId: string) {
   return db
@@ -124,21 +150,17 @@ export async function prescriptionsForSummary(db: Queryable, patientId: string) 
 }
 
 /**
- * Every allergy note recorded for the patient: the allergies text of their records and the
- * allergy lists of their prescriptions. Duplicates (by case and spacing) and empty notes removed.
+ * Every allergy note in force for the patient, as text for the text-based drug check: the
+ * allergies text of their records and the allergy lists of their prescriptions that no structured
+ * entry reviews, and the substances of their active, unrefuted structured entries (issue 13: a
+ * refuted note stops alerting, a confirmed one keeps alerting). Duplicates and empty notes removed.
  */
 export async function recordedAllergies(db: Queryable, patientId: string): Promise<string[]> {
-  const fromRecords = await db
-    .selectDistinct({ note: sql<string>`${medicalRecords.history}->>'allergies'` })
-    .from(medicalRecords)
-    .where(and(eq(medicalRecords.patientId, patientId), sql`coalesce(${medicalRecords.history}->>'allergies', '') <> ''`))
-    .orderBy(sql`1`);
-  const fromPrescriptions = await db
-    .selectDistinct({ note: sql<string>`unnest(${prescriptions.allergies})` })
-    .from(prescriptions)
-    .where(eq(prescriptions.patientId, patientId))
-    .orderBy(sql`1`);
-  return distinctNotes([...fromRecords.map((r) => r.note), ...fromPrescriptions.map((r) => r.note)]);
+  const rows = await allergyRowsOf(db, patientId);
+  const reviewed = reviewedKeys(rows);
+  const notes = (await allergyNotesOf(db, patientId)).filter((n) => !reviewed.has(n.key)).map((n) => n.text);
+  const inForce = rows.filter((r) => r.clinicalStatus === 'active' && r.verificationStatus !== 'refuted');
+  return distinctNotes([...notes, ...inForce.map((r) => r.substanceText)]);
 }
 
 /** Notes that differ only in case or spacing count once (the first spelling kept); empty ones go. */
@@ -153,4 +175,75 @@ export function distinctNotes(notes: (string | null | undefined)[]): string[] {
     out.push(note);
   }
   return out;
+}
+
+/** An assigned patient with their latest two records, newest first (none, one or two). */
+export interface PatientWithRecentRecords {
+  patient: AssignedPatient;
+  records: MedicalRecord[];
+}
+
+/**
+ * The worklist's reading, in ONE query: every patient assigned to the doctor (the join is the
+ * permission) with their latest and previous record — row_number() over each patient's records,
+ * newest first, kept up to 2 (PostgreSQL and PGlite alike).
+ */
+export function recentRecordsQuery(db: Queryable, doctorId: string) {
+  const ranked = db
+    .select({
+      id: medicalRecords.id,
+      patientId: medicalRecords.patientId,
+      doctorId: medicalRecords.doctorId,
+      title: medicalRecords.title,
+      summary: medicalRecords.summary,
+      biodata: medicalRecords.biodata,
+      doctorInfo: medicalRecords.doctorInfo,
+      history: medicalRecords.history,
+      systemicHistory: medicalRecords.systemicHistory,
+      examination: medicalRecords.examination,
+      investigations: medicalRecords.investigations,
+      treatment: medicalRecords.treatment,
+      createdAt: medicalRecords.createdAt,
+      recency:
+        sql<number>`row_number() over (partition by ${medicalRecords.patientId} order by ${medicalRecords.createdAt} desc, ${medicalRecords.id} desc)`
+          .mapWith(Number)
+          .as('recency'),
+    })
+    .from(medicalRecords)
+    .where(sql`${medicalRecords.patientId} in (${assignedPatientIds(doctorId)})`)
+    .as('ranked');
+  return db
+    .select({
+      patient: { patient: patients.id, name: patients.name, DOB: patients.dob, email: patients.email },
+      record: {
+        id: ranked.id,
+        patientId: ranked.patientId,
+        doctorId: ranked.doctorId,
+        title: ranked.title,
+        summary: ranked.summary,
+        biodata: ranked.biodata,
+        doctorInfo: ranked.doctorInfo,
+        history: ranked.history,
+        systemicHistory: ranked.systemicHistory,
+        examination: ranked.examination,
+        investigations: ranked.investigations,
+        treatment: ranked.treatment,
+        createdAt: ranked.createdAt,
+      },
+    })
+    .from(assignments)
+    .innerJoin(patients, eq(patients.id, assignments.patientId))
+    .leftJoin(ranked, and(eq(ranked.patientId, assignments.patientId), lte(ranked.recency, 2)))
+    .where(eq(assignments.doctorId, doctorId))
+    .orderBy(asc(patients.name), asc(patients.id), asc(ranked.recency));
+}
+
+export async function recentRecordsOf(db: Queryable, doctorId: string): Promise<PatientWithRecentRecords[]> {
+  const byPatient = new Map<string, PatientWithRecentRecords>();
+  for (const row of await recentRecordsQuery(db, doctorId)) {
+    let entry = byPatient.get(row.patient.patient);
+    if (!entry) byPatient.set(row.patient.patient, (entry = { patient: row.patient, records: [] }));
+    if (row.record) entry.records.push(toMedicalRecord(row.record));
+  }
+  return [...byPatient.values()];
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../adapters/db';
 import { selectRows } from '../adapters/db';
 import type { Mailer } from '../adapters/mail';
-import { doctors, reminderDeliveries, reminders } from '../db/schema';
+import { doctors, patients, reminderDeliveries, reminders } from '../db/schema';
 import { latestOccurrence, nextOccurrence, retryDelayMs } from './reminder-schedule';
 
 /*
@@ -120,7 +120,9 @@ async function deliver(ctx: RunnerContext, claim: Claim, now: Date): Promise<boo
   const { db } = ctx;
   const [r] = await db
     .select({
-      toEmail: reminders.toEmail,
+      // The patient's current address, not one stored at scheduling: reminders follow an e-mail change.
+      toEmail: patients.email,
+      toEmailVerifiedAt: patients.emailVerifiedAt,
       subject: reminders.subject,
       text: reminders.text,
       doctorName: doctors.name,
@@ -128,12 +130,15 @@ async function deliver(ctx: RunnerContext, claim: Claim, now: Date): Promise<boo
     })
     .from(reminders)
     .innerJoin(doctors, eq(doctors.id, reminders.doctorId))
+    .innerJoin(patients, eq(patients.id, reminders.patientId))
     .where(eq(reminders.id, claim.reminderId));
   try {
     if (!r) throw new Error('reminder not found');
+    if (!r.toEmailVerifiedAt) throw new UnverifiedAddress();
     await ctx.mailer.send({ to: r.toEmail, subject: r.subject, text: reminderBody(r.text, r.doctorName, r.doctorEmail) });
   } catch (err) {
-    const giveUp = claim.attempts >= ctx.maxAttempts;
+    // An unproven address is never written to: no retry would change that (issue 11).
+    const giveUp = claim.attempts >= ctx.maxAttempts || err instanceof UnverifiedAddress;
     await db
       .update(reminderDeliveries)
       .set({
@@ -159,6 +164,14 @@ async function deliver(ctx: RunnerContext, claim: Claim, now: Date): Promise<boo
       .where(eq(reminders.id, claim.reminderId));
   });
   return true;
+}
+
+/** The patient's current e-mail was never verified: the occurrence is given up, not retried. */
+class UnverifiedAddress extends Error {
+  constructor() {
+    super("the patient's e-mail address is not verified");
+    this.name = 'UnverifiedAddress';
+  }
 }
 
 /** The reminder's text and a footer naming the doctor who scheduled it. */

@@ -1,17 +1,40 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gt, min, sql } from 'drizzle-orm';
 import type { Reminder } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
-import { patients, reminders } from '../db/schema';
+import { doctors, patients, reminders } from '../db/schema';
 
 export type ReminderRow = typeof reminders.$inferSelect;
 
-export async function findPatientIdByEmail(db: Queryable, email: string): Promise<{ id: string; name: string } | undefined> {
+export async function findPatientIdByEmail(
+  db: Queryable,
+  email: string,
+): Promise<{ id: string; name: string; email: string; emailVerifiedAt: Date | null } | undefined> {
   const [row] = await db
-    .select({ id: patients.id, name: patients.name })
+    .select({ id: patients.id, name: patients.name, email: patients.email, emailVerifiedAt: patients.emailVerifiedAt })
     .from(patients)
     .where(eq(patients.email, email))
     .limit(1);
   return row;
+}
+
+/** The window of the per-doctor creation limit. */
+export const REMINDER_WINDOW_MS = 3_600_000;
+
+/**
+ * How many reminders the doctor created after `since`, and the oldest of them (when the next place
+ * frees up). Locks the doctor's row first: call it in the transaction that inserts.
+ */
+export async function remindersCreatedSince(
+  db: Queryable,
+  doctorId: string,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
+  await db.select({ id: doctors.id }).from(doctors).where(eq(doctors.id, doctorId)).for('update');
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number), oldest: min(reminders.createdAt) })
+    .from(reminders)
+    .where(and(eq(reminders.doctorId, doctorId), gt(reminders.createdAt, since)));
+  return { count: row?.count ?? 0, oldest: row?.oldest ?? null };
 }
 
 export async function insertReminder(db: Queryable, values: typeof reminders.$inferInsert): Promise<ReminderRow> {
@@ -19,10 +42,13 @@ export async function insertReminder(db: Queryable, values: typeof reminders.$in
   return row;
 }
 
-/** The doctor's reminders, newest first, with the patient's name. */
-export async function remindersOf(db: Queryable, doctorId: string): Promise<{ reminder: ReminderRow; patientName: string }[]> {
+/** The doctor's reminders, newest first, with the patient's name and current e-mail (where they go). */
+export async function remindersOf(
+  db: Queryable,
+  doctorId: string,
+): Promise<{ reminder: ReminderRow; patientName: string; patientEmail: string }[]> {
   return db
-    .select({ reminder: reminders, patientName: patients.name })
+    .select({ reminder: reminders, patientName: patients.name, patientEmail: patients.email })
     .from(reminders)
     .innerJoin(patients, eq(patients.id, reminders.patientId))
     .where(eq(reminders.doctorId, doctorId))
@@ -40,11 +66,11 @@ export async function cancelReminder(db: Queryable, doctorId: string, id: string
   return row;
 }
 
-export function toReminder(row: ReminderRow, patientName: string): Reminder {
+export function toReminder(row: ReminderRow, patient: { name: string; email: string }): Reminder {
   return {
     _id: row.id,
-    to: row.toEmail,
-    patientName,
+    to: patient.email,
+    patientName: patient.name,
     subject: row.subject,
     text: row.text,
     startDate: row.startAt.toISOString(),

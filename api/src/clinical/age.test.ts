@@ -58,6 +58,12 @@ describe('ageOn', () => {
     }
   });
 
+  it('isoDate is the calendar day in a time zone: a Sydney morning is not the UTC day before', () => {
+    expect(isoDate(new Date('2025-02-28T21:30:00Z'), 'Australia/Sydney')).toBe('2025-03-01');
+    expect(isoDate(new Date('2025-03-01T02:00:00Z'), 'America/Los_Angeles')).toBe('2025-02-28');
+    expect(isoDate(new Date('2025-03-01T02:00:00Z'), 'UTC')).toBe('2025-03-01');
+  });
+
   it('isoDate is the UTC calendar day', () => {
     expect(isoDate(new Date('2025-12-31T23:59:59Z'))).toBe('2025-12-31');
     expect(isoDate(new Date('2026-01-01T00:00:00Z'))).toBe('2026-01-01');

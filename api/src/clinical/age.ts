@@ -54,5 +54,33 @@ export function ageOn(dob: string | null | undefined, on: string): Age | null {
   return { years: Math.floor(months / 12), months: months % 12, days };
 }
 
-/** Today's calendar date (UTC) by the given instant: 'YYYY-MM-DD'. */
-export const isoDate = (at: Date) => at.toISOString().slice(0, 10);
+/**
+ * The calendar date of an instant in a time zone: 'YYYY-MM-DD'. The clinic's zone (CLINIC_TIME_ZONE),
+ * so a Sydney morning visit is dated that morning, not the UTC day before. UTC when none is given.
+ */
+export function isoDate(at: Date, timeZone = 'UTC'): string {
+  // en-CA formats as YYYY-MM-DD; the parts are read by type so no locale layout is assumed
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(
+    at,
+  );
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/**
+ * The local date and time of an instant in a time zone: 'YYYY-MM-DDTHH:MM' (24-hour), the shape
+ * the record form's observation time has, so the two sort and read alike.
+ */
+export function localDateTime(at: Date, timeZone = 'UTC'): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
+}

@@ -11,4 +11,17 @@ export {
   parseTemperature,
   type BpCategory,
 } from './vitals';
-export { drugAllergyAlerts, normalise } from './drug-allergy';
+export { recordObservations, type RecordObservations } from './observations';
+export {
+  codeSubstance,
+  isSevere,
+  medicationAlerts,
+  readAllergyText,
+  VOCABULARY_VERSION,
+  type AllergyEntry,
+} from './medication-safety';
+export { normalise } from './vocabulary';
+export { suggestSubstances, type SubstanceSuggestion } from './substance-matcher';
+export { INTERACTIONS } from './interactions';
+export { trendPoint, vitalSignTrend } from './trends';
+export { compareRisk, news2Change, riskLevel, worklistOrder, type WorklistEntry, type WorklistScore } from './worklist';

@@ -1,7 +1,15 @@
-import { news2, news2Band, news2SubScore, type News2Parameter } from './news2';
+import {
+  consciousnessSubScore,
+  news2,
+  news2Band,
+  news2SubScore,
+  oxygenSubScore,
+  spo2SubScore,
+  type NumericNews2Parameter,
+} from './news2';
 
-// RCP 2017 NEWS2 chart 1, every band edge.
-const BOUNDARIES: [News2Parameter, number, number][] = [
+// RCP 2017 NEWS2 Chart 1, every band edge of the numeric parameters.
+const BOUNDARIES: [NumericNews2Parameter, number, number][] = [
   ['respirationRate', 8, 3],
   ['respirationRate', 9, 1],
   ['respirationRate', 11, 1],
@@ -38,9 +46,70 @@ const BOUNDARIES: [News2Parameter, number, number][] = [
   ['temperature', 39.1, 2],
 ];
 
-describe('news2SubScore', () => {
+// Chart 1 SpO2 scale 1 edges.
+const SCALE_1: [number, number][] = [
+  [91, 3],
+  [92, 2],
+  [93, 2],
+  [94, 1],
+  [95, 1],
+  [96, 0],
+  [100, 0],
+];
+// Chart 1 SpO2 scale 2 edges: [spo2, on air, on oxygen].
+const SCALE_2: [number, number, number][] = [
+  [83, 3, 3],
+  [84, 2, 2],
+  [85, 2, 2],
+  [86, 1, 1],
+  [87, 1, 1],
+  [88, 0, 0],
+  [92, 0, 0],
+  [93, 0, 1],
+  [94, 0, 1],
+  [95, 0, 2],
+  [96, 0, 2],
+  [97, 0, 3],
+  [100, 0, 3],
+];
+
+const ALL_NORMAL = {
+  respirationRate: 16,
+  oxygenSaturation: 97,
+  spo2Scale: 1 as const,
+  supplementalOxygen: false,
+  systolicBP: 120,
+  pulse: 70,
+  consciousness: 'A' as const,
+  temperature: 37,
+};
+
+describe('news2SubScore (RCP 2017 Chart 1)', () => {
   it.each(BOUNDARIES)('%s %d scores %d', (parameter, value, points) => {
     expect(news2SubScore(parameter, value)).toBe(points);
+  });
+
+  it.each(SCALE_1)('SpO2 scale 1: %d %% scores %d (air or oxygen alike)', (spo2, points) => {
+    expect(spo2SubScore(spo2, 1, false)).toBe(points);
+    expect(spo2SubScore(spo2, 1, true)).toBe(points);
+  });
+
+  it.each(SCALE_2)('SpO2 scale 2: %d %% scores %d on air, %d on oxygen', (spo2, air, oxygen) => {
+    expect(spo2SubScore(spo2, 2, false)).toBe(air);
+    expect(spo2SubScore(spo2, 2, true)).toBe(oxygen);
+  });
+
+  it('SpO2 scale 2 at 93 % or more cannot be scored without knowing air or oxygen; below, both rows agree', () => {
+    expect(spo2SubScore(93, 2, null)).toBeUndefined();
+    expect(spo2SubScore(92, 2, null)).toBe(0);
+    expect(spo2SubScore(84, 2, undefined)).toBe(2);
+  });
+
+  it('air 0, oxygen 2; alert 0, new confusion / voice / pain / unresponsive 3', () => {
+    expect(oxygenSubScore(false)).toBe(0);
+    expect(oxygenSubScore(true)).toBe(2);
+    expect(consciousnessSubScore('A')).toBe(0);
+    for (const c of ['C', 'V', 'P', 'U'] as const) expect(consciousnessSubScore(c)).toBe(3);
   });
 
   it('reads the bands as upper bounds for in-between values', () => {
@@ -56,44 +125,90 @@ describe('news2SubScore', () => {
   });
 });
 
-describe('news2 bands (RCP 2017 chart 3)', () => {
+describe('news2 complete: the score and the RCP 2017 Chart 4 response', () => {
   it('total 0: low, routine 12-hourly monitoring', () => {
-    const r = news2({ respirationRate: 16, systolicBP: 120, pulse: 70, temperature: 37 });
-    expect(r).toMatchObject({ total: 0, band: 'low', partial: true, unscored: [], singleParameterThree: false });
-    expect(r.response).toMatch(/12-hourly/);
+    const r = news2(ALL_NORMAL);
+    expect(r).toMatchObject({ complete: true, total: 0, band: 'low', missing: [], singleParameterThree: false });
+    expect(r.complete && r.response).toMatch(/12-hourly/);
+    expect(r.subScores.map((s) => s.parameter)).toEqual([
+      'respirationRate',
+      'oxygenSaturation',
+      'supplementalOxygen',
+      'systolicBP',
+      'pulse',
+      'consciousness',
+      'temperature',
+    ]);
   });
 
   it('total 1–4 without a 3: low, 4–6-hourly', () => {
-    const r = news2({ respirationRate: 22, systolicBP: 105, pulse: 95, temperature: 37 }); // 2 + 1 + 1
-    expect(r).toMatchObject({ total: 4, band: 'low' });
-    expect(r.response).toMatch(/4–6-hourly/);
+    const r = news2({ ...ALL_NORMAL, respirationRate: 22, systolicBP: 105, pulse: 95 }); // 2 + 1 + 1
+    expect(r).toMatchObject({ complete: true, total: 4, band: 'low' });
+    expect(r.complete && r.response).toMatch(/4–6-hourly/);
   });
 
   it('a single parameter scoring 3 with total < 5: low-medium, urgent ward-based response', () => {
-    const r = news2({ respirationRate: 16, systolicBP: 120, pulse: 70, temperature: 34.5 });
-    expect(r).toMatchObject({ total: 3, band: 'low-medium', singleParameterThree: true });
-    expect(r.response).toMatch(/urgent ward-based response/);
-    expect(news2({ respirationRate: 26, pulse: 95 })).toMatchObject({ total: 4, band: 'low-medium' });
+    const r = news2({ ...ALL_NORMAL, consciousness: 'C' });
+    expect(r).toMatchObject({ complete: true, total: 3, band: 'low-medium', singleParameterThree: true });
+    expect(r.complete && r.response).toMatch(/urgent ward-based response/);
   });
 
-  it('total 5: medium, key threshold for urgent response — also when one parameter scored 3', () => {
-    expect(news2({ respirationRate: 22, systolicBP: 95, pulse: 95 })).toMatchObject({ total: 5, band: 'medium' }); // 2 + 2 + 1
-    expect(news2({ respirationRate: 26, systolicBP: 95 })).toMatchObject({ total: 5, band: 'medium' }); // 3 + 2
+  it('total 5: medium, key threshold for urgent response; oxygen adds 2', () => {
+    expect(news2({ ...ALL_NORMAL, supplementalOxygen: true, respirationRate: 22, pulse: 95 })).toMatchObject({
+      complete: true,
+      total: 5,
+      band: 'medium',
+    }); // 2 + 2 + 1
     expect(news2Band(6, false).band).toBe('medium');
     expect(news2Band(5, false).response).toMatch(/key threshold for urgent response/);
   });
 
-  it('total 7 or more: high, emergency response', () => {
-    const r = news2({ respirationRate: 26, systolicBP: 88, pulse: 115 }); // 3 + 3 + 2 = 8
-    expect(r).toMatchObject({ total: 8, band: 'high' });
+  it('total 7 or more: high, emergency response (a septic picture)', () => {
+    const r = news2({
+      respirationRate: 26,
+      oxygenSaturation: 91,
+      spo2Scale: 1,
+      supplementalOxygen: false,
+      systolicBP: 88,
+      pulse: 132,
+      consciousness: 'C',
+      temperature: 39.2,
+    }); // 3 + 3 + 0 + 3 + 3 + 3 + 2
+    expect(r).toMatchObject({ complete: true, total: 17, band: 'high' });
     expect(news2Band(7, false)).toMatchObject({ band: 'high', response: expect.stringMatching(/^emergency response/) });
   });
 
-  it('lists unscored parameters and always the three never in the record', () => {
-    const r = news2({ pulse: 80, temperature: null, systolicBP: Number.NaN });
-    expect(r.unscored).toEqual(['respirationRate', 'systolicBP', 'temperature']);
-    expect(r.subScores).toEqual([{ parameter: 'pulse', value: 80, score: 0 }]);
-    expect(r.notInRecord).toEqual(['SpO2', 'air or oxygen', 'consciousness']);
-    expect(r.partial).toBe(true);
+  it('scale 2 on oxygen scores high saturations', () => {
+    expect(news2({ ...ALL_NORMAL, spo2Scale: 2, supplementalOxygen: true, oxygenSaturation: 97 })).toMatchObject({
+      complete: true,
+      total: 5, // SpO2 3 + oxygen 2
+    });
+  });
+});
+
+describe('news2 incomplete: a lower bound, the missing parameters, no response tier', () => {
+  it('any parameter missing: complete false, "at least" total, no band, no response', () => {
+    const r = news2({ respirationRate: 16, systolicBP: 120, pulse: 70, temperature: 37 });
+    expect(r).toMatchObject({ complete: false, total: 0, missing: ['oxygenSaturation', 'supplementalOxygen', 'consciousness'] });
+    expect(r).not.toHaveProperty('band');
+    expect(r).not.toHaveProperty('response');
+  });
+
+  it('each of the seven missing alone makes it incomplete', () => {
+    for (const key of Object.keys(ALL_NORMAL).filter((k) => k !== 'spo2Scale') as (keyof typeof ALL_NORMAL)[]) {
+      const r = news2({ ...ALL_NORMAL, [key]: null });
+      expect(r.complete).toBe(false);
+      expect(r.missing).toHaveLength(1);
+    }
+  });
+
+  it('scale 2 at 93 % with air or oxygen unknown: SpO2 also missing', () => {
+    const r = news2({ ...ALL_NORMAL, spo2Scale: 2, supplementalOxygen: null, oxygenSaturation: 95 });
+    expect(r.missing).toEqual(['oxygenSaturation', 'supplementalOxygen']);
+  });
+
+  it('non-finite values are missing, not scored', () => {
+    const r = news2({ ...ALL_NORMAL, systolicBP: Number.NaN });
+    expect(r).toMatchObject({ complete: false, missing: ['systolicBP'] });
   });
 });

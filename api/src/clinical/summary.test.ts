@@ -43,6 +43,12 @@ function makeRecord(over: Partial<Omit<MedicalRecord, 'examination'>> & { gpe?: 
         respiratoryRate: 22,
         bloodSugarLevel: '180 mg/dL',
         Notes: '',
+        // the three NEWS2 parameters a record before issue 12 never held, and no observation time
+        oxygenSaturation: null,
+        spo2Scale: 1,
+        supplementalOxygen: null,
+        consciousness: null,
+        observedAt: '',
         ...gpe,
       },
       respiratorySystem: '',
@@ -62,6 +68,9 @@ function makeRecord(over: Partial<Omit<MedicalRecord, 'examination'>> & { gpe?: 
   };
 }
 
+/** The three NEWS2 parameters makeRecord leaves out, all normal: with them the score is complete. */
+const COMPLETE: Partial<Gpe> = { oxygenSaturation: 97, spo2Scale: 1, supplementalOxygen: false, consciousness: 'A' };
+
 const NO_TREATMENT = { prescribedDrug: '', dosage: '', administrationRoute: '', dosageFrequency: '' };
 const headings = (md: string) => md.split('\n').filter((l) => /^\s*#/.test(l));
 const section = (md: string, heading: string) => {
@@ -77,6 +86,7 @@ describe('buildSummary', () => {
       '## Patient',
       '## Presenting complaint',
       '## Key history',
+      '## Allergies',
       '## Vital signs',
       '## Investigations',
       '## Treatment',
@@ -105,21 +115,25 @@ describe('buildSummary', () => {
         '## Key history',
         '**Past medical history:** Type 2 diabetes.',
         '**Drug history:** Metformin 500 mg twice daily.',
-        '**Allergies:** Penicillin (rash)',
         '**Social history:** Non-smoker.',
         '**Occupation:** Teacher',
         '',
+        '## Allergies',
+        '**Allergies:** Penicillin (rash)',
+        '',
         '## Vital signs',
-        '**Blood pressure:** 128/84 mmHg (reference 90–120/60–80 mmHg): high; ACC/AHA 2017 category: stage 1 hypertension',
+        '**Blood pressure:** 128/84 mmHg (reference 90–120/60–80 mmHg): high; reading in the stage 1 hypertension range (ACC/AHA 2017; one reading; confirm on repeat)',
         '**Pulse:** 96 /min (reference 60–100 /min): normal',
         '**Respiratory rate:** 22 /min (reference 12–20 /min): high',
+        '**SpO2:** Not measured — not scored.',
+        '**Air or oxygen:** Not recorded.',
+        '**Consciousness:** Not recorded.',
         '**Temperature:** 38.4 °C (reference 36.1–38.0 °C): high',
         '**Blood sugar:** 180 mg/dL (random glucose reference 70–140 mg/dL): high',
-        '**NEWS2 (partial): 4**',
+        '**NEWS2 incomplete: at least 4**',
         'Sub-scores: Respiration rate 22 /min: 2; Systolic blood pressure 128 mmHg: 0; Pulse 96 /min: 1; Temperature 38.4 °C: 1.',
-        '**Response (low):** ward-based response: inform the registered nurse, who assesses the patient and decides whether monitoring should increase or care be escalated; minimum 4–6-hourly monitoring.',
-        'Not scored: SpO2, air or oxygen, consciousness (not in the record).',
-        'Partial score: the unscored parameters can add up to 8 points, so the full NEWS2 may be higher and its response more urgent (RCP 2017).',
+        'Missing: SpO2, Air or oxygen, Consciousness.',
+        'No response tier: an incomplete score can only rise. Record the missing parameters to score NEWS2 (RCP 2017).',
         '',
         '## Investigations',
         '**Complete blood count:** WBC 14.2',
@@ -132,92 +146,231 @@ describe('buildSummary', () => {
         '**Frequency:** Three times daily',
         '',
         '## Alerts',
-        '**Drug–allergy alert (same class):** Amoxicillin is a penicillin; the patient has a recorded penicillin allergy (“Penicillin (rash)”).',
+        '**Drug–allergy alert (warning):** Amoxicillin is a penicillin; the patient has an unconfirmed penicillin allergy with rash.',
         '',
         'Decision support only: verify against the full clinical picture.',
         '',
       ].join('\n'),
     );
-    expect(news2).toMatchObject({ total: 4, band: 'low', partial: true });
+    expect(news2).toMatchObject({ total: 4, complete: false });
+    expect(markdown).not.toMatch(/Response \(/);
     expect(alerts).toEqual([
       {
-        drug: 'Amoxicillin 500 mg capsules',
-        allergy: 'Penicillin (rash)',
-        kind: 'same-class',
-        drugClass: 'penicillins',
-        message: 'Amoxicillin is a penicillin; the patient has a recorded penicillin allergy (“Penicillin (rash)”).',
+        kind: 'allergy',
+        severity: 'warning',
+        substance: 'Penicillin',
+        matchedText: 'Amoxicillin',
+        message: 'Amoxicillin is a penicillin; the patient has an unconfirmed penicillin allergy with rash.',
+        source: expect.stringContaining('Khan DA et al.'),
       },
     ]);
   });
 
   it('"No alerts." when there is nothing to flag', () => {
-    const r = makeRecord({ allergies: 'NKDA', gpe: { respiratoryRate: 16, pulse: 80, temperature: '37.0' } });
+    const r = makeRecord({ allergies: 'NKDA', gpe: { ...COMPLETE, respiratoryRate: 16, pulse: 80, temperature: '37.0' } });
     const { markdown, alerts, news2 } = buildSummary(r);
     expect(alerts).toEqual([]);
-    expect(news2).toMatchObject({ total: 0, band: 'low' });
+    expect(news2).toMatchObject({ complete: true, total: 0, band: 'low' });
     expect(section(markdown, 'Alerts')).toBe('## Alerts\nNo alerts.\n\n' + DISCLAIMER + '\n');
-    expect(markdown).toContain('**Response (low):** routine NEWS monitoring, minimum 12-hourly.');
+    expect(markdown).toContain('**NEWS2: 0**');
+    expect(markdown).toContain('**Response (low, RCP 2017 Chart 4):** routine NEWS monitoring, minimum 12-hourly.');
   });
 
-  it('states the total is partial and lists what is not scored, including the form default temperature "9"', () => {
+  it('an incomplete NEWS2: "at least N", the missing parameters, no response tier; the prefill "9" is flagged', () => {
     const { markdown, news2 } = buildSummary(makeRecord({ gpe: { temperature: '9', bloodPressure: '' } }));
-    expect(news2.unscored).toEqual(['systolicBP', 'temperature']);
-    expect(news2.subScores.map((s) => s.parameter)).toEqual(['respirationRate', 'pulse']);
-    expect(news2.total).toBe(3); // RR 22 → 2, pulse 96 → 1
+    expect(news2).toMatchObject({ complete: false, total: 3 }); // RR 22 → 2, pulse 96 → 1
+    expect(news2.missing).toEqual(['oxygenSaturation', 'supplementalOxygen', 'systolicBP', 'consciousness', 'temperature']);
     expect(markdown).toContain('**Temperature:** Implausible: “9”, below 25 °C — not scored.');
-    expect(markdown).toContain('**Blood pressure:** Not recorded — not scored.');
-    expect(markdown).toContain('**NEWS2 (partial): 3**');
-    expect(markdown).toContain(
-      'Not scored: SpO2, air or oxygen, consciousness (not in the record); systolic blood pressure (not recorded); temperature (implausible: “9”, below 25 °C).',
-    );
-    expect(markdown).toContain('up to 14 points');
+    expect(markdown).toContain('**Blood pressure:** Not measured — not scored.');
+    expect(markdown).toContain('**NEWS2 incomplete: at least 3**');
+    expect(markdown).toContain('Missing: SpO2, Air or oxygen, Systolic blood pressure, Consciousness, Temperature.');
+    expect(markdown).not.toMatch(/\*\*Response/);
     expect(section(markdown, 'Alerts')).toContain(
       '**Implausible value:** temperature “9” (below 25 °C), not scored: re-measure and correct the record.',
     );
     expect(markdown).not.toContain('ACC/AHA');
   });
 
-  it('reads a temperature above 45 as °F and says so', () => {
-    const { markdown, news2 } = buildSummary(makeRecord({ gpe: { temperature: '101.3' } }));
-    expect(markdown).toContain('**Temperature:** 101.3 °F read as 38.5 °C (reference 36.1–38.0 °C): high');
-    expect(news2.subScores.find((s) => s.parameter === 'temperature')).toEqual({
+  it('unmeasured vitals read "Not measured", never a number', () => {
+    const { markdown, news2 } = buildSummary(
+      makeRecord({ gpe: { pulse: null, respiratoryRate: undefined, temperature: '', bloodPressure: '', bloodSugarLevel: '' } }),
+    );
+    for (const label of ['Pulse', 'Respiratory rate', 'Temperature', 'Blood pressure'])
+      expect(markdown).toContain(`**${label}:** Not measured — not scored.`);
+    expect(markdown).toContain('**Blood sugar:** Not measured.');
+    expect(news2).toMatchObject({ complete: false, total: 0, subScores: [] });
+    expect(markdown).toContain('**NEWS2 incomplete: at least 0**');
+  });
+
+  it('a complete NEWS2 (all seven parameters): the score and the Chart 4 response', () => {
+    const { markdown, news2 } = buildSummary(makeRecord({ gpe: { ...COMPLETE, observedAt: '2025-03-04T09:15' } }));
+    expect(news2).toMatchObject({ complete: true, total: 4, band: 'low' });
+    expect(markdown).toContain('**Observation time:** 2025-03-04 09:15');
+    expect(markdown).toContain('**SpO2:** 97 % (scale 1)');
+    expect(markdown).toContain('**Air or oxygen:** Air');
+    expect(markdown).toContain('**Consciousness:** A (alert)');
+    expect(markdown).toContain('**NEWS2: 4**');
+    expect(markdown).toContain(
+      'Sub-scores: Respiration rate 22 /min: 2; SpO2 97 % (scale 1): 0; Air or oxygen air: 0; Systolic blood pressure 128 mmHg: 0; Pulse 96 /min: 1; Consciousness A: 0; Temperature 38.4 °C: 1.',
+    );
+    expect(markdown).toContain('**Response (low, RCP 2017 Chart 4):** ward-based response');
+    expect(markdown).not.toContain('incomplete');
+  });
+
+  it('°F only with its unit: converted and shown; a bare 101.3 is an implausible °C', () => {
+    const f = buildSummary(makeRecord({ gpe: { temperature: '101.3 F' } }));
+    expect(f.markdown).toContain('**Temperature:** 101.3 °F read as 38.5 °C (reference 36.1–38.0 °C): high');
+    expect(f.news2.subScores.find((s) => s.parameter === 'temperature')).toEqual({
       parameter: 'temperature',
-      value: 38.5,
+      value: '38.5 °C',
       score: 1,
     });
+    const bare = buildSummary(makeRecord({ gpe: { temperature: '101.3' } }));
+    expect(bare.markdown).toContain('**Temperature:** Implausible: “101.3”, above 45 °C — not scored.');
+  });
+
+  it('anything unreadable is shown verbatim as "not interpreted"', () => {
+    const { markdown } = buildSummary(makeRecord({ gpe: { temperature: 'warm to touch', bloodPressure: 'BP 1200/80' } }));
+    expect(markdown).toContain('**Temperature:** “warm to touch”: not interpreted — not scored.');
+    expect(markdown).toContain('**Blood pressure:** “BP 1200/80”: not interpreted — not scored.');
+    expect(markdown).not.toMatch(/(?<!1)200\/80/);
+    expect(markdown).not.toContain('crisis');
+  });
+
+  it('glucose: unit unknown for a bare number, HbA1c not a glucose, post-prandial read as such', () => {
+    const bare = buildSummary(makeRecord({ gpe: { bloodSugarLevel: '2.1' } }));
+    expect(bare.markdown).toContain(
+      '**Blood sugar:** “2.1”: not interpreted (unit unknown); not flagged — record the unit (mmol/L or mg/dL).',
+    );
+    expect(section(bare.markdown, 'Alerts')).not.toMatch(/glyc/i);
+    const a1c = buildSummary(makeRecord({ gpe: { bloodSugarLevel: 'HbA1c 48 mmol/mol' } }));
+    expect(a1c.markdown).toContain('**Blood sugar:** “HbA1c 48 mmol/mol”: not interpreted (HbA1c, not a glucose); not flagged.');
+    const pp = buildSummary(makeRecord({ gpe: { bloodSugarLevel: '2hr PP 180 mg/dL' } }));
+    expect(pp.markdown).toContain('**Blood sugar:** 180 mg/dL, post-prandial (not compared with the random-glucose range)');
+    expect(pp.markdown).not.toMatch(/\b2 mg\/dL/);
+  });
+
+  it.each([
+    ['2.1 mmol/L', '**Hypoglycaemia:** blood sugar 2.1 mmol/L (below 3 mmol/L'],
+    ['2.9 mmol/L', '**Hypoglycaemia:**'],
+    ['40 mg/dL', '**Hypoglycaemia:** blood sugar 40 mg/dL (below 54 mg/dL'],
+    ['53 mg/dL', '**Hypoglycaemia:**'],
+    ['3.0 mmol/L', '**Low blood sugar:** 3 mmol/L (below 4 mmol/L'],
+    ['54 mg/dL', '**Low blood sugar:** 54 mg/dL (below 72 mg/dL'],
+    ['3.9 mmol/L', '**Low blood sugar:**'],
+    ['25.1 mmol/L', '**Severe hyperglycaemia:** blood sugar 25.1 mmol/L (above 25 mmol/L'],
+    ['460 mg/dL', '**Severe hyperglycaemia:**'],
+  ])('glucose %s raises %s', (text, alert) => {
+    expect(section(buildSummary(makeRecord({ gpe: { bloodSugarLevel: text } })).markdown, 'Alerts')).toContain(alert);
+  });
+
+  it.each(['4.0 mmol/L', '72 mg/dL', '25 mmol/L', '450 mg/dL'])('glucose %s raises no glucose alert (edge)', (text) => {
+    expect(section(buildSummary(makeRecord({ gpe: { bloodSugarLevel: text } })).markdown, 'Alerts')).not.toMatch(/glyc|sugar/i);
+  });
+
+  it('critical values: SpO2 < 92 % on scale 1 (not scale 2), systolic < 90, new confusion', () => {
+    const alerts = (gpe: Partial<Gpe>) => section(buildSummary(makeRecord({ gpe: { ...COMPLETE, ...gpe } })).markdown, 'Alerts');
+    expect(alerts({ oxygenSaturation: 91 })).toContain('**Low oxygen saturation:** SpO2 91 % on scale 1 (below 92 %)');
+    expect(alerts({ oxygenSaturation: 92 })).not.toContain('Low oxygen saturation');
+    expect(alerts({ oxygenSaturation: 89, spo2Scale: 2 })).not.toContain('Low oxygen saturation');
+    expect(alerts({ bloodPressure: '89/50' })).toContain('**Hypotension:** systolic 89 mmHg (below 90 mmHg)');
+    expect(alerts({ bloodPressure: '90/50' })).not.toContain('Hypotension');
+    expect(alerts({ consciousness: 'C' })).toContain('**New confusion (ACVPU “C”):**');
+    expect(alerts({ consciousness: 'P' })).toContain('**Reduced consciousness (ACVPU “P”):**');
+  });
+
+  it('sepsis screen: NICE NG51 high-risk criteria or qSOFA ≥ 2, with infection suggested', () => {
+    const septic = buildSummary(
+      makeRecord({
+        gpe: {
+          bloodPressure: '88/50',
+          pulse: 132,
+          respiratoryRate: 26,
+          oxygenSaturation: 90,
+          spo2Scale: 1,
+          supplementalOxygen: false,
+          consciousness: 'C',
+          temperature: '39.2',
+        },
+      }),
+    );
+    expect(septic.news2).toMatchObject({ complete: true, total: 17, band: 'high' });
+    expect(septic.markdown).toContain('**Response (high, RCP 2017 Chart 4):** emergency response');
+    const alerts = section(septic.markdown, 'Alerts');
+    expect(alerts).toContain(
+      '**Possible sepsis:** NICE NG51 high-risk criteria: respiratory rate 26 /min (≥ 25), systolic 88 mmHg (≤ 90), heart rate 132 /min (> 130), SpO2 90 % on air (< 92), altered mental state (ACVPU C); qSOFA 3/3: respiratory rate 26 /min (≥ 22), altered mentation, systolic 88 mmHg (≤ 100) (fever): assess for sepsis now (NICE NG51).',
+    );
+    expect(alerts).toContain('**NEWS2 17, ≥ 7:** emergency response');
+    // each NG51 criterion alone, with the history suggesting infection (no fever)
+    const screen = (gpe: Partial<Gpe>) =>
+      section(buildSummary(makeRecord({ gpe: { ...COMPLETE, temperature: '37', ...gpe } })).markdown, 'Alerts');
+    expect(screen({ respiratoryRate: 25 })).toContain(
+      'Possible sepsis:** NICE NG51 high-risk criteria: respiratory rate 25 /min (≥ 25)',
+    );
+    expect(screen({ bloodPressure: '90/60' })).toContain('systolic 90 mmHg (≤ 90)');
+    expect(screen({ pulse: 131 })).toContain('heart rate 131 /min (> 130)');
+    expect(screen({ pulse: 130 })).not.toContain('Possible sepsis');
+    expect(screen({ oxygenSaturation: 91 })).toContain('SpO2 91 % on air (< 92)');
+    expect(screen({ consciousness: 'C' })).toContain('altered mental state (ACVPU C)');
+    expect(screen({ temperature: '35.9' })).toContain('temperature 35.9 °C (< 36)');
+    expect(screen({ temperature: '36' })).not.toContain('Possible sepsis');
+    // qSOFA: two of RR ≥ 22, systolic ≤ 100, altered mentation
+    expect(screen({ respiratoryRate: 22, bloodPressure: '100/60' })).toContain(
+      'Possible sepsis:** qSOFA 2/3: respiratory rate 22 /min (≥ 22), systolic 100 mmHg (≤ 100) (history suggests infection)',
+    );
+    expect(screen({ respiratoryRate: 22, bloodPressure: '101/60' })).not.toContain('Possible sepsis');
+  });
+
+  it('no sepsis alert without a sign of infection', () => {
+    const r = makeRecord({
+      historyOfPresentingComplaints: 'Fall at home.',
+      historyOfPresentingIllness: 'Hip pain.',
+      gpe: { ...COMPLETE, temperature: '37', respiratoryRate: 26 },
+    });
+    expect(section(buildSummary(r).markdown, 'Alerts')).not.toContain('Possible sepsis');
+  });
+
+  it('blood pressure categories are worded as one reading, not a diagnosis', () => {
+    const { markdown } = buildSummary(makeRecord({ gpe: { bloodPressure: '150/95' } }));
+    expect(markdown).toContain('reading in the stage 2 hypertension range (ACC/AHA 2017; one reading; confirm on repeat)');
+    expect(markdown).not.toMatch(/category: stage/);
   });
 
   it('implausible pulse or respiratory rate are flagged and not scored', () => {
     const { markdown, news2 } = buildSummary(makeRecord({ gpe: { pulse: 10, respiratoryRate: 90 } }));
-    expect(news2.unscored).toEqual(['respirationRate', 'pulse']);
+    expect(news2.missing).toEqual(expect.arrayContaining(['respirationRate', 'pulse']));
     expect(markdown).toContain('**Pulse:** Implausible: “10”, below 20 /min — not scored.');
     expect(markdown).toContain('**Respiratory rate:** Implausible: “90”, above 80 /min — not scored.');
   });
 
   it('a single parameter scoring 3: low-medium, and an alert', () => {
-    const { markdown, news2 } = buildSummary(makeRecord({ gpe: { respiratoryRate: 16, pulse: 80, temperature: '34.8' } }));
-    expect(news2).toMatchObject({ total: 3, band: 'low-medium' });
+    const { markdown, news2 } = buildSummary(
+      makeRecord({ gpe: { ...COMPLETE, respiratoryRate: 16, pulse: 80, temperature: '34.8' } }),
+    );
+    expect(news2).toMatchObject({ complete: true, total: 3, band: 'low-medium' });
     expect(section(markdown, 'Alerts')).toContain(
       '**NEWS2 single parameter scoring 3 (temperature):** urgent ward-based response',
     );
   });
 
-  it('NEWS2 ≥ 5 and ≥ 7 raise alerts', () => {
-    const medium = buildSummary(makeRecord({ gpe: { respiratoryRate: 22, bloodPressure: '98/60', pulse: 96 } })); // 2 + 2 + 1 + 1
-    expect(medium.news2).toMatchObject({ total: 6, band: 'medium' });
-    expect(section(medium.markdown, 'Alerts')).toContain('**NEWS2 ≥ 5 (partial score 6):** urgent clinical review');
+  it('NEWS2 ≥ 5 and ≥ 7 raise alerts; an incomplete score already at a threshold does too', () => {
+    const medium = buildSummary(makeRecord({ gpe: { ...COMPLETE, respiratoryRate: 22, bloodPressure: '98/60', pulse: 96 } })); // 2 + 2 + 1 + 1
+    expect(medium.news2).toMatchObject({ complete: true, total: 6, band: 'medium' });
+    expect(section(medium.markdown, 'Alerts')).toContain('**NEWS2 6, ≥ 5:** urgent clinical review');
     const high = buildSummary(makeRecord({ gpe: { respiratoryRate: 26, bloodPressure: '88/50', pulse: 120 } })); // 3 + 3 + 2 + 1
-    expect(high.news2).toMatchObject({ total: 9, band: 'high' });
-    expect(section(high.markdown, 'Alerts')).toContain('**NEWS2 ≥ 7 (partial score 9):** emergency response');
+    expect(high.news2).toMatchObject({ complete: false, total: 9 });
+    expect(section(high.markdown, 'Alerts')).toContain('**NEWS2 at least 9 (incomplete), ≥ 7:** emergency response');
     expect(high.markdown).toContain(
-      '**Blood pressure:** 88/50 mmHg (reference 90–120/60–80 mmHg): low; ACC/AHA 2017 category: none (low blood pressure, hypotension range)',
+      '**Blood pressure:** 88/50 mmHg (reference 90–120/60–80 mmHg): low; reading in the low (hypotension) range (one reading; confirm on repeat)',
     );
   });
 
-  it('hypertensive crisis is an alert', () => {
+  it('hypertensive crisis is an alert, worded as one reading', () => {
     const { markdown } = buildSummary(makeRecord({ gpe: { bloodPressure: '190 / 125 mmHg' } }));
-    expect(markdown).toContain('ACC/AHA 2017 category: hypertensive crisis');
-    expect(section(markdown, 'Alerts')).toContain('**Hypertensive crisis (ACC/AHA 2017):** blood pressure 190/125 mmHg');
+    expect(markdown).toContain('reading in the hypertensive crisis range (ACC/AHA 2017; one reading; confirm on repeat)');
+    expect(section(markdown, 'Alerts')).toContain(
+      '**Blood pressure reading in the hypertensive crisis range (ACC/AHA 2017):** 190/125 mmHg (above 180 and/or 120; one reading; confirm on repeat)',
+    );
   });
 
   it('checks the other prescriptions with every recorded allergy note', () => {
@@ -228,9 +381,9 @@ describe('buildSummary', () => {
         { prescribedDrug: 'ceftriaxone 1g iv', allergies: [] },
       ],
     });
-    expect(alerts.map((a) => [a.drug, a.allergy, a.kind])).toEqual([
-      ['Ceftriaxone 1 g IV', 'Penicillin', 'cross-reactivity'],
-      ['Bactrim DS', 'sulfa drugs', 'same-class'],
+    expect(alerts.map((a) => [a.matchedText, a.substance, a.kind, a.severity])).toEqual([
+      ['Ceftriaxone', 'Penicillin', 'cross-reactivity', 'warning'],
+      ['Bactrim', 'sulfa drugs', 'allergy', 'warning'],
     ]);
     expect(section(markdown, 'Treatment')).toBe('## Treatment\n**Prescriptions:** Ceftriaxone 1 g IV; Bactrim DS\n');
     expect(section(markdown, 'Alerts')).toContain(
@@ -252,6 +405,7 @@ describe('buildSummary', () => {
     expect(section(markdown, 'Treatment')).toBe('## Treatment\nNone recorded.\n');
     expect(markdown).toContain('**Age:** Not recorded');
     expect(markdown).toContain('**Allergies:** Not recorded.');
+    expect(markdown).toContain('Age unknown');
   });
 
   it('ages in years and months, months, days', () => {
@@ -263,10 +417,40 @@ describe('buildSummary', () => {
     expect(age({ years: 0, months: 0, days: 12 })).toBe('**Age:** 12 days');
   });
 
-  it('warns that adult ranges and NEWS2 do not apply under 16', () => {
-    const child = makeRecord({ biodata: { ...makeRecord().biodata, age: { years: 9, months: 0, days: 0 } } });
-    expect(buildSummary(child).markdown).toContain('NEWS2 do not apply under 16 years');
-    expect(buildSummary(makeRecord()).markdown).not.toContain('under 16');
+  it('under 16 or age unknown: no NEWS2 alerts, and the summary says so', () => {
+    const highGpe = { respiratoryRate: 26, bloodPressure: '88/50', pulse: 120 };
+    const child = makeRecord({ biodata: { ...makeRecord().biodata, age: { years: 15, months: 11, days: 30 } }, gpe: highGpe });
+    const c = buildSummary(child).markdown;
+    expect(c).toContain('Under 16 years: NEWS2 is not validated (RCP 2017), so no NEWS2 alerts are raised');
+    expect(section(c, 'Alerts')).not.toContain('NEWS2');
+    expect(section(c, 'Alerts')).not.toContain('Possible sepsis');
+    const unknown = buildSummary(makeRecord({ biodata: { ...makeRecord().biodata, age: null }, gpe: highGpe })).markdown;
+    expect(unknown).toContain('Age unknown: NEWS2 is validated from 16 years (RCP 2017), so no NEWS2 alerts are raised.');
+    expect(section(unknown, 'Alerts')).not.toContain('NEWS2');
+    const sixteen = makeRecord({ biodata: { ...makeRecord().biodata, age: { years: 16, months: 0, days: 0 } }, gpe: highGpe });
+    expect(section(buildSummary(sixteen).markdown, 'Alerts')).toContain('NEWS2 at least 9');
+    expect(buildSummary(makeRecord()).markdown).not.toContain('Under 16');
+  });
+
+  it('allergies on file: the allergy line and the drug–allergy alerts use every allergy known for the patient', () => {
+    // a follow-up record prescribing amoxicillin; the earlier record said penicillin anaphylaxis
+    const followUp = makeRecord({ allergies: '' });
+    const without = buildSummary(followUp);
+    expect(section(without.markdown, 'Allergies')).toBe('## Allergies\n**Allergies:** Not recorded.\n');
+    const { markdown, alerts } = buildSummary(followUp, { allergiesOnFile: ['Penicillin (anaphylaxis)'] });
+    expect(section(markdown, 'Allergies')).toBe(
+      '## Allergies\n**Allergies:** Not recorded in this record.\n**On file (earlier records and prescriptions):** Penicillin (anaphylaxis)\n',
+    );
+    expect(alerts.map((a) => [a.substance, a.kind, a.severity])).toEqual([['Penicillin', 'allergy', 'stop']]);
+    expect(section(markdown, 'Alerts')).toContain('**Drug–allergy alert (stop):**');
+    expect(section(markdown, 'Alerts')).not.toContain('No alerts.');
+    // this record's own note is not repeated as "on file"
+    const same = buildSummary(makeRecord({ allergies: 'penicillin (anaphylaxis)' }), {
+      allergiesOnFile: ['Penicillin (anaphylaxis)', 'Latex'],
+    });
+    expect(section(same.markdown, 'Allergies')).toBe(
+      '## Allergies\n**Allergies:** penicillin (anaphylaxis)\n**On file (earlier records and prescriptions):** Latex\n',
+    );
   });
 
   it('orders unknown investigation keys after the known ones, sorted', () => {
@@ -298,6 +482,7 @@ describe('buildSummary', () => {
       '## Patient',
       '## Presenting complaint',
       '## Key history',
+      '## Allergies',
       '## Vital signs',
       '## Investigations',
       '## Treatment',
@@ -311,7 +496,7 @@ describe('buildSummary', () => {
     // every line that is not a heading starts with one of our own texts
     for (const line of markdown.split('\n').filter(Boolean))
       expect(line).not.toMatch(
-        /^\s*#(?!# (Patient|Presenting complaint|Key history|Vital signs|Investigations|Treatment|Alerts)$)/,
+        /^\s*#(?!# (Patient|Presenting complaint|Key history|Allergies|Vital signs|Investigations|Treatment|Alerts)$)/,
       );
   });
 
@@ -319,5 +504,55 @@ describe('buildSummary', () => {
     expect(inline('  ## a\n\nb\u2029c\u0085d  ')).toBe('a b c d');
     expect(inline('#\n# x')).toBe('x');
     expect(inline('a ** b *** c')).toBe('a * b * c');
+  });
+});
+
+describe('buildSummary: medication safety', () => {
+  it('checks structured allergy entries and each pair of the patient’s drugs once for interactions', () => {
+    const { markdown, alerts } = buildSummary(
+      makeRecord({ allergies: '', treatment: { ...NO_TREATMENT, prescribedDrug: 'Ibuprofen 400 mg' } }),
+      {
+        prescriptions: [{ prescribedDrug: 'Warfarin 5 mg', allergies: [] }],
+        allergyEntries: [
+          {
+            substance: { text: 'Aspirin', code: 'aspirin' },
+            type: 'allergy',
+            criticality: 'high',
+            reactions: [{ manifestation: 'angioedema', severity: 'severe' }],
+            clinicalStatus: 'active',
+            verificationStatus: 'confirmed',
+          },
+        ],
+      },
+    );
+    expect(alerts.map((a) => [a.kind, a.severity])).toEqual([
+      ['allergy', 'stop'],
+      ['interaction', 'warning'],
+    ]);
+    expect(section(markdown, 'Alerts')).toContain('**Drug–drug interaction (warning):** Ibuprofen (an NSAID) with the patient');
+  });
+
+  it('a refuted structured entry and a negated note raise nothing', () => {
+    const { alerts } = buildSummary(makeRecord({ allergies: 'no reaction to penicillin' }), {
+      allergyEntries: [
+        {
+          substance: { text: 'Penicillin', code: 'class:penicillins' },
+          type: 'allergy',
+          criticality: 'high',
+          reactions: [],
+          clinicalStatus: 'active',
+          verificationStatus: 'refuted',
+        },
+      ],
+    });
+    expect(alerts).toEqual([]);
+  });
+
+  it('with allergy entries given, a note a doctor reviewed (absent from them) no longer alerts', () => {
+    // The record's own note says penicillin anaphylaxis, the drug is amoxicillin; a doctor refuted
+    // that note, so allergyEntriesFor no longer returns it.
+    const record = makeRecord({ allergies: 'Penicillin (anaphylaxis)' });
+    expect(buildSummary(record).alerts.map((a) => a.severity)).toContain('stop');
+    expect(buildSummary(record, { allergyEntries: [] }).alerts).toEqual([]);
   });
 });

@@ -1,44 +1,40 @@
-import type { DrugAllergyAlert, MedicalRecord } from 'shared-contracts';
-import { drugAllergyAlerts, normalise } from './drug-allergy';
-import {
-  NEWS2_LABELS,
-  NEWS2_MAX_UNSCORED_POINTS,
-  NEWS2_NOT_IN_RECORD,
-  news2,
-  type News2Parameter,
-  type News2Result,
-} from './news2';
-import {
-  bpCategory,
-  flag,
-  fmt,
-  parseBloodPressure,
-  parseBloodSugar,
-  parsePulse,
-  parseRespiratoryRate,
-  parseTemperature,
-  rangeText,
-  REFERENCE,
-  type Reading,
-} from './vitals';
+import type { MedicalRecord, MedicationAlert } from 'shared-contracts';
+import { medicationAlerts, readAllergyText, type AllergyEntry } from './medication-safety';
+import { normalise } from './vocabulary';
+import { NEWS2_LABELS, type News2Result } from './news2';
+import { recordObservations } from './observations';
+import { bpCategory, flag, fmt, rangeText, REFERENCE, type Reading } from './vitals';
 // The record's field labels are the record descriptor's.
 import { recordField, recordSections, summaryLabelOf, type RecordFieldName } from 'shared-contracts';
 
 /*
  * The deterministic decision-support summary of one medical record: a Markdown text (only "## "
  * headings, **bold** and line breaks, which is all the UI renders), the NEWS2 result and the
- * drug–allergy alerts. Same record in, same text out: nothing here reads the clock.
+ * medication-safety alerts (medication-safety.ts: drug–allergy and drug–drug). Same record in, same
+ * text out: nothing here reads the clock.
  */
 
 export interface SummaryOptions {
   /** the patient's other prescriptions: their drugs are checked, their allergy notes added */
   prescriptions?: { prescribedDrug: string; allergies: string[] }[];
+  /**
+   * Every allergy note on file for the patient (all their records' allergy texts and their
+   * prescriptions' allergy lists): the access layer's recordedAllergies, the same source the
+   * create and prescribe paths check against.
+   */
+  allergiesOnFile?: string[];
+  /**
+   * Every allergy entry of the patient (the access layer's allergyEntriesFor: structured entries
+   * and every unreviewed free-text note). When given, the alerts come from these alone, so a note a
+   * doctor refuted stops alerting here too; without it, the notes above are read.
+   */
+  allergyEntries?: AllergyEntry[];
 }
 
 export interface Summary {
   markdown: string;
   news2: News2Result;
-  alerts: DrugAllergyAlert[];
+  alerts: MedicationAlert[];
 }
 
 export const DISCLAIMER = 'Decision support only: verify against the full clinical picture.';
@@ -104,17 +100,11 @@ function nonEmpty(fields: [string, string | undefined][]): string[] {
 }
 
 function historySection(r: MedicalRecord): string[] {
-  // Allergies always shown: "not recorded" (status unknown) is not the same as "none".
-  const allergies = inline(r.allergies) ? [] : [field(labelOf('medicalHistory.allergies'), 'Not recorded.')];
   const lines = [
     ...nonEmpty([
       [labelOf('medicalHistory.pastMedicalHistory'), r.pastMedicalHistory],
       [labelOf('medicalHistory.pastSurgicalHistory'), r.pastSurgicalHistory],
       [labelOf('medicalHistory.drugHistory'), r.drugHistory],
-      [labelOf('medicalHistory.allergies'), r.allergies],
-    ]),
-    ...allergies,
-    ...nonEmpty([
       [labelOf('medicalHistory.familyHistory'), r.familyHistory],
       [labelOf('medicalHistory.socioeconomicHistory'), r.socioeconomicHistory],
       inline(r.occupationalHistory)
@@ -124,7 +114,22 @@ function historySection(r: MedicalRecord): string[] {
       [labelOf('medicalHistory.travelHistory'), r.travelHistory],
     ]),
   ];
-  return ['## Key history', ...lines];
+  return ['## Key history', ...(lines.length ? lines : ['Not recorded.'])];
+}
+
+/**
+ * A computed section: this record's allergy note and every other one on file for the patient.
+ * Always shown: "not recorded" (status unknown) is not the same as "none".
+ */
+function allergySection(r: MedicalRecord, onFile: string[]): string[] {
+  const here = inline(r.allergies ?? '');
+  const others = onFile.filter((a) => normalise(a) !== normalise(here));
+  const lines = [
+    field(labelOf('medicalHistory.allergies'), here || 'Not recorded in this record.'),
+    ...(others.length ? [field('On file (earlier records and prescriptions)', others.map(inline).join('; '))] : []),
+  ];
+  if (!here && !others.length) return ['## Allergies', field(labelOf('medicalHistory.allergies'), 'Not recorded.')];
+  return ['## Allergies', ...lines];
 }
 
 const INVESTIGATIONS = recordSections.find((s) => s.title === 'Investigations')!.fields;
@@ -169,16 +174,20 @@ function treatmentSection(r: MedicalRecord, otherDrugs: string[]): string[] {
 interface VitalsView {
   lines: string[];
   news2: News2Result;
-  /** alert lines about the vital signs (implausible or unreadable values, NEWS2, crisis) */
+  /** alert lines about the vital signs (critical values, NEWS2, sepsis, implausible values) */
   alerts: string[];
 }
 
-const NOT_SCORED_WHY = (reading: Reading<unknown>): string | undefined => {
+type AnyReading = Reading<unknown> | { status: 'not-interpreted'; raw: string; why: string };
+
+const NOT_SCORED_WHY = (reading: AnyReading): string | undefined => {
   switch (reading.status) {
     case 'missing':
-      return 'not recorded';
+      return 'not measured';
     case 'unreadable':
-      return `could not be read: ${quote(reading.raw)}`;
+      return `${quote(reading.raw)}: not interpreted`;
+    case 'not-interpreted':
+      return `${quote(reading.raw)}: not interpreted (${reading.why})`;
     case 'implausible':
       return `implausible: ${quote(reading.raw)}, ${reading.reason}`;
     default:
@@ -186,31 +195,43 @@ const NOT_SCORED_WHY = (reading: Reading<unknown>): string | undefined => {
   }
 };
 
+/* Glucose thresholds per unit, so a value typed in mg/dL is compared in mg/dL (54 mg/dL is not
+   "below 3.0 mmol/L" by rounding). ADA Standards of Care 2024 §6 (level 2 hypoglycaemia < 54 mg/dL,
+   3.0 mmol/L); NICE NG17/NG28 "4 is the floor" (< 4.0 mmol/L, 72 mg/dL, low); > 25 mmol/L (450 mg/dL)
+   severe hyperglycaemia (JBDS-IP / NICE NG17 ketone check threshold range). */
+const GLUCOSE_THRESHOLDS = {
+  'mmol/L': { hypo: 3.0, low: 4.0, severeHigh: 25 },
+  'mg/dL': { hypo: 54, low: 72, severeHigh: 450 },
+} as const;
+
+/** Words in the history that suggest an infection (NICE NG51 1.1.1: "think sepsis" when a person may have an infection). */
+const INFECTION_WORDS =
+  /\b(?:infect\w*|sepsis|septic|fever\w*|febrile|pyrexi\w*|rigou?rs?|chills|cough\w*|sputum|pneumoni\w*|uti|urinary tract|dysuria|cellulitis|abscess\w*|meningit\w*|wound)\b/i;
+
 function vitalsSection(r: MedicalRecord): VitalsView {
   const g = r.examination.generalPhysicalExamination;
-  const bp = parseBloodPressure(g.bloodPressure ?? '');
-  const pulse = parsePulse(g.pulse);
-  const rr = parseRespiratoryRate(g.respiratoryRate);
-  const temp = parseTemperature(g.temperature ?? '');
-  const sugar = parseBloodSugar(g.bloodSugarLevel ?? '');
+  const { bp, pulse, rr, temp, sugar, spo2, scale, onOxygen, consciousness, news2: score } = recordObservations(r);
 
   const lines: string[] = ['## Vital signs'];
   const alerts: string[] = [];
-  const notOk = (label: string, reading: Reading<unknown>, scored = true) => {
+  const critical: string[] = [];
+  if (inline(g.observedAt ?? '')) lines.push(field('Observation time', (g.observedAt ?? '').replace('T', ' ')));
+  const notOk = (label: string, reading: AnyReading, scored = true) => {
     const why = NOT_SCORED_WHY(reading)!;
     const tail = scored ? ' — not scored' : '';
-    lines.push(reading.status === 'missing' ? field(label, `Not recorded${tail}.`) : `**${label}:** ${capitalise(why)}${tail}.`);
+    lines.push(reading.status === 'missing' ? field(label, `Not measured${tail}.`) : `**${label}:** ${capitalise(why)}${tail}.`);
     if (reading.status === 'implausible')
       alerts.push(
         `**Implausible value:** ${label.toLowerCase()} ${quote(reading.raw)} (${reading.reason})${scored ? ', not scored' : ''}: re-measure and correct the record.`,
       );
     if (reading.status === 'unreadable')
       alerts.push(
-        `**Unreadable value:** ${label.toLowerCase()} ${quote(reading.raw)}${scored ? ', not scored' : ''}: re-measure and correct the record.`,
+        `**Value not interpreted:** ${label.toLowerCase()} ${quote(reading.raw)}${scored ? ', not scored' : ''}: re-measure and correct the record.`,
       );
   };
 
-  // Blood pressure: flags per component against 90–120/60–80, then the ACC/AHA 2017 category.
+  // Blood pressure: flags per component against 90–120/60–80, then the ACC/AHA 2017 category of
+  // this ONE reading (a category is diagnosed on repeated readings, not named from one).
   if (bp.status === 'ok') {
     const { systolic: s, diastolic: d } = bp.value;
     const fs = flag(s, REFERENCE.systolic);
@@ -221,16 +242,18 @@ function vitalsSection(r: MedicalRecord): VitalsView {
     const low = fs === 'low' || fd === 'low';
     const categoryText =
       low && category === 'normal'
-        ? 'ACC/AHA 2017 category: none (low blood pressure, hypotension range)'
-        : `ACC/AHA 2017 category: ${category}`;
+        ? 'reading in the low (hypotension) range (one reading; confirm on repeat)'
+        : `reading in the ${category} range (ACC/AHA 2017; one reading; confirm on repeat)`;
     lines.push(
       `**Blood pressure:** ${fmt(s)}/${fmt(d)} mmHg (reference ${fmt(REFERENCE.systolic.low)}–${fmt(REFERENCE.systolic.high)}/${fmt(REFERENCE.diastolic.low)}–${fmt(REFERENCE.diastolic.high)} mmHg): ${f}; ${categoryText}`,
     );
     if (category === 'hypertensive crisis') {
-      alerts.push(
-        `**Hypertensive crisis (ACC/AHA 2017):** blood pressure ${fmt(s)}/${fmt(d)} mmHg (above 180 and/or 120): assess now for acute target-organ damage.`,
+      critical.push(
+        `**Blood pressure reading in the hypertensive crisis range (ACC/AHA 2017):** ${fmt(s)}/${fmt(d)} mmHg (above 180 and/or 120; one reading; confirm on repeat): assess now for acute target-organ damage.`,
       );
     }
+    // systolic < 90 mmHg: hypotension (NICE NG51 and NEWS2 both score ≤ 90 as 3)
+    if (s < 90) critical.push(`**Hypotension:** systolic ${fmt(s)} mmHg (below 90 mmHg): assess for shock now.`);
   } else notOk('Blood pressure', bp);
 
   if (pulse.status === 'ok') {
@@ -245,6 +268,21 @@ function vitalsSection(r: MedicalRecord): VitalsView {
     );
   } else notOk('Respiratory rate', rr);
 
+  if (spo2.status === 'ok') {
+    lines.push(`**SpO2:** ${fmt(spo2.value)} % (scale ${scale}${scale === 2 ? ', target 88–92 %' : ''})`);
+    // RCP 2017: on scale 1 a saturation below 92 % scores 3 and needs review (BTS target 94–98 %)
+    if (scale === 1 && spo2.value < 92)
+      critical.push(`**Low oxygen saturation:** SpO2 ${fmt(spo2.value)} % on scale 1 (below 92 %): assess now.`);
+  } else notOk('SpO2', spo2);
+  lines.push(field('Air or oxygen', onOxygen === null ? 'Not recorded.' : onOxygen ? 'Supplemental oxygen' : 'Air'));
+  lines.push(field('Consciousness', consciousness ? CONSCIOUSNESS_TEXT[consciousness] : 'Not recorded.'));
+  if (consciousness === 'C')
+    critical.push('**New confusion (ACVPU “C”):** new-onset confusion scores 3 in NEWS2 (RCP 2017): urgent clinical review.');
+  else if (consciousness && consciousness !== 'A')
+    critical.push(
+      `**Reduced consciousness (ACVPU “${consciousness}”):** ${CONSCIOUSNESS_TEXT[consciousness]}: urgent clinical review.`,
+    );
+
   if (temp.status === 'ok') {
     const { celsius, fahrenheit } = temp.value;
     const value = fahrenheit === undefined ? `${fmt(celsius)} °C` : `${fmt(fahrenheit)} °F read as ${fmt(celsius)} °C`;
@@ -254,57 +292,143 @@ function vitalsSection(r: MedicalRecord): VitalsView {
   } else notOk('Temperature', temp);
 
   if (sugar.status === 'ok') {
-    const { value, unit } = sugar.value;
+    const { value, unit, postPrandial } = sugar.value;
     const range = unit === 'mmol/L' ? REFERENCE.glucoseMmolL : REFERENCE.glucoseMgDl;
-    lines.push(`**Blood sugar:** ${fmt(value)} ${unit} (random glucose reference ${rangeText(range)}): ${flag(value, range)}`);
-  } else if (sugar.status === 'unreadable' && sugar.unitUnclear) {
     lines.push(
-      `**Blood sugar:** ${quote(sugar.raw)}: unit unclear (no unit recorded; too low for mg/dL, typical of mmol/L), not flagged — record the unit.`,
+      postPrandial
+        ? `**Blood sugar:** ${fmt(value)} ${unit}, post-prandial (not compared with the random-glucose range)`
+        : `**Blood sugar:** ${fmt(value)} ${unit} (random glucose reference ${rangeText(range)}): ${flag(value, range)}`,
+    );
+    const t = GLUCOSE_THRESHOLDS[unit];
+    const reading = `${fmt(value)} ${unit}`;
+    if (value < t.hypo)
+      critical.push(`**Hypoglycaemia:** blood sugar ${reading} (below ${t.hypo} ${unit}, ADA level 2): treat now.`);
+    else if (value < t.low) critical.push(`**Low blood sugar:** ${reading} (below ${t.low} ${unit}, NICE): treat and recheck.`);
+    else if (value > t.severeHigh)
+      critical.push(
+        `**Severe hyperglycaemia:** blood sugar ${reading} (above ${t.severeHigh} ${unit}): check ketones and assess for DKA/HHS now.`,
+      );
+  } else if (sugar.status === 'not-interpreted') {
+    lines.push(
+      `**Blood sugar:** ${NOT_SCORED_WHY(sugar)}; not flagged${sugar.why === 'unit unknown' ? ' — record the unit (mmol/L or mg/dL)' : ''}.`,
     );
   } else notOk('Blood sugar', sugar, false);
 
-  // NEWS2 on the plausible values only.
-  const score = news2({
-    respirationRate: rr.status === 'ok' ? rr.value : null,
-    systolicBP: bp.status === 'ok' ? bp.value.systolic : null,
-    pulse: pulse.status === 'ok' ? pulse.value : null,
-    temperature: temp.status === 'ok' ? temp.value.celsius : null,
-  });
-  const readings: Record<News2Parameter, Reading<unknown>> = { respirationRate: rr, systolicBP: bp, pulse, temperature: temp };
-  const scored = score.subScores.map(({ parameter, value, score: points }) => {
-    const { label, unit } = NEWS2_LABELS[parameter];
-    return `${label} ${fmt(value)} ${unit}: ${points}`;
-  });
-  const unscored = score.unscored.map((p) => `${NEWS2_LABELS[p].label.toLowerCase()} (${NOT_SCORED_WHY(readings[p])})`);
-  const headroom = NEWS2_MAX_UNSCORED_POINTS + 3 * score.unscored.length;
-
-  lines.push(
-    `**NEWS2 (partial): ${score.total}**`,
-    scored.length ? `Sub-scores: ${scored.join('; ')}.` : "Sub-scores: none of the record's parameters could be scored.",
-    `**Response (${score.band}):** ${score.response}.`,
-    `Not scored: ${NEWS2_NOT_IN_RECORD.join(', ')} (not in the record)${unscored.length ? `; ${unscored.join('; ')}` : ''}.`,
-    `Partial score: the unscored parameters can add up to ${headroom} points, so the full NEWS2 may be higher and its response more urgent (RCP 2017).`,
+  // NEWS2 on the plausible values only (recordObservations).
+  const scored = score.subScores.map(
+    ({ parameter, value, score: points }) => `${NEWS2_LABELS[parameter].label} ${value}: ${points}`,
   );
-  const age = r.biodata.age;
-  if (age && age.years < 16) {
-    lines.push(`Adult reference ranges and NEWS2 do not apply under 16 years (RCP 2017): interpret with paediatric ranges.`);
+  const subScores = scored.length ? `Sub-scores: ${scored.join('; ')}.` : 'Sub-scores: no parameter could be scored.';
+  if (score.complete) {
+    lines.push(`**NEWS2: ${score.total}**`, subScores, `**Response (${score.band}, RCP 2017 Chart 4):** ${score.response}.`);
+  } else {
+    lines.push(
+      `**NEWS2 incomplete: at least ${score.total}**`,
+      subScores,
+      `Missing: ${score.missing.map((p) => NEWS2_LABELS[p].label).join(', ')}.`,
+      'No response tier: an incomplete score can only rise. Record the missing parameters to score NEWS2 (RCP 2017).',
+    );
   }
 
+  const age = r.biodata.age;
+  const adult = !!age && age.years >= 16;
+  if (!age) {
+    lines.push('Age unknown: NEWS2 is validated from 16 years (RCP 2017), so no NEWS2 alerts are raised.');
+  } else if (!adult) {
+    lines.push(
+      'Under 16 years: NEWS2 is not validated (RCP 2017), so no NEWS2 alerts are raised; adult reference ranges and the adult sepsis criteria do not apply: use paediatric ranges and tools.',
+    );
+  }
+
+  const newsAlerts: string[] = [];
   const threes = score.subScores.filter((s) => s.score === 3).map((s) => NEWS2_LABELS[s.parameter].label.toLowerCase());
-  if (score.band === 'high') {
-    alerts.unshift(
-      `**NEWS2 ≥ 7 (partial score ${score.total}):** emergency response: emergency assessment by a team with critical-care competencies.`,
-    );
-  } else if (score.band === 'medium') {
-    alerts.unshift(
-      `**NEWS2 ≥ 5 (partial score ${score.total}):** urgent clinical review by a clinician competent in assessing acutely ill patients.`,
-    );
-  } else if (score.band === 'low-medium') {
-    alerts.unshift(
+  const what = score.complete ? `NEWS2 ${score.total}` : `NEWS2 at least ${score.total} (incomplete)`;
+  // An incomplete score is a lower bound: reaching a threshold already is a true trigger (RCP 2017 Chart 3).
+  if (score.total >= 7)
+    newsAlerts.push(`**${what}, ≥ 7:** emergency response: emergency assessment by a team with critical-care competencies.`);
+  else if (score.total >= 5)
+    newsAlerts.push(`**${what}, ≥ 5:** urgent clinical review by a clinician competent in assessing acutely ill patients.`);
+  else if (score.singleParameterThree)
+    newsAlerts.push(
       `**NEWS2 single parameter scoring 3 (${threes.join(', ')}):** urgent ward-based response: inform the medical team caring for the patient.`,
     );
-  }
-  return { lines, news2: score, alerts };
+
+  const sepsis =
+    age && !adult
+      ? undefined
+      : sepsisScreen(r, {
+          rr: rr.status === 'ok' ? rr.value : undefined,
+          systolic: bp.status === 'ok' ? bp.value.systolic : undefined,
+          pulse: pulse.status === 'ok' ? pulse.value : undefined,
+          spo2: spo2.status === 'ok' ? spo2.value : undefined,
+          onOxygen,
+          consciousness,
+          celsius: temp.status === 'ok' ? temp.value.celsius : undefined,
+        });
+  return {
+    lines,
+    news2: score,
+    alerts: [...(sepsis ? [sepsis] : []), ...(adult ? newsAlerts : []), ...critical, ...alerts],
+  };
+}
+
+const CONSCIOUSNESS_TEXT: Record<string, string> = {
+  A: 'A (alert)',
+  C: 'C (new confusion)',
+  V: 'V (responds to voice)',
+  P: 'P (responds to pain)',
+  U: 'U (unresponsive)',
+};
+
+interface SepsisSigns {
+  rr?: number;
+  systolic?: number;
+  pulse?: number;
+  spo2?: number;
+  onOxygen: boolean | null;
+  consciousness: string | null;
+  celsius?: number;
+}
+
+/**
+ * The sepsis screen: when the record suggests an infection (a fever above 38 °C, or infection words
+ * in the history or examination text), NICE NG51 (2016, updated 2024) high-risk criteria for adults —
+ * RR ≥ 25, systolic ≤ 90, HR > 130, SpO2 < 92 % on air, new confusion or altered mental state,
+ * temperature < 36 °C — and qSOFA (Seymour et al., JAMA 2016; Sepsis-3) — RR ≥ 22, altered
+ * mentation, systolic ≤ 100, two or more — raise "Possible sepsis" with the criteria met.
+ */
+export function sepsisScreen(r: MedicalRecord, v: SepsisSigns): string | undefined {
+  const fever = v.celsius !== undefined && v.celsius > 38;
+  const text = [
+    r.historyOfPresentingComplaints,
+    r.historyOfPresentingIllness,
+    ...Object.values(r.systemicHistory ?? {}),
+    r.examination.generalPhysicalExamination.Notes,
+    r.examination.respiratorySystem,
+  ].join(' ');
+  if (!fever && !INFECTION_WORDS.test(text)) return undefined;
+
+  const altered = !!v.consciousness && v.consciousness !== 'A';
+  const ng51 = [
+    v.rr !== undefined && v.rr >= 25 && `respiratory rate ${fmt(v.rr)} /min (≥ 25)`,
+    v.systolic !== undefined && v.systolic <= 90 && `systolic ${fmt(v.systolic)} mmHg (≤ 90)`,
+    v.pulse !== undefined && v.pulse > 130 && `heart rate ${fmt(v.pulse)} /min (> 130)`,
+    v.spo2 !== undefined && v.onOxygen === false && v.spo2 < 92 && `SpO2 ${fmt(v.spo2)} % on air (< 92)`,
+    altered && `altered mental state (ACVPU ${v.consciousness})`,
+    v.celsius !== undefined && v.celsius < 36 && `temperature ${fmt(v.celsius)} °C (< 36)`,
+  ].filter((c): c is string => !!c);
+  const qsofa = [
+    v.rr !== undefined && v.rr >= 22 && `respiratory rate ${fmt(v.rr)} /min (≥ 22)`,
+    altered && 'altered mentation',
+    v.systolic !== undefined && v.systolic <= 100 && `systolic ${fmt(v.systolic)} mmHg (≤ 100)`,
+  ].filter((c): c is string => !!c);
+  if (ng51.length === 0 && qsofa.length < 2) return undefined;
+  const parts = [
+    ng51.length ? `NICE NG51 high-risk criteria: ${ng51.join(', ')}` : '',
+    qsofa.length >= 2 ? `qSOFA ${qsofa.length}/3: ${qsofa.join(', ')}` : '',
+  ].filter(Boolean);
+  const why = fever ? 'fever' : 'history suggests infection';
+  return `**Possible sepsis:** ${parts.join('; ')} (${why}): assess for sepsis now (NICE NG51).`;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -324,31 +448,55 @@ function distinct(texts: string[]): string[] {
   return out;
 }
 
-const KIND_LABEL: Record<DrugAllergyAlert['kind'], string> = {
-  'same-drug': 'same drug',
-  'same-class': 'same class',
-  'cross-reactivity': 'cross-reactivity warning',
-};
+/** The alert line's label: what kind of check, and how serious. */
+function alertLabel(a: MedicationAlert): string {
+  switch (a.kind) {
+    case 'allergy':
+      return a.severity === 'stop' ? 'Drug–allergy alert (stop)' : 'Drug–allergy alert (warning)';
+    case 'cross-reactivity':
+      return 'Drug–allergy alert (cross-reactivity warning)';
+    case 'intolerance':
+      return 'Drug intolerance (information)';
+    case 'interaction':
+      return a.severity === 'stop' ? 'Drug–drug interaction (stop)' : 'Drug–drug interaction (warning)';
+  }
+}
+
+/**
+ * Every drug on the record and the patient's prescriptions against every allergy (free-text notes read
+ * by readAllergyText, and structured entries), and each pair of those drugs once for interactions.
+ */
+function summaryAlerts(drugs: string[], notes: string[], structured: AllergyEntry[]): MedicationAlert[] {
+  const allergies = [...notes.flatMap(readAllergyText), ...structured];
+  const seen = new Set<string>();
+  return drugs
+    .flatMap((drug, i) => medicationAlerts(drug, { allergies, activeMedications: drugs.slice(i + 1) }))
+    .filter((a) => {
+      const key = `${a.severity}|${a.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
 
 // ------------------------------------------------------------------ the summary
 
 export function buildSummary(record: MedicalRecord, options: SummaryOptions = {}): Summary {
   const prescriptions = options.prescriptions ?? [];
-  const allergies = distinct([record.allergies ?? '', ...prescriptions.flatMap((p) => p.allergies ?? [])]);
+  const onFile = distinct([...(options.allergiesOnFile ?? []), ...prescriptions.flatMap((p) => p.allergies ?? [])]);
+  const allergies = distinct([record.allergies ?? '', ...onFile]);
   const drugs = distinct([record.treatment?.prescribedDrug ?? '', ...prescriptions.map((p) => p.prescribedDrug ?? '')]);
-  const alerts = drugs.flatMap((drug) => drugAllergyAlerts(drug, allergies));
+  const alerts = options.allergyEntries ? summaryAlerts(drugs, [], options.allergyEntries) : summaryAlerts(drugs, allergies, []);
   const otherDrugs = drugs.filter((d) => normalise(d) !== normalise(record.treatment?.prescribedDrug ?? ''));
 
   const vitals = vitalsSection(record);
-  const alertLines = [
-    ...alerts.map((a) => `**Drug–allergy alert (${KIND_LABEL[a.kind]}):** ${inline(a.message)}`),
-    ...vitals.alerts,
-  ];
+  const alertLines = [...alerts.map((a) => `**${alertLabel(a)}:** ${inline(a.message)}`), ...vitals.alerts];
 
   const sections = [
     patientSection(record),
     presentingSection(record),
     historySection(record),
+    allergySection(record, onFile),
     vitals.lines,
     investigationsSection(record),
     treatmentSection(record, otherDrugs),

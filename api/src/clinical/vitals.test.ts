@@ -3,6 +3,7 @@ import {
   flag,
   parseBloodPressure,
   parseBloodSugar,
+  parseOxygenSaturation,
   parsePulse,
   parseRespiratoryRate,
   parseTemperature,
@@ -28,44 +29,69 @@ describe('bpCategory (ACC/AHA 2017)', () => {
   });
 });
 
-describe('parseBloodPressure', () => {
-  it('reads systolic/diastolic', () => {
+describe('parseBloodPressure: 2–3 digits each, plausible, systolic above diastolic', () => {
+  it('reads systolic/diastolic, also inside a note', () => {
     expect(parseBloodPressure('128/84')).toEqual({ status: 'ok', value: { systolic: 128, diastolic: 84 } });
     expect(parseBloodPressure(' 128 / 84 mmHg ')).toEqual({ status: 'ok', value: { systolic: 128, diastolic: 84 } });
     expect(parseBloodPressure('BP 90/60 sitting')).toEqual({ status: 'ok', value: { systolic: 90, diastolic: 60 } });
   });
-  it('missing, unreadable, implausible', () => {
+  it('"1200/80" is not read as 200/80, nor "120/800" as 120/80', () => {
+    expect(parseBloodPressure('1200/80')).toEqual({ status: 'unreadable', raw: '1200/80' });
+    expect(parseBloodPressure('120/800')).toMatchObject({
+      status: 'implausible',
+      reason: 'diastolic 800 mmHg is outside 20–200 mmHg',
+    });
+    expect(parseBloodPressure('120/8000')).toEqual({ status: 'unreadable', raw: '120/8000' });
+    expect(parseBloodPressure('120.5/80')).toEqual({ status: 'unreadable', raw: '120.5/80' });
+    expect(parseBloodPressure('9/6')).toEqual({ status: 'unreadable', raw: '9/6' });
+  });
+  it.each([
+    ['50/20', 'ok'],
+    ['49/20', 'implausible'],
+    ['300/200', 'ok'],
+    ['301/100', 'implausible'],
+    ['120/19', 'implausible'],
+    ['250/201', 'implausible'],
+    ['80/80', 'implausible'],
+    ['80/120', 'implausible'],
+  ])('%s: %s', (text, status) => {
+    expect(parseBloodPressure(text).status).toBe(status);
+  });
+  it('missing, unreadable', () => {
     expect(parseBloodPressure('')).toEqual({ status: 'missing' });
     expect(parseBloodPressure('   ')).toEqual({ status: 'missing' });
     expect(parseBloodPressure('high')).toEqual({ status: 'unreadable', raw: 'high' });
     expect(parseBloodPressure('128')).toEqual({ status: 'unreadable', raw: '128' });
-    expect(parseBloodPressure('12/8').status).toBe('implausible');
-    expect(parseBloodPressure('80/120').status).toBe('implausible');
-    expect(parseBloodPressure('400/100').status).toBe('implausible');
+    expect(parseBloodPressure('80/120')).toMatchObject({ reason: 'systolic (80) must be higher than diastolic (120)' });
   });
 });
 
-describe('parseTemperature', () => {
+describe('parseTemperature: °C; °F only with its unit', () => {
   it('°C as typed', () => {
     expect(parseTemperature('37.2')).toEqual({ status: 'ok', value: { celsius: 37.2 } });
     expect(parseTemperature('38,5 °C')).toEqual({ status: 'ok', value: { celsius: 38.5 } });
   });
-  it('a value above 45 is °F, converted to °C at 0.1 °C', () => {
-    expect(parseTemperature('101.3')).toEqual({ status: 'ok', value: { celsius: 38.5, fahrenheit: 101.3 } });
+  it('°F with its unit, converted to °C at 0.1 °C', () => {
+    expect(parseTemperature('101.3 °F')).toEqual({ status: 'ok', value: { celsius: 38.5, fahrenheit: 101.3 } });
     expect(parseTemperature('98.6F')).toEqual({ status: 'ok', value: { celsius: 37, fahrenheit: 98.6 } });
+    expect(parseTemperature('100 fahrenheit')).toEqual({ status: 'ok', value: { celsius: 37.8, fahrenheit: 100 } });
   });
-  it('the form default "9" and other impossible values are implausible', () => {
+  it('a bare number is never guessed to be °F: 101.3 alone is an implausible °C', () => {
+    expect(parseTemperature('101.3')).toEqual({ status: 'implausible', raw: '101.3', reason: 'above 45 °C' });
+  });
+  it('the form prefill "9" and other impossible values are implausible', () => {
     expect(parseTemperature('9')).toEqual({ status: 'implausible', raw: '9', reason: 'below 25 °C' });
     expect(parseTemperature('24.9').status).toBe('implausible');
     expect(parseTemperature('25').status).toBe('ok');
     expect(parseTemperature('45').status).toBe('ok');
     expect(parseTemperature('40 F')).toMatchObject({ status: 'implausible', reason: '40 °F read as 4.4 °C, below 25 °C' });
-    expect(parseTemperature('120')).toMatchObject({ status: 'implausible', reason: '120 °F read as 48.9 °C, above 45 °C' });
+    expect(parseTemperature('120 F')).toMatchObject({ status: 'implausible', reason: '120 °F read as 48.9 °C, above 45 °C' });
     expect(parseTemperature('46 °C').status).toBe('implausible');
   });
-  it('empty is missing, text without a number unreadable', () => {
+  it('empty is missing; anything else is not interpreted', () => {
     expect(parseTemperature('')).toEqual({ status: 'missing' });
     expect(parseTemperature('febrile')).toEqual({ status: 'unreadable', raw: 'febrile' });
+    expect(parseTemperature('37.2 axillary then 38')).toEqual({ status: 'unreadable', raw: '37.2 axillary then 38' });
   });
 });
 
@@ -86,23 +112,48 @@ describe('pulse and respiratory rate plausibility', () => {
   ])('respiratory rate %d: %s', (v, status) => {
     expect(parseRespiratoryRate(v).status).toBe(status);
   });
-  it('absent is missing', () => {
+  it.each([
+    [19, 'implausible'],
+    [20, 'ok'],
+    [100, 'ok'],
+    [101, 'implausible'],
+  ])('oxygen saturation %d: %s', (v, status) => {
+    expect(parseOxygenSaturation(v).status).toBe(status);
+  });
+  it('absent is missing (not measured)', () => {
+    expect(parsePulse(undefined)).toEqual({ status: 'missing' });
+    expect(parseOxygenSaturation(null)).toEqual({ status: 'missing' });
     expect(parsePulse(null)).toEqual({ status: 'missing' });
     expect(parseRespiratoryRate(Number.NaN)).toEqual({ status: 'missing' });
   });
 });
 
-describe('parseBloodSugar', () => {
-  it('mg/dL unless mmol appears', () => {
-    expect(parseBloodSugar('180')).toEqual({ status: 'ok', value: { value: 180, unit: 'mg/dL' } });
-    expect(parseBloodSugar('RBS 95 mg/dl')).toEqual({ status: 'ok', value: { value: 95, unit: 'mg/dL' } });
-    expect(parseBloodSugar('7.2 mmol/L')).toEqual({ status: 'ok', value: { value: 7.2, unit: 'mmol/L' } });
-    expect(parseBloodSugar('25 mg/dL')).toEqual({ status: 'ok', value: { value: 25, unit: 'mg/dL' } });
+describe('parseBloodSugar: the unit is written, never guessed', () => {
+  it('mg/dL or mmol/L as written, with the value in mmol/L', () => {
+    expect(parseBloodSugar('RBS 95 mg/dl')).toMatchObject({
+      status: 'ok',
+      value: { value: 95, unit: 'mg/dL', postPrandial: false },
+    });
+    expect(parseBloodSugar('7.2 mmol/L')).toMatchObject({ status: 'ok', value: { value: 7.2, unit: 'mmol/L', mmolL: 7.2 } });
+    const mg = parseBloodSugar('54 mg/dL');
+    expect(mg.status === 'ok' && mg.value.mmolL).toBeCloseTo(3.0, 1);
   });
-  it('a bare small number has an unclear unit; text without a number is unreadable', () => {
-    expect(parseBloodSugar('6.5')).toMatchObject({ status: 'unreadable', unitUnclear: true });
-    expect(parseBloodSugar('normal')).toEqual({ status: 'unreadable', raw: 'normal' });
+  it('a bare number is "unit unknown"; text without a unit is not interpreted', () => {
+    expect(parseBloodSugar('6.5')).toEqual({ status: 'not-interpreted', raw: '6.5', why: 'unit unknown' });
+    expect(parseBloodSugar('180')).toEqual({ status: 'not-interpreted', raw: '180', why: 'unit unknown' });
+    expect(parseBloodSugar('normal')).toEqual({ status: 'not-interpreted', raw: 'normal', why: 'not interpreted' });
     expect(parseBloodSugar('')).toEqual({ status: 'missing' });
+  });
+  it('HbA1c is not a glucose', () => {
+    expect(parseBloodSugar('HbA1c 48 mmol/mol')).toMatchObject({ status: 'not-interpreted', why: 'HbA1c, not a glucose' });
+    expect(parseBloodSugar('A1c 7.5%')).toMatchObject({ status: 'not-interpreted', why: 'HbA1c, not a glucose' });
+  });
+  it('a post-prandial label is read as such: "2hr PP 180 mg/dL" is 180 mg/dL post-prandial, not 2', () => {
+    expect(parseBloodSugar('2hr PP 180 mg/dL')).toMatchObject({
+      status: 'ok',
+      value: { value: 180, unit: 'mg/dL', postPrandial: true },
+    });
+    expect(parseBloodSugar('post-prandial 9.1 mmol/L')).toMatchObject({ value: { value: 9.1, postPrandial: true } });
   });
 });
 

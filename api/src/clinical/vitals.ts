@@ -1,3 +1,12 @@
+import {
+  checkBloodPressure,
+  glucoseUnitOf,
+  OXYGEN_SATURATION_RANGE,
+  PULSE_RANGE,
+  RESPIRATORY_RATE_RANGE,
+  type GlucoseUnit,
+} from 'shared-contracts';
+
 /*
  * Reading the record's vital signs: parsing the typed text, rejecting values no living patient can
  * have (so they are never scored), and flagging each against adult reference ranges.
@@ -33,37 +42,18 @@ export interface BloodPressure {
   diastolic: number;
 }
 
-/*
- * Outside these a number is a typing error rather than a pressure (no published cut-off: chosen
- * wide enough to keep profound shock and severe hypertensive emergencies).
+/**
+ * "128/84", "128 / 84 mmHg", "BP 128/84 sitting" → systolic/diastolic: 2–3 digits each, never part
+ * of a longer number ("1200/80" is unreadable, not 200/80), within the plausible ranges of
+ * shared-contracts (systolic 50–300, diastolic 20–200, systolic above diastolic).
  */
-const SYSTOLIC_PLAUSIBLE = [40, 300] as const;
-const DIASTOLIC_PLAUSIBLE = [10, 200] as const;
-
-/** "128/84", "128 / 84 mmHg", "BP 128/84 sitting" → systolic/diastolic. */
 export function parseBloodPressure(text: string): Reading<BloodPressure> {
   const raw = text.trim();
   if (!raw) return { status: 'missing' };
-  const m = /(\d{1,3}(?:\.\d+)?)\s*\/\s*(\d{1,3}(?:\.\d+)?)/.exec(raw);
-  if (!m) return { status: 'unreadable', raw };
-  const systolic = Number(m[1]);
-  const diastolic = Number(m[2]);
-  if (systolic < SYSTOLIC_PLAUSIBLE[0] || systolic > SYSTOLIC_PLAUSIBLE[1]) {
-    return {
-      status: 'implausible',
-      raw,
-      reason: `systolic ${fmt(systolic)} mmHg is outside ${SYSTOLIC_PLAUSIBLE[0]}–${SYSTOLIC_PLAUSIBLE[1]} mmHg`,
-    };
-  }
-  if (diastolic < DIASTOLIC_PLAUSIBLE[0] || diastolic > DIASTOLIC_PLAUSIBLE[1]) {
-    return {
-      status: 'implausible',
-      raw,
-      reason: `diastolic ${fmt(diastolic)} mmHg is outside ${DIASTOLIC_PLAUSIBLE[0]}–${DIASTOLIC_PLAUSIBLE[1]} mmHg`,
-    };
-  }
-  if (diastolic >= systolic) return { status: 'implausible', raw, reason: 'the diastolic is not below the systolic' };
-  return { status: 'ok', value: { systolic, diastolic } };
+  const bp = checkBloodPressure(raw, { within: true });
+  if (bp.ok) return { status: 'ok', value: { systolic: bp.systolic, diastolic: bp.diastolic } };
+  if (bp.reason === 'format') return { status: 'unreadable', raw };
+  return { status: 'implausible', raw, reason: bp.message.replace(/^Blood pressure: /, '') };
 }
 
 export type BpCategory = 'normal' | 'elevated' | 'stage 1 hypertension' | 'stage 2 hypertension' | 'hypertensive crisis';
@@ -97,18 +87,19 @@ export interface Temperature {
  */
 export const TEMPERATURE_PLAUSIBLE_C = [25, 45] as const;
 
-/** Above this a bare number is taken to be °F: no living patient is at 45 °C, none at ≤ 45 °F. */
-const FAHRENHEIT_ABOVE = 45;
-
+/**
+ * °C unless the unit °F is typed right after the number ("98.6F", "98.6 °F", "100 fahrenheit").
+ * A bare number is never guessed to be °F: "98.6" alone is an implausible °C value, shown as such.
+ */
 export function parseTemperature(text: string): Reading<Temperature> {
   const raw = text.trim();
   if (!raw) return { status: 'missing' };
-  // the first number and the unit typed right after it, if any ("98.6F", "37.8 °C", "38 deg c")
-  const m = /([-+]?\d+(?:[.,]\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(fahrenheit|celsius|centigrade|f|c)?(?![a-z])/i.exec(raw);
+  // the whole text: a number and the unit typed right after it, if any ("98.6F", "37.8 °C", "38 deg c")
+  const m = /^([-+]?\d+(?:[.,]\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(fahrenheit|celsius|centigrade|f|c)?\.?$/i.exec(raw);
   if (!m) return { status: 'unreadable', raw };
   const n = Number(m[1].replace(',', '.'));
   const unit = m[2]?.toLowerCase();
-  const isF = unit === 'f' || unit === 'fahrenheit' || (unit === undefined && n > FAHRENHEIT_ABOVE);
+  const isF = unit === 'f' || unit === 'fahrenheit';
   // °F converted to the chart's 0.1 °C resolution; a °C value is kept as typed
   const celsius = isF ? round1(((n - 32) * 5) / 9) : n;
   const [lo, hi] = TEMPERATURE_PLAUSIBLE_C;
@@ -121,9 +112,10 @@ export function parseTemperature(text: string): Reading<Temperature> {
 
 // ---------------------------------------------------------------- pulse, respiratory rate
 
-/* Outside these no heart or breathing rate is physiologically possible: a typing error. */
-export const PULSE_PLAUSIBLE = [20, 300] as const;
-export const RESPIRATORY_RATE_PLAUSIBLE = [3, 80] as const;
+/* Outside these no heart or breathing rate is physiologically possible: a typing error (the api's limits too). */
+export const PULSE_PLAUSIBLE = PULSE_RANGE;
+export const RESPIRATORY_RATE_PLAUSIBLE = RESPIRATORY_RATE_RANGE;
+export const OXYGEN_SATURATION_PLAUSIBLE = OXYGEN_SATURATION_RANGE;
 
 function plausibleNumber(value: number | null | undefined, [lo, hi]: readonly [number, number], unit: string): Reading<number> {
   if (value === null || value === undefined || (typeof value === 'number' && Number.isNaN(value))) return { status: 'missing' };
@@ -136,29 +128,48 @@ function plausibleNumber(value: number | null | undefined, [lo, hi]: readonly [n
 export const parsePulse = (value: number | null | undefined) => plausibleNumber(value, PULSE_PLAUSIBLE, '/min');
 export const parseRespiratoryRate = (value: number | null | undefined) =>
   plausibleNumber(value, RESPIRATORY_RATE_PLAUSIBLE, '/min');
+export const parseOxygenSaturation = (value: number | null | undefined) =>
+  plausibleNumber(value, OXYGEN_SATURATION_PLAUSIBLE, '%');
 
 // ---------------------------------------------------------------- blood sugar
 
 export interface BloodSugar {
   value: number;
-  unit: 'mg/dL' | 'mmol/L';
+  unit: GlucoseUnit;
+  /** the value in mmol/L, for the thresholds (mg/dL ÷ 18.016, the molar mass of glucose / 10) */
+  mmolL: number;
+  /** a post-prandial value: the hypo- and hyperglycaemia alerts apply, the random-glucose range does not */
+  postPrandial: boolean;
 }
 
-/*
- * mg/dL unless the text says mmol. A bare number below 30 is neither: as mg/dL it would be a
- * hypoglycaemic emergency, as mmol/L an ordinary reading, so it is reported "unit unclear" and not
- * flagged either way rather than guessed.
- */
-const BARE_NUMBER_UNIT_UNCLEAR_BELOW = 30;
+/** Why a glucose text was not interpreted (shown verbatim beside it). */
+export type GlucoseNotInterpreted = 'unit unknown' | 'HbA1c, not a glucose' | 'not interpreted';
 
-export function parseBloodSugar(text: string): Reading<BloodSugar> & { unitUnclear?: boolean } {
+const MG_DL_PER_MMOL_L = 18.016;
+
+/*
+ * The unit must be written (mmol/L or mg/dL): never guessed from the size of the number. HbA1c
+ * (mmol/mol or %) is not a glucose; a post-prandial label ("2hr PP", "post-prandial", "after
+ * meal") is read as such. Anything else is "not interpreted", shown verbatim.
+ */
+export function parseBloodSugar(
+  text: string,
+): Reading<BloodSugar> | { status: 'not-interpreted'; raw: string; why: GlucoseNotInterpreted } {
   const raw = text.trim();
   if (!raw) return { status: 'missing' };
-  const n = firstNumber(raw);
-  if (n === undefined || n < 0) return { status: 'unreadable', raw };
-  if (/mmol/i.test(raw)) return { status: 'ok', value: { value: n, unit: 'mmol/L' } };
-  if (!/mg/i.test(raw) && n < BARE_NUMBER_UNIT_UNCLEAR_BELOW) return { status: 'unreadable', raw, unitUnclear: true };
-  return { status: 'ok', value: { value: n, unit: 'mg/dL' } };
+  if (/\b(?:hba1c|a1c|glycated|glycosylated)\b|mmol\s*\/\s*mol/i.test(raw))
+    return { status: 'not-interpreted', raw, why: 'HbA1c, not a glucose' };
+  const postPrandial = /\b(?:pp|ppbs|post[-\s]?prandial|after\s+(?:a\s+)?meals?)\b/i.test(raw);
+  // the value is the number right before the unit, so "2hr PP 180 mg/dL" reads 180, not 2
+  const m = /(\d+(?:[.,]\d+)?)\s*(mmol\s*\/\s*l|mg\s*\/\s*dl)\b/i.exec(raw);
+  if (!m) {
+    const bare = /^\d+(?:[.,]\d+)?$/.test(raw);
+    return { status: 'not-interpreted', raw, why: bare ? 'unit unknown' : 'not interpreted' };
+  }
+  const value = Number(m[1].replace(',', '.'));
+  const unit = glucoseUnitOf(m[2])!;
+  const mmolL = unit === 'mmol/L' ? value : value / MG_DL_PER_MMOL_L;
+  return { status: 'ok', value: { value, unit, mmolL, postPrandial } };
 }
 
 // ---------------------------------------------------------------- adult reference ranges
@@ -186,6 +197,16 @@ export const REFERENCE = {
   glucoseMgDl: { low: 70, high: 140, unit: 'mg/dL' },
   glucoseMmolL: { low: 3.9, high: 7.8, unit: 'mmol/L' },
 } satisfies Record<string, Range>;
+
+/*
+ * SpO2 target ranges by NEWS2 scale. Scale 1: 96–100 %, the band that scores 0 (RCP 2017 Chart 1).
+ * Scale 2: 88–92 %, the prescribed target for hypercapnic respiratory failure (RCP 2017 Chart 1;
+ * BTS guideline for oxygen use in adults, O'Driscoll BR et al. Thorax 2017;72:i1–i90).
+ */
+export const SPO2_TARGET = {
+  1: { low: 96, high: 100, unit: '%' },
+  2: { low: 88, high: 92, unit: '%' },
+} satisfies Record<1 | 2, Range>;
 
 /** Inside the range inclusive is normal. */
 export function flag(value: number, range: Range): Flag {

@@ -16,7 +16,14 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { AuditAction, AuditEntity, MedicalRecord, ParsedMedicalRecordCreate } from 'shared-contracts';
+import type { AllergyReaction, AuditAction, AuditEntity, MedicalRecord, ParsedMedicalRecordCreate } from 'shared-contracts';
+import type {
+  ALLERGY_CATEGORIES,
+  ALLERGY_CLINICAL_STATUSES,
+  ALLERGY_CRITICALITIES,
+  ALLERGY_TYPES,
+  ALLERGY_VERIFICATION_STATUSES,
+} from 'shared-contracts';
 
 // Patients and doctors are separate tables: an e-mail is unique per role, not across roles.
 // E-mails are stored lower-cased (the contract lower-cases them), so a plain unique index is enough.
@@ -42,6 +49,15 @@ const twoFactor = {
   twoFactorLoginUntil: timestamp('two_factor_login_until', { withTimezone: true }),
 };
 
+/**
+ * When the account's e-mail was proven by a link sent to it (null: not yet). An unverified account
+ * is invisible to the other role's connection requests, gets no reminders and is never linked by
+ * Google sign-in (issue 11).
+ */
+const emailVerification = {
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+};
+
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -63,6 +79,7 @@ export const patients = pgTable('patients', {
   addressPinCode: text('address_pin_code').notNull().default(''),
   /** false for an account made by Google sign-in until /patient/complete-profile is done. */
   profileComplete: boolean('profile_complete').notNull().default(true),
+  ...emailVerification,
   ...twoFactor,
   ...timestamps,
 });
@@ -82,9 +99,41 @@ export const doctors = pgTable('doctors', {
     .notNull()
     .default(sql`'{}'::text[]`),
   gender: text('gender').notNull().default('Prefer not to say'),
+  ...emailVerification,
   ...twoFactor,
   ...timestamps,
 });
+
+export const ACCOUNT_TOKEN_PURPOSES = ['email-verify', 'handoff'] as const;
+
+/**
+ * Single-use tokens sent to or handed to an account's owner: 'email-verify' proves `email` (the
+ * signup address, or a new address asked for in PATCH /{role}/me, which takes effect only then);
+ * 'handoff' is the one-time code of the Google sign-in redirect, exchanged for a session
+ * (POST /{role}/auth/exchange). Only the SHA-256 of the token is stored.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    purpose: text('purpose').$type<(typeof ACCOUNT_TOKEN_PURPOSES)[number]>().notNull(),
+    role: text('role').notNull(),
+    accountId: uuid('account_id').notNull(),
+    /** the address an 'email-verify' token proves; null for a hand-off */
+    email: text('email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('account_tokens_account_idx').on(t.role, t.accountId, t.purpose, t.createdAt),
+    index('account_tokens_expires_idx').on(t.expiresAt),
+    check('account_tokens_purpose_check', sql`${t.purpose} in ('email-verify', 'handoff')`),
+  ],
+);
+
+/** The two account tables share their account columns; code that serves both roles picks one by role. */
+export const accountTables = { patient: patients, doctor: doctors } as const;
 
 /** Bearer sessions. Only the SHA-256 of the token is stored: a database leak yields no usable token. */
 export const sessions = pgTable(
@@ -103,20 +152,22 @@ export const sessions = pgTable(
 );
 
 /**
- * Consecutive failed logins per (role, e-mail), kept in the database so every replica sees the
- * same count. Keyed by the e-mail typed, not the account, so unknown e-mails lock the same way
- * and a lockout does not reveal whether an account exists.
+ * Consecutive failed logins per (role, e-mail, client address), kept in the database so every
+ * replica sees the same count. A lockout holds that pair only, so a guesser elsewhere cannot lock
+ * the owner out; the sum over clients slows a distributed guess on one account. Keyed by the
+ * e-mail typed, not the account, so unknown e-mails behave the same (no account enumeration).
  */
 export const loginFailures = pgTable(
   'login_failures',
   {
     role: text('role').notNull(),
     email: text('email').notNull(),
+    client: text('client').notNull().default(''),
     failures: integer('failures').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.role, t.email] }), index('login_failures_updated_idx').on(t.updatedAt)],
+  (t) => [primaryKey({ columns: [t.role, t.email, t.client] }), index('login_failures_updated_idx').on(t.updatedAt)],
 );
 
 /**
@@ -281,6 +332,50 @@ export const prescriptions = pgTable(
 );
 
 /**
+ * A patient's allergies and intolerances in the shape of FHIR R4 AllergyIntolerance (issue 13;
+ * shared-contracts/src/medication-safety.ts). Rows are written on the allergy list by doctors, or
+ * reported by the patient (always 'unconfirmed'). `reviews` holds the normalised free-text note
+ * (from a record or a prescription) this entry confirms, edits or refutes: such a note then no
+ * longer counts on its own.
+ */
+export const allergyIntolerances = pgTable(
+  'allergy_intolerances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    substanceText: text('substance_text').notNull(),
+    /** the vocabulary's code; null = uncoded free text */
+    substanceCode: text('substance_code'),
+    type: text('type').$type<(typeof ALLERGY_TYPES)[number]>().notNull(),
+    category: text('category').$type<(typeof ALLERGY_CATEGORIES)[number]>().notNull(),
+    criticality: text('criticality').$type<(typeof ALLERGY_CRITICALITIES)[number]>().notNull(),
+    reactions: jsonb('reactions')
+      .$type<AllergyReaction[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    clinicalStatus: text('clinical_status').$type<(typeof ALLERGY_CLINICAL_STATUSES)[number]>().notNull(),
+    verificationStatus: text('verification_status').$type<(typeof ALLERGY_VERIFICATION_STATUSES)[number]>().notNull(),
+    note: text('note'),
+    reviews: text('reviews'),
+    recordedById: uuid('recorded_by_id').notNull(),
+    recordedByRole: text('recorded_by_role').$type<'patient' | 'doctor'>().notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('allergy_intolerances_patient_idx').on(t.patientId, t.recordedAt),
+    check('allergy_intolerances_type_check', sql`${t.type} in ('allergy', 'intolerance')`),
+    check('allergy_intolerances_category_check', sql`${t.category} in ('medication', 'food', 'environment')`),
+    check('allergy_intolerances_criticality_check', sql`${t.criticality} in ('low', 'high', 'unable-to-assess')`),
+    check('allergy_intolerances_clinical_check', sql`${t.clinicalStatus} in ('active', 'inactive', 'resolved')`),
+    check('allergy_intolerances_verification_check', sql`${t.verificationStatus} in ('unconfirmed', 'confirmed', 'refuted')`),
+    check('allergy_intolerances_role_check', sql`${t.recordedByRole} in ('doctor', 'patient')`),
+  ],
+);
+
+/**
  * Who read or wrote which clinical record, when and from where. APPEND-ONLY: a trigger (migration
  * 0003, hand-written) raises on UPDATE, DELETE and TRUNCATE. No foreign keys, so no cascade can
  * ever try to delete from it; ids are kept as written.
@@ -299,6 +394,8 @@ export const auditLog = pgTable(
     /** the patient concerned (a list writes one row per patient it returned; older rows may be null) */
     patientId: uuid('patient_id'),
     ip: text('ip'),
+    /** what a person wrote for the event: the reason given to override a stop alert (issue 13) */
+    detail: text('detail'),
   },
   (t) => [
     index('audit_log_patient_at_idx').on(t.patientId, t.at),
@@ -307,11 +404,11 @@ export const auditLog = pgTable(
     check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
     check(
       'audit_log_action_check',
-      sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke', 'sign-in', 'sign-in-failed', 'sign-out', '2fa-on', '2fa-off', 'password-change', 'email-change', 'password-reset', 'email-verify')`,
+      sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke', 'sign-in', 'sign-in-failed', 'sign-out', '2fa-on', '2fa-off', 'password-change', 'email-change', 'password-reset', 'email-verify', 'override')`,
     ),
     check(
       'audit_log_entity_check',
-      sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account')`,
+      sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account', 'allergy_intolerance')`,
     ),
   ],
 );
@@ -363,7 +460,8 @@ export const reminders = pgTable(
     patientId: uuid('patient_id')
       .notNull()
       .references(() => patients.id),
-    toEmail: text('to_email').notNull(),
+    /** Legacy: the address at scheduling time. Deliveries go to the patient's current, verified e-mail. */
+    toEmail: text('to_email'),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     startAt: timestamp('start_at', { withTimezone: true }).notNull(),

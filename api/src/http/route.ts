@@ -71,6 +71,15 @@ export const noStore: onSendHookHandler = async (_request, reply, payload) => {
 };
 
 /** security of an OpenAPI operation: none for public endpoints, the bearer token otherwise. */
+/**
+ * The per-IP limit of every public door that checks a credential, hands out a session or sends
+ * mail (login, 2FA, exchange, reset, verification): LOGIN_RATE_LIMIT_PER_MINUTE, shared through
+ * Redis when REDIS_URL is set.
+ */
+export function perIpCredentialLimit(deps: Pick<AppDeps, 'config'>): RouteExtra['config'] {
+  return { rateLimit: { max: deps.config.loginRateLimitPerMinute, timeWindow: '1 minute' } };
+}
+
 export const securityOf = (e: EndpointDef) => (e.access === 'public' ? [] : [{ bearerAuth: [] }]);
 
 /** The Fastify route schema of an endpoint: validation, serialization and its OpenAPI operation. */

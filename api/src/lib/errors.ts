@@ -3,6 +3,10 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Sent as Retry-After (a 429 or 503 that says when to come back). */
+    readonly retryAfterSeconds?: number,
+    /** More of the answer beside `error`, as the contract declares it (a 409's `alerts`). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'HttpError';

@@ -16,8 +16,10 @@ export const PATIENT_TABLES = [
   'reminders',
   'reminderDeliveries',
   'assignments',
+  'allergyIntolerances',
 ] as const;
-const PATIENT_TABLE_SQL = /\b(medical_records|prescriptions|medical_files|reminders|reminder_deliveries|assignments)\b/;
+const PATIENT_TABLE_SQL =
+  /\b(medical_records|prescriptions|medical_files|reminders|reminder_deliveries|assignments|allergy_intolerances)\b/;
 
 /** Files that may touch the tables: the access layer, the schema itself, and the db adapter (drizzle's schema registry). */
 export function isExempt(relativePath: string): boolean {

@@ -3,6 +3,8 @@ jest.mock('fastify', () => jest.requireActual('./route-spy').spyingFastify());
 
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import { PDF_MIME } from 'shared-contracts';
+import { endpointOf } from '../http/openapi';
 import { createSession } from '../modules/auth/sessions';
 import { BACKENDS } from '../test/helpers';
 import { buildCast, closeCast, countAll, tableNames, type Cast } from './cast';
@@ -23,7 +25,8 @@ import { ROWS, type Req, type Row } from './route-table';
  *   - never a 5xx, never HTML, never a stack trace;
  *   - a REJECTED request (3xx/4xx) changes the row count of no table of the schema (all of them,
  *     read from information_schema), except ALLOWED_GROWTH below.
- * The audit_log grows on a rejected request only for a failed sign-in (the owner's security log);
+ * The audit_log grows on a rejected request only for a failed sign-in, password or two-factor code
+ * (the owner's security log);
  * otherwise it gets rows only with 2xx (the audit insert follows the access check, or shares its
  * transaction with the write).
  *
@@ -41,8 +44,8 @@ const ALLOWED_GROWTH: { route: RegExp; status: number; table: string; by: number
     route: /^POST \/(patient|doctor)\/login$/,
     status: 401,
     table: 'login_failures',
-    by: 1,
-    why: 'a failed login is counted per (role, e-mail) for the lockout (SECURITY.md)',
+    by: 2,
+    why: 'a failed login is counted per (role, e-mail, client address) and per (role, e-mail) (auth/throttle.ts)',
   },
   {
     route: /^POST \/(patient|doctor)\/login$/,
@@ -50,6 +53,20 @@ const ALLOWED_GROWTH: { route: RegExp; status: number; table: string; by: number
     table: 'audit_log',
     by: 1,
     why: "a failed sign-in to an existing account is in its owner's security log (README: Security log)",
+  },
+  {
+    route: /^POST \/(patient|doctor)\/verify2FA$/,
+    status: 401,
+    table: 'audit_log',
+    by: 1,
+    why: "a wrong code after the right password is a failed sign-in in the owner's security log",
+  },
+  {
+    route: /^POST \/(patient|doctor)\/remove2FA$/,
+    status: 403,
+    table: 'login_failures',
+    by: 2,
+    why: 'a wrong current password is counted like a failed login, per (account, client address) and per account (auth/reauth.ts)',
   },
 ];
 
@@ -203,6 +220,12 @@ async function mint(c: Cast, caller: 'patient' | 'doctor'): Promise<string> {
   return createSession(c.t.db.db, who.role, who.id, c.t.clock.now(), c.t.config.sessionTtlHours);
 }
 
+/** A FHIR error body: resourceType OperationOutcome with an issue whose diagnostics is text. */
+function isOperationOutcome(parsed: unknown): boolean {
+  const o = parsed as { resourceType?: unknown; issue?: { diagnostics?: unknown }[] } | undefined;
+  return o?.resourceType === 'OperationOutcome' && Array.isArray(o.issue) && typeof o.issue[0]?.diagnostics === 'string';
+}
+
 function checkAnswer(route: string, res: LightMyRequestResponse): string[] {
   const problems: string[] = [];
   const status = res.statusCode;
@@ -214,8 +237,11 @@ function checkAnswer(route: string, res: LightMyRequestResponse): string[] {
   if (status >= 300 && status < 400 && !REDIRECT_ROUTES.includes(route))
     problems.push(`unexpected redirect to ${res.headers.location}`);
   if (status >= 200 && status < 300 && body.length > 0) {
-    const pdf = route === 'GET /files/:patientId/:file' && type.startsWith('application/pdf');
-    if (!pdf && !type.startsWith('application/json')) problems.push(`2xx with content-type ${type}`);
+    // The contract's binary answers (`response: null`: a stored file, the health-record PDF) are PDFs.
+    const [method, path] = route.split(' ');
+    const pdf = endpointOf(method, path)?.response === null && type.startsWith(PDF_MIME);
+    const fhir = route.startsWith('GET /fhir/') && type.startsWith('application/fhir+json');
+    if (!pdf && !fhir && !type.startsWith('application/json')) problems.push(`2xx with content-type ${type}`);
   }
   if (status >= 400 && status < 500) {
     let parsed: unknown;
@@ -225,7 +251,17 @@ function checkAnswer(route: string, res: LightMyRequestResponse): string[] {
       parsed = undefined;
     }
     const keys = parsed && typeof parsed === 'object' ? Object.keys(parsed).sort().join(',') : '';
-    if (!type.startsWith('application/json') || typeof (parsed as { error?: unknown })?.error !== 'string' || keys !== 'error') {
+    // The FHIR routes answer errors as FHIR does: an OperationOutcome whose issue says why (a URL
+    // the router cannot even decode is refused before any route, as `{ error }`, like any other).
+    const plainError = type.startsWith('application/json') && keys === 'error';
+    if (route.startsWith('GET /fhir/')) {
+      if (!plainError && (!type.startsWith('application/fhir+json') || !isOperationOutcome(parsed)))
+        problems.push(`4xx not an OperationOutcome (${type}): ${body.slice(0, 200)}`);
+    } else if (
+      !type.startsWith('application/json') ||
+      typeof (parsed as { error?: unknown })?.error !== 'string' ||
+      keys !== 'error'
+    ) {
       problems.push(`4xx not shaped { error: string } (${type}): ${body.slice(0, 200)}`);
     }
   }

@@ -2,9 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type Role } from 'shared-contracts';
 import { doctors, patients } from '../db/schema';
+import { issueHandoffCode } from '../modules/handoff/codes';
+import { allergyBody, newAllergy } from '../test/allergies';
 import { account, connect, prescriptionBody, recordBody } from '../test/clinical';
 import { PDF } from '../test/files';
-import { PASSWORD, uniqueEmail } from '../test/helpers';
+import { PASSWORD, uniqueEmail, verificationTokenFor } from '../test/helpers';
+import { pdfText } from '../test/pdf-text';
 import {
   must,
   newDownloadUrl,
@@ -117,6 +120,16 @@ function perRole(role: Role): Row[] {
       expect: everyone(200),
     },
     {
+      route: `POST /${role}/auth/exchange`,
+      // A fresh one-time code of the role's own account per cell (what a Google sign-in hands out).
+      build: async (c) => ({
+        method: 'POST',
+        url: `/${role}/auth/exchange`,
+        payload: { code: await issueHandoffCode(c.t.db.db, role, me(c).id, c.t.clock.now()) },
+      }),
+      expect: everyone(200),
+    },
+    {
       route: `POST /${role}/logout`,
       build: () => ({ method: 'POST', url: `/${role}/logout` }),
       freshSession: true,
@@ -137,7 +150,8 @@ function perRole(role: Role): Row[] {
     },
     {
       route: `POST /${role}/remove2FA`,
-      build: () => ({ method: 'POST', url: `/${role}/remove2FA` }),
+      // The caller's own password (each cast account has PASSWORD); a wrong one is 403 (reauth.test.ts).
+      build: () => ({ method: 'POST', url: `/${role}/remove2FA`, payload: { currentPassword: PASSWORD } }),
       expect: ownRole(role, 200),
     },
     {
@@ -165,6 +179,21 @@ function perRole(role: Role): Row[] {
         return { method: 'POST', url: `/${role}/reset-password/${id}/${token}`, payload: { password: 'a brand new passphrase' } };
       },
       expect: everyone(200),
+    },
+    {
+      route: `POST /${role}/verify-email/:token`,
+      // A link works once: a fresh unverified account and its mailed link per cell.
+      build: async (c) => {
+        const who = await account(c.t, role, {}, { verified: false });
+        return { method: 'POST', url: `/${role}/verify-email/${await verificationTokenFor(c.t.app, role, who.email)}` };
+      },
+      expect: everyone(200),
+    },
+    {
+      route: `POST /${role}/verify-email/resend`,
+      // The cast's accounts are verified: the own role reaches the handler and is told so (409).
+      build: () => ({ method: 'POST', url: `/${role}/verify-email/resend` }),
+      expect: ownRole(role, 409),
     },
     {
       route: `POST /${role}/complete-profile`,
@@ -264,6 +293,16 @@ export const ROWS: Row[] = [
     expect: guarded(200, 404, 200, 404),
   },
   {
+    // P's trend: P themself, or D assigned to P; anyone else as if P did not exist.
+    route: 'GET /vital-signs',
+    build: (c) => ({ method: 'GET', url: `/vital-signs?patientId=${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+    check(res, c) {
+      const ids = (res.json().points as { recordId: string }[]).map((p) => p.recordId);
+      if (!ids.includes(c.recordId)) throw new Error(`P's record is not in P's trend: ${res.body.slice(0, 300)}`);
+    },
+  },
+  {
     route: 'GET /medicalHistory/:id',
     build: (c) => ({ method: 'GET', url: `/medicalHistory/${c.recordId}` }),
     expect: guarded(200, 404, 200, 404),
@@ -296,6 +335,58 @@ export const ROWS: Row[] = [
     expect: guarded(403, 403, 200, 404),
   },
 
+  // The FHIR R4 api (issue 15): the app's rules, 404 alike for missing and not allowed.
+  { route: 'GET /fhir/R4/metadata', build: () => ({ method: 'GET', url: '/fhir/R4/metadata' }), expect: everyone(200) },
+  {
+    route: 'GET /fhir/R4/Patient/:id/$everything',
+    build: (c) => ({ method: 'GET', url: `/fhir/R4/Patient/${c.P.id}/$everything` }),
+    expect: guarded(200, 404, 200, 404),
+    check(res, c, caller) {
+      if (res.statusCode === 200 && !res.body.includes(`"id":"${c.recordId}"`))
+        throw new Error(`${caller}: P's record is not in P's $everything`);
+    },
+  },
+  {
+    route: 'GET /fhir/R4/:type',
+    build: (c) => ({ method: 'GET', url: `/fhir/R4/Encounter?patient=Patient/${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'GET /fhir/R4/:type/:id',
+    build: (c) => ({ method: 'GET', url: `/fhir/R4/Encounter/${c.recordId}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  // The allergy list (issue 13): the patient and an assigned doctor read; the doctor writes; the patient reports.
+  {
+    route: 'GET /allergies/:patientId',
+    build: (c) => ({ method: 'GET', url: `/allergies/${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'POST /allergies/:patientId',
+    build: (c) => ({ method: 'POST', url: `/allergies/${c.P.id}`, payload: allergyBody() }),
+    expect: guarded(403, 403, 201, 404),
+  },
+  {
+    route: 'PUT /allergy/:id',
+    build: async (c) => ({
+      method: 'PUT',
+      url: `/allergy/${await newAllergy(c.t, c.D, c.P.id)}`,
+      payload: allergyBody({ verificationStatus: 'refuted' }),
+    }),
+    expect: guarded(403, 403, 200, 404),
+  },
+  {
+    route: 'POST /patient/allergies',
+    build: () => ({ method: 'POST', url: '/patient/allergies', payload: allergyBody({ verificationStatus: 'unconfirmed' }) }),
+    expect: guarded(201, 201, 403, 403),
+  },
+  {
+    route: 'GET /allergy-substances',
+    build: () => ({ method: 'GET', url: '/allergy-substances?q=penic' }),
+    expect: guarded(200, 200, 200, 200),
+  },
+
   // The patient's own access log (patient only).
   {
     route: 'GET /patient/audit',
@@ -311,15 +402,30 @@ export const ROWS: Row[] = [
       }
     },
   },
-  // A doctor's own security log (doctor only): never another account's rows.
+  {
+    route: 'GET /patient/health-record.pdf',
+    build: () => ({ method: 'GET', url: '/patient/health-record.pdf' }),
+    // patient only, and only their own: the route names no patient
+    expect: guarded(200, 200, 403, 403),
+    check(res, _c, caller) {
+      if (res.statusCode !== 200) return;
+      const text = pdfText(res.rawPayload);
+      const [own, notOwn] = caller === 'owner' ? ['Pat Owner', 'Pia Other'] : ['Pia Other', 'Pat Owner'];
+      if (!text.includes(own) || text.includes(notOwn)) throw new Error(`${caller}'s health record PDF: ${text.slice(0, 300)}`);
+    },
+  },
+  // A doctor's own security log and the ends of their own assignments (doctor only): never
+  // another account's rows.
   {
     route: 'GET /doctor/audit',
     build: () => ({ method: 'GET', url: '/doctor/audit?page=1&limit=100' }),
     expect: guarded(403, 403, 200, 200),
     check(res, c, caller) {
-      const items = res.json().items as { kind: string; entityId: string | null }[];
+      const items = res.json().items as { kind: string; action: string; entity: string; entityId: string | null }[];
       const mine = caller === 'assignedDoctor' ? c.D.id : c.D2.id;
-      if (items.some((i) => i.kind !== 'security' || i.entityId !== mine)) {
+      const own = (i: (typeof items)[number]) =>
+        i.kind === 'security' || (i.kind === 'access' && i.action === 'revoke' && i.entity === 'assignment');
+      if (items.some((i) => !own(i) || i.entityId !== mine)) {
         throw new Error(`${caller}'s security log shows rows not its own: ${res.body.slice(0, 300)}`);
       }
     },
@@ -365,14 +471,28 @@ export const ROWS: Row[] = [
   {
     route: 'POST /doctor/reminder',
     build: (c) => ({ method: 'POST', url: '/doctor/reminder', payload: reminderBody(c) }),
-    // D2 → 403 `You can only send reminders to your assigned patients`: deliberate (docs), the
-    // same answer for an unknown address — the target is an e-mail, not an id, and no lookup leaks.
-    expect: guarded(403, 403, 201, 403),
+    // D2 → 404 `You can only send reminders to your assigned patients`, as for every patient the
+    // caller may not see, and the same answer for an unknown address: no lookup leaks.
+    expect: guarded(403, 403, 201, 404),
   },
   {
     route: 'GET /doctor/reminders',
     build: () => ({ method: 'GET', url: '/doctor/reminders' }),
     expect: guarded(403, 403, 200, 200),
+  },
+  {
+    route: 'GET /doctor/worklist',
+    build: () => ({ method: 'GET', url: '/doctor/worklist' }),
+    expect: guarded(403, 403, 200, 200),
+    // Only the caller's own assigned patients: D sees P with a record (other rows add newer ones), D2 never sees P.
+    check(res, c, caller) {
+      const items = res.json().items as { patient: string; latest: { recordId: string } | null }[];
+      const p = items.find((i) => i.patient === c.P.id);
+      if (caller === 'assignedDoctor' && !p?.latest) {
+        throw new Error(`D's worklist should list P with their latest record: ${res.body.slice(0, 300)}`);
+      }
+      if (caller === 'unassignedDoctor' && p) throw new Error(`D2's worklist shows P: ${res.body.slice(0, 300)}`);
+    },
   },
   {
     route: 'DELETE /doctor/reminders/:id',

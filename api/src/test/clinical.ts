@@ -12,10 +12,16 @@ export interface Account {
   token: string;
 }
 
-export async function account(t: TestApp, role: Role, body: Record<string, unknown> = {}): Promise<Account> {
+/** A signed-up account, its e-mail verified unless `{ verified: false }`. */
+export async function account(
+  t: TestApp,
+  role: Role,
+  body: Record<string, unknown> = {},
+  options: { verified?: boolean } = {},
+): Promise<Account> {
   const name = (body.name as string) ?? `Test ${role}`;
   const email = (body.email as string) ?? uniqueEmail(role);
-  const { token } = await signup(t.app, role, { ...body, name, email });
+  const { token } = await signup(t.app, role, { ...body, name, email }, options);
   const me = await t.app.inject({ method: 'GET', url: `/${role}/me`, headers: bearer(token) });
   return { role, id: me.json()[role]._id, name, email, token };
 }

@@ -39,6 +39,8 @@ const ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 const FILES_SIGNING_KEY = Buffer.alloc(32, 9).toString('base64');
 
 const children = new Set<ChildProcess>();
+/** Each started api's outbox (DATA_DIR/outbox), by its URL: signupVia follows the verification mail. */
+const outboxOf = new Map<string, string>();
 const cleanups: (() => Promise<void> | void)[] = [];
 
 export interface ApiProcess {
@@ -109,6 +111,7 @@ export async function startApi(
   );
   let gone = false;
   void exited.then(() => (gone = true));
+  outboxOf.set(`http://127.0.0.1:${port}`, path.join(env.DATA_DIR, 'outbox'));
   const api: ApiProcess = {
     child,
     pid: child.pid!,
@@ -191,14 +194,43 @@ export interface Party {
 }
 
 let seq = 0;
-export async function signupVia(base: string, role: 'doctor' | 'patient', name = `Fault ${role}`): Promise<Party> {
+/** A password signup on a started api, verified by default through the link mailed to its outbox. */
+export async function signupVia(
+  base: string,
+  role: 'doctor' | 'patient',
+  name = `Fault ${role}`,
+  { verified = true }: { verified?: boolean } = {},
+): Promise<Party> {
   seq += 1;
   const email = `fault.${role}.${process.pid}.${seq}.${randomBytes(3).toString('hex')}@example.com`;
   const { token } = await expectHttp(base, 'POST', `/${role}/signup`, 201, {
     body: { name, email, password: 'correct horse battery' },
   });
+  if (verified) {
+    const link = await verificationLinkIn(base, role, email);
+    await expectHttp(base, 'POST', `/${role}/verify-email/${link}`, 200);
+  }
   const me = await expectHttp(base, 'GET', `/${role}/me`, 200, { token });
   return { id: me[role]._id, email, token };
+}
+
+/** The token of the verification mail to `email` in that api's outbox; the mail goes out just after the answer. */
+async function verificationLinkIn(base: string, role: string, email: string, timeoutMs = 15_000): Promise<string> {
+  const dir = outboxOf.get(base);
+  if (!dir) throw new Error(`${base} was not started by startApi: sign up with { verified: false }`);
+  const pattern = new RegExp(`/${role}/verify-email/([A-Za-z0-9_-]+)`);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')) : [];
+    for (const f of files) {
+      // The address and the link are plain ASCII in these mails; quoted-printable soft breaks are undone.
+      const raw = fs.readFileSync(path.join(dir, f), 'utf8').replace(/=\r?\n/g, '');
+      const found = raw.includes(`To: ${email}`) && pattern.exec(raw);
+      if (found) return found[1];
+    }
+    if (Date.now() > deadline) throw new Error(`no verification mail to ${email} in ${dir}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Doctor asks, patient accepts: the pair is assigned, all through HTTP (on one or two replicas). */

@@ -97,6 +97,14 @@ export interface TestApp {
   mailer: Mailer;
 }
 
+/** Each test app's DATA_DIR, so `signup(app, …)` finds the verification mail in its outbox. */
+const dataDirs = new WeakMap<FastifyInstance, string>();
+function dataDirOf(app: FastifyInstance): string {
+  const dir = dataDirs.get(app);
+  if (!dir) throw new Error('not an app of createTestApp: sign up with { verified: false }');
+  return dir;
+}
+
 export async function createTestApp(
   db: DbAdapter,
   env: Record<string, string> = {},
@@ -118,6 +126,7 @@ export async function createTestApp(
     onLogLine ? { logStream: { write: onLogLine } } : {},
   );
   if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true }));
+  dataDirs.set(app, config.dataDir);
   extend?.(app);
   await app.ready();
   return { app, clock, db, config, dataDir: config.dataDir, mailer };
@@ -216,7 +225,16 @@ export function bearer(token: string) {
   return { authorization: `Bearer ${token}` };
 }
 
-export async function signup(app: FastifyInstance, role: 'patient' | 'doctor', body: Record<string, unknown> = {}) {
+/**
+ * A password signup through the api. The account is VERIFIED by default: its verification link is
+ * taken from the outbox and posted, as its owner would. `{ verified: false }` leaves it unverified.
+ */
+export async function signup(
+  app: FastifyInstance,
+  role: 'patient' | 'doctor',
+  body: Record<string, unknown> = {},
+  { verified = true }: { verified?: boolean } = {},
+) {
   const email = (body.email as string) ?? uniqueEmail(role);
   const res = await app.inject({
     method: 'POST',
@@ -224,7 +242,35 @@ export async function signup(app: FastifyInstance, role: 'patient' | 'doctor', b
     payload: { name: `Test ${role}`, email, password: PASSWORD, ...body },
   });
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
+  if (verified) await verifyEmailOf(app, role, email);
   return { email, token: res.json().token as string };
+}
+
+/** The token of the newest verification link mailed to `email` (the outbox of `dataDir`). */
+export async function verificationTokenFor(app: FastifyInstance, role: 'patient' | 'doctor', email: string): Promise<string> {
+  await app.backgroundTasks.idle(); // mail goes out after the answer
+  const dir = outboxDir(dataDirOf(app));
+  const pattern = new RegExp(`/${role}/verify-email/([A-Za-z0-9_-]+)`);
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .reverse()
+    : [];
+  for (const file of files) {
+    const mail = parseEml(fs.readFileSync(path.join(dir, file), 'utf8'));
+    const found = mail.headers.to?.toLowerCase() === email.toLowerCase() && pattern.exec(mail.text);
+    if (found) return found[1];
+  }
+  throw new Error(`no verification mail to ${email}`);
+}
+
+/** Follows the newest verification link mailed to `email`, through POST /{role}/verify-email/{token}. */
+export async function verifyEmailOf(app: FastifyInstance, role: 'patient' | 'doctor', email: string): Promise<void> {
+  const token = await verificationTokenFor(app, role, email);
+  const res = await app.inject({ method: 'POST', url: `/${role}/verify-email/${token}` });
+  if (res.statusCode !== 200) throw new Error(`verify-email failed: ${res.statusCode} ${res.body}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useDoctorProfile } from 'shared-auth';
-import { AssignedPeople, DashboardCard, ProfilePlaceholder, Grid, Heading, Page, ProfileSummary, joinList } from 'shared-ui';
+import { DashboardCard, ProfilePlaceholder, Grid, Heading, Page, ProfileSummary, joinList, VerifyEmailBanner } from 'shared-ui';
+import { Worklist } from './Worklist';
 
 export default function Dashboard() {
   const { data } = useDoctorProfile();
@@ -7,10 +8,14 @@ export default function Dashboard() {
   return (
     <Page>
       <Heading>Doctor dashboard</Heading>
+      <VerifyEmailBanner role="doctor" />
       <Grid>
+        {/* the doctor's first question: who needs me most (full width) */}
+        <Worklist />
         {doctor ? (
           <ProfileSummary
             name={doctor.name}
+            pendingEmail={doctor.pendingEmail}
             editTo="/doctor/edit"
             facts={[
               ['Email', doctor.email],
@@ -23,13 +28,6 @@ export default function Dashboard() {
         ) : (
           <ProfilePlaceholder />
         )}
-        <AssignedPeople
-          title="Assigned patients"
-          role="doctor"
-          empty="No assigned patients found"
-          linkTo={(id) => `/doctor/all-medical-records?patientId=${encodeURIComponent(id)}`}
-          people={doctor?.assignedPatients.map((p) => ({ id: p.patient, name: p.name }))}
-        />
         <DashboardCard
           title="Files"
           text="Medical files your patients have shared."

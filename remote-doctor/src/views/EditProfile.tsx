@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { DoctorProfileUpdate, GENDERS, type Gender } from 'shared-contracts';
+import { DoctorProfileFields, GENDERS, needsCurrentPassword, type Gender } from 'shared-contracts';
 import { useDoctorProfile, useUpdateProfile } from 'shared-auth';
 import {
-  ACCOUNT_FIELDS,
   AccountFields,
+  EDIT_ACCOUNT_FIELDS,
   FormSelectField,
   FormTextField,
   Heading,
@@ -21,6 +21,7 @@ const EMPTY = {
   name: '',
   email: '',
   password: '',
+  currentPassword: '',
   yearsOfExperience: '',
   specialization: '',
   qualifications: '',
@@ -29,10 +30,10 @@ const EMPTY = {
 
 /** The api's update schema; the lists are typed as comma-separated text, empty ones not sent. */
 const EditFormSchema = onlyFilledIn(
-  DoctorProfileUpdate.extend({
-    specialization: listFromText(DoctorProfileUpdate.shape.specialization),
-    qualifications: listFromText(DoctorProfileUpdate.shape.qualifications),
-  }),
+  DoctorProfileFields.extend({
+    specialization: listFromText(DoctorProfileFields.shape.specialization),
+    qualifications: listFromText(DoctorProfileFields.shape.qualifications),
+  }).superRefine(needsCurrentPassword),
 );
 
 /** Three-step edit; only filled-in fields are sent (SPEC §5). */
@@ -69,7 +70,11 @@ export default function EditProfile() {
             navigate('/doctor/dashboard');
           }}
           steps={[
-            { title: 'Account', fields: ACCOUNT_FIELDS, content: <AccountFields mode="edit" /> },
+            {
+              title: 'Account',
+              fields: EDIT_ACCOUNT_FIELDS,
+              content: <AccountFields mode="edit" pendingEmail={data?.doctor.pendingEmail} />,
+            },
             {
               title: 'Practice',
               fields: ['yearsOfExperience', 'specialization', 'qualifications'],

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useDoctorProfile } from 'shared-auth';
-import { Card, EmptyState, Heading, MedicalFileList, Page, PickerField } from 'shared-ui';
+import { Card, EmptyState, Heading, MedicalFileList, Page, PatientIdentity, PickerField, patientIdentityText } from 'shared-ui';
 
 /** /doctor/dashboard/medical-files: the files of one assigned patient at a time. */
 export default function MedicalFiles() {
   const { data } = useDoctorProfile();
   const patients = data?.doctor.assignedPatients ?? [];
-  // Chosen by id: two patients may share a name.
+  // Chosen by id and labelled with date of birth and e-mail: two patients may share a name.
   const [patientId, setPatientId] = useState('');
   const chosen = patients.find((p) => p.patient === patientId) ?? patients[0];
   return (
@@ -22,9 +22,12 @@ export default function MedicalFiles() {
           <PickerField
             label="Patient"
             value={chosen.patient}
-            options={patients.map((p) => ({ value: p.patient, label: p.name }))}
+            options={patients.map((p) => ({ value: p.patient, label: patientIdentityText(p) }))}
             onChange={setPatientId}
           />
+          <Card aria-label="Showing files of">
+            <PatientIdentity patient={chosen} />
+          </Card>
           <MedicalFileList patientId={chosen.patient} />
         </>
       )}

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import styled from 'styled-components';
 import { useDoctorProfile } from 'shared-auth';
-import { Card, EmptyState, Heading, Page, theme } from 'shared-ui';
+import { Card, EmptyState, Heading, Page, PatientIdentity, theme } from 'shared-ui';
 
 const Rows = styled.ul`
   list-style: none;
@@ -57,7 +57,8 @@ const initialsOf = (name: string) =>
 
 /**
  * /medical-record/create and /create-prescription: choose one of the doctor's assigned patients.
- * One row per patient, keyed and linked by id (two patients may share a name).
+ * One row per patient, keyed and linked by id, showing date of birth and e-mail (two patients may
+ * share a name).
  */
 export function PatientPicker({ title, base, action }: { title: string; base: string; action: string }) {
   const { data } = useDoctorProfile();
@@ -76,7 +77,7 @@ export function PatientPicker({ title, base, action }: { title: string; base: st
                   <Link to={`${base}/${p.patient}`}>
                     <Initials aria-hidden="true">{initialsOf(p.name)}</Initials>
                     <span>
-                      <strong>{p.name}</strong>
+                      <PatientIdentity patient={p} />
                       <small>{action}</small>
                     </span>
                   </Link>

@@ -1,5 +1,6 @@
-import { MIN_REMINDER_INTERVAL_DAYS, ReminderCreate } from 'shared-contracts';
-import { useCancelReminder, useReminders, useScheduleReminder } from 'shared-auth';
+import { useId } from 'react';
+import { MIN_REMINDER_INTERVAL_DAYS, ReminderCreate, type AssignedPatient } from 'shared-contracts';
+import { useCancelReminder, useDoctorProfile, useReminders, useScheduleReminder } from 'shared-auth';
 import {
   Banner,
   Button,
@@ -9,10 +10,26 @@ import {
   Heading,
   Narrow,
   Page,
+  PatientIdentity,
   SchemaForm,
   localTimeAsInstant,
+  patientIdentityText,
   useSchemaForm,
 } from 'shared-ui';
+
+/** Whom the typed address reaches, when it is one of the doctor's patients. */
+function ReminderRecipient({ patient }: { patient?: AssignedPatient }) {
+  if (!patient) return null;
+  return (
+    <p aria-live="polite" style={{ margin: '-0.4rem 0 0.9rem' }}>
+      <PatientIdentity patient={patient} />
+    </p>
+  );
+}
+
+/** A scheduled reminder's patient: their identity while assigned, else the name and address it was sent to. */
+const ReminderPatient = ({ reminder, patient }: { reminder: { patientName: string; to: string }; patient?: AssignedPatient }) =>
+  patient ? <PatientIdentity patient={patient} as="span" /> : <>{`${reminder.patientName} (${reminder.to})`}</>;
 
 /** The api's schema; the start is typed in the doctor's local time. */
 const ReminderForm = ReminderCreate.extend({ startDate: localTimeAsInstant(ReminderCreate.shape.startDate) });
@@ -22,6 +39,10 @@ export default function Reminder() {
   const schedule = useScheduleReminder();
   const reminders = useReminders();
   const cancel = useCancelReminder();
+  const patients = useDoctorProfile().data?.doctor.assignedPatients ?? [];
+  // A reminder is addressed by e-mail: the assigned patient behind an address, for name + birth date.
+  const patientWith = (email: string) => patients.find((p) => p.email.toLowerCase() === email.trim().toLowerCase());
+  const patientsListId = useId();
   const form = useSchemaForm(ReminderForm, {
     to: '',
     subject: '',
@@ -44,7 +65,14 @@ export default function Reminder() {
       <Narrow style={{ maxWidth: 640 }}>
         <Heading>Send Reminder</Heading>
         <SchemaForm form={form} onSubmit={submit}>
-          <FormTextField name="to" label="To (patient's email)" type="email" required />
+          <FormTextField name="to" label="To (patient's email)" type="email" required list={patientsListId} />
+          {/* the doctor's patients offered by address, each labelled with name and date of birth */}
+          <datalist id={patientsListId}>
+            {patients.map((p) => (
+              <option key={p.patient} value={p.email} label={patientIdentityText(p)} />
+            ))}
+          </datalist>
+          <ReminderRecipient patient={patientWith(form.watch('to') ?? '')} />
           <FormTextField name="subject" label="Subject" required />
           <FormTextAreaField name="text" label="Message" required />
           <FormTextField name="startDate" label="Start date" type="datetime-local" required />
@@ -80,7 +108,7 @@ export default function Reminder() {
                 }}
               >
                 <span>
-                  <strong>{r.subject}</strong> to {r.patientName}
+                  <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
                   <br />
                   <small>
                     {r.intervalDays === 0 ? 'once' : `every ${r.intervalDays} day${r.intervalDays === 1 ? '' : 's'}`}

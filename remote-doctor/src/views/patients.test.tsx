@@ -19,12 +19,37 @@ beforeAll(async () => {
       // Two patients may share a name: everything is keyed and linked by id.
       body: doctorMe({
         assignedPatients: [
-          { patient: ASHA, name: 'Asha Rao' },
-          { patient: OTHER_ASHA, name: 'Asha Rao' },
+          { patient: ASHA, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' },
+          { patient: OTHER_ASHA, name: 'Asha Rao', DOB: '1991-11-02', email: 'asha.rao@example.org' },
         ],
       }),
     },
     'GET /medicalhistories': { status: 200, body: { items: [], page: 1, limit: 10, total: 0 } },
+    'GET /doctor/worklist': {
+      status: 200,
+      body: {
+        items: [
+          {
+            patient: ASHA,
+            name: 'Asha Rao',
+            DOB: '1980-03-12',
+            email: 'asha@example.com',
+            latest: null,
+            change: null,
+            lastRecordAt: null,
+          },
+          {
+            patient: OTHER_ASHA,
+            name: 'Asha Rao',
+            DOB: '1991-11-02',
+            email: 'asha.rao@example.org',
+            latest: null,
+            change: null,
+            lastRecordAt: null,
+          },
+        ],
+      },
+    },
   });
   configureApi(fake.url);
 });
@@ -43,16 +68,19 @@ function renderAt(path: string, element: React.ReactNode) {
   );
 }
 
-test("the dashboard's assigned patients link to that patient's records, by id", async () => {
+test("the dashboard's assigned patients link to that patient's records, by id, told apart by birth date and e-mail", async () => {
   renderAt('/doctor/dashboard', <Dashboard />);
   const card = screen.getByLabelText('Assigned patients');
-  const links = await within(card).findAllByRole('link', { name: 'Asha Rao' });
+  const links = await within(card).findAllByRole('link', { name: /^Asha Rao/ });
   expect(links.map((a) => a.getAttribute('href'))).toEqual([
     `/doctor/all-medical-records?patientId=${ASHA}`,
     `/doctor/all-medical-records?patientId=${OTHER_ASHA}`,
   ]);
-  // Release stays a separate button beside each link.
-  expect(within(card).getAllByRole('button', { name: 'Release: Asha Rao' })).toHaveLength(2);
+  expect(links[0]).toHaveTextContent(/Born 12 Mar 1980 \(\d+\) · asha@example\.com/);
+  expect(links[1]).toHaveTextContent(/Born 2 Nov 1991 \(\d+\) · asha\.rao@example\.org/);
+  // Release stays a separate button beside each link, named for the one patient it releases.
+  expect(within(card).getByRole('button', { name: /^Release: Asha Rao · born 12 Mar 1980/ })).toBeInTheDocument();
+  expect(within(card).getByRole('button', { name: /^Release: Asha Rao · born 2 Nov 1991/ })).toBeInTheDocument();
 });
 
 test("the records page asks for only that patient's records when given ?patientId", async () => {
@@ -81,6 +109,11 @@ test.each([
     expect(within(row).getByText('Asha Rao').tagName).toBe('STRONG');
     expect(row).toHaveTextContent(action);
   }
+  // Same name, told apart by date of birth and e-mail.
+  expect(rows[0]).toHaveTextContent('Born 12 Mar 1980');
+  expect(rows[0]).toHaveTextContent('asha@example.com');
+  expect(rows[1]).toHaveTextContent('Born 2 Nov 1991');
+  expect(rows[1]).toHaveTextContent('asha.rao@example.org');
 });
 
 test('a doctor with no assigned patients sees "No assigned patients found" in the picker', async () => {

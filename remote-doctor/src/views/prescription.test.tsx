@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { OVERRIDE_REQUIRED_ERROR, type MedicationAlert } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import CreatePrescription from './CreatePrescription';
@@ -15,7 +16,9 @@ const doctor = {
   qualifications: [],
   gender: 'Male',
   twoFactorEnabled: false,
-  assignedPatients: [{ patient: PATIENT_ID, name: 'Asha Rao' }],
+  pendingEmail: null,
+  emailVerified: true,
+  assignedPatients: [{ patient: PATIENT_ID, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' }],
 };
 // what the api answers a prescription with (call() checks replies against the contract in tests)
 const prescribed = {
@@ -31,15 +34,37 @@ const prescribed = {
   createdAt: '2026-11-20T10:00:00.000Z',
   alerts: [],
 };
+const alert = (severity: MedicationAlert['severity'], kind: MedicationAlert['kind'], substance: string, message: string) => ({
+  kind,
+  severity,
+  substance,
+  matchedText: 'amoxicilin',
+  message,
+  source: 'test',
+});
+const STOP = {
+  ...alert('stop', 'allergy', 'Penicillin', 'amoxicilin is a penicillin; the patient has a penicillin allergy with anaphylaxis.'),
+  readAs: 'amoxicillin',
+};
+const WARNING = alert('warning', 'interaction', 'Warfarin', 'Bleeding risk with warfarin.');
+const INFO = alert('info', 'intolerance', 'Codeine', 'Codeine intolerance (vomiting).');
+let checked: MedicationAlert[] = [];
 let createStatus = 201;
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
-    [`GET /drug-alerts/${PATIENT_ID}`]: { status: 200, body: { alerts: [], allergies: [] } },
-    [`POST /prescription/${PATIENT_ID}`]: () =>
-      createStatus === 201 ? { status: 201, body: prescribed } : { status: createStatus, body: { error: 'no' } },
+    [`GET /drug-alerts/${PATIENT_ID}`]: () => ({
+      status: 200,
+      body: { alerts: checked, allergies: [], activeMedications: [] },
+    }),
+    [`POST /prescription/${PATIENT_ID}`]: (req) => {
+      // as the api does: a stop without a reason is refused with the alerts
+      if (createStatus === 409 && !(req.body as { overrideReason?: string }).overrideReason)
+        return { status: 409, body: { error: OVERRIDE_REQUIRED_ERROR, alerts: [STOP] } };
+      return createStatus === 500 ? { status: 500, body: { error: 'no' } } : { status: 201, body: prescribed };
+    },
   });
   configureApi(fake.url);
 });
@@ -47,6 +72,7 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
   createStatus = 201;
+  checked = [];
   useSession.getState().login('t', 'doctor');
 });
 
@@ -102,4 +128,63 @@ test('allergies typed comma-separated are sent as a list; a failure says "Could 
   createStatus = 201;
   fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
   await waitFor(() => expect(router.state.location.pathname).toBe('/prescription'));
+});
+
+async function fillRequired(drug: string) {
+  await screen.findByRole('heading', { name: 'New prescription for Asha Rao' });
+  type('Drug', drug);
+  type('Dosage', '500 mg');
+  type('Route', 'Oral');
+  type('Frequency', 'Three times a day');
+}
+
+test('alerts are listed by severity before Finish; a stop blocks Finish until a reason is given, which is sent', async () => {
+  checked = [STOP, WARNING, INFO];
+  const router = renderForm();
+  await fillRequired('amoxicilin');
+  const stop = await screen.findByRole('alert', { name: 'Stop alerts' });
+  expect(stop).toHaveTextContent('Stop: amoxicilin is a penicillin');
+  expect(stop).toHaveTextContent('(read as amoxicillin)');
+  expect(screen.getByLabelText('Warning alerts')).toHaveTextContent('Warning: Bleeding risk with warfarin.');
+  expect(screen.getByLabelText('Information alerts')).toHaveTextContent('Information: Codeine intolerance (vomiting).');
+  // stop, then warning, then information
+  const groups = screen.getAllByLabelText(/^(Stop|Warning|Information) alerts$/).map((g) => g.getAttribute('aria-label'));
+  expect(groups).toEqual(['Stop alerts', 'Warning alerts', 'Information alerts']);
+
+  const finish = screen.getByRole('button', { name: 'Finish' });
+  expect(finish).toBeDisabled();
+  type('Reason to override', 'ab');
+  expect(finish).toBeDisabled();
+  type('Reason to override', ' Tolerated amoxicillin in 2024 ');
+  expect(finish).toBeEnabled();
+  fireEvent.click(finish);
+  await waitFor(() => expect(router.state.location.pathname).toBe('/prescription'));
+  expect(posts()[0].body).toMatchObject({ prescribedDrug: 'amoxicilin', overrideReason: 'Tolerated amoxicillin in 2024' });
+});
+
+test('warnings alone never block and send no reason', async () => {
+  checked = [WARNING];
+  const router = renderForm();
+  await fillRequired('Ibuprofen');
+  await screen.findByLabelText('Warning alerts');
+  expect(screen.queryByRole('alert', { name: 'Stop alerts' })).toBeNull();
+  expect(screen.queryByLabelText('Reason to override')).toBeNull();
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/prescription'));
+  expect(posts()[0].body).not.toHaveProperty('overrideReason');
+});
+
+test("a 409 (a stop the check had not shown yet) shows the api's alerts and the reason field; with a reason it goes", async () => {
+  createStatus = 409;
+  const router = renderForm();
+  await fillRequired('amoxicilin');
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  expect(await screen.findByRole('alert', { name: 'Stop alerts' })).toHaveTextContent('Stop: amoxicilin is a penicillin');
+  expect(screen.queryByText('Could not create record. Try again?')).toBeNull();
+  expect(screen.getByRole('button', { name: 'Finish' })).toBeDisabled();
+  type('Reason to override', 'Benefit outweighs the risk; ICU monitoring');
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/prescription'));
+  expect(posts()).toHaveLength(2);
+  expect(posts()[1].body).toMatchObject({ overrideReason: 'Benefit outweighs the risk; ICU monitoring' });
 });

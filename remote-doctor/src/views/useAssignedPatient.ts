@@ -1,7 +1,11 @@
 import { useDoctorProfile } from 'shared-auth';
 
-/** The assigned patient's name from the doctor's profile, or undefined when not assigned. */
+/** The assigned patient (name, date of birth, e-mail) from the doctor's profile, undefined when not assigned; and the doctor's id. */
 export function useAssignedPatient(patientId: string) {
   const { data } = useDoctorProfile();
-  return { loaded: Boolean(data), patient: data?.doctor.assignedPatients.find((p) => p.patient === patientId) };
+  return {
+    loaded: Boolean(data),
+    doctorId: data?.doctor._id,
+    patient: data?.doctor.assignedPatients.find((p) => p.patient === patientId),
+  };
 }

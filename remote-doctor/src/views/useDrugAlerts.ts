@@ -1,10 +1,15 @@
 import { useEffect, useState } from 'react';
-import type { DrugAllergyAlert } from 'shared-contracts';
+import type { MedicationAlert } from 'shared-contracts';
 import { fetchDrugAlerts } from 'shared-auth';
 
-/** Checks a drug against the patient's recorded (and typed) allergies, once typing pauses. */
+/**
+ * The prescribing check of a drug (the patient's allergies, on file and typed, and active
+ * medications), once typing pauses. `refused` holds the alerts of a create the api refused (409:
+ * a stop without a reason): they are shown for that drug until it changes.
+ */
 export function useDrugAlerts(patientId: string, drug: string, typedAllergies: string[]) {
-  const [alerts, setAlerts] = useState<DrugAllergyAlert[]>([]);
+  const [alerts, setAlerts] = useState<MedicationAlert[]>([]);
+  const [refused, setRefused] = useState<{ drug: string; alerts: MedicationAlert[] } | null>(null);
   const typed = typedAllergies.join(',');
   useEffect(() => {
     if (!drug.trim()) {
@@ -22,5 +27,6 @@ export function useDrugAlerts(patientId: string, drug: string, typedAllergies: s
       clearTimeout(timer);
     };
   }, [patientId, drug, typed]);
-  return alerts;
+  const shown = refused && refused.drug === drug ? refused.alerts : alerts;
+  return { alerts: shown, refusedWith: (refusedAlerts: MedicationAlert[]) => setRefused({ drug, alerts: refusedAlerts }) };
 }

@@ -1,7 +1,8 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { preloadPasswordJudge } from 'shared-ui';
 import { startFakeApi } from '../../../test-support/fake-api';
 import Dashboard from './Dashboard';
 import EditProfile from './EditProfile';
@@ -17,13 +18,18 @@ const doctor = {
   gender: 'Male',
   assignedPatients: [],
   twoFactorEnabled: false,
+  pendingEmail: null,
+  emailVerified: true,
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
+// zxcvbn's dictionaries load once, up front, not in the middle of a timed test.
+beforeAll(() => preloadPasswordJudge(), 60_000);
 beforeAll(async () => {
   fake = await startFakeApi({
     'POST /doctor/signup': { status: 201, body: { token: 'doc-token', role: 'doctor' } },
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
+    'GET /doctor/worklist': { status: 200, body: { items: [] } },
     'PATCH /doctor/me': { status: 200, body: { doctor, profileUrl: null, token: 'rotated' } },
   });
   configureApi(fake.url);
@@ -105,7 +111,8 @@ test('dashboard: profile summary and the doctor cards, Send Reminder included', 
     ]),
   );
   expect(screen.getByRole('heading', { name: 'Send Reminder' })).toBeInTheDocument();
-  expect(screen.getByLabelText('Assigned patients')).toHaveTextContent('No assigned patients found');
+  // The worklist answers after the profile: wait for it rather than race it.
+  expect(await within(screen.getByLabelText('Assigned patients')).findByText('No assigned patients found')).toBeInTheDocument();
 });
 
 test('edit: sends the filled-in fields as lists; a returned token replaces the stored one', async () => {
@@ -113,6 +120,11 @@ test('edit: sends the filled-in fields as lists; a returned token replaces the s
   const router = renderRoute('/doctor/edit', <EditProfile />);
   await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Dr. Lee'));
   type('New password', 'another passphrase');
+  // A new password asks for the current one: Next stays until it is given.
+  await click('Next');
+  expect(screen.getByLabelText('Current password')).toHaveAccessibleDescription(/current password/);
+  expect(screen.getByRole('heading', { name: 'Account' })).toBeInTheDocument();
+  type('Current password', 'my current passphrase');
   await click('Next');
   type('Specialization (comma-separated)', 'Cardiology, Sports medicine');
   type('Qualifications (comma-separated)', '');
@@ -124,6 +136,7 @@ test('edit: sends the filled-in fields as lists; a returned token replaces the s
     name: 'Dr. Lee',
     email: 'lee@example.com',
     password: 'another passphrase',
+    currentPassword: 'my current passphrase',
     gender: 'Male',
     yearsOfExperience: 12,
     specialization: ['Cardiology', 'Sports medicine'],

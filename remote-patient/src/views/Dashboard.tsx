@@ -1,6 +1,15 @@
 import { Navigate } from 'react-router-dom';
 import { usePatientProfile } from 'shared-auth';
-import { AssignedPeople, DashboardCard, ProfilePlaceholder, Grid, Heading, Page, ProfileSummary } from 'shared-ui';
+import {
+  AssignedPeople,
+  DashboardCard,
+  ProfilePlaceholder,
+  Grid,
+  Heading,
+  Page,
+  ProfileSummary,
+  VerifyEmailBanner,
+} from 'shared-ui';
 
 export default function Dashboard() {
   const { data } = usePatientProfile();
@@ -13,10 +22,12 @@ export default function Dashboard() {
   return (
     <Page>
       <Heading>Patient dashboard</Heading>
+      <VerifyEmailBanner role="patient" />
       <Grid>
         {patient ? (
           <ProfileSummary
             name={patient.name}
+            pendingEmail={patient.pendingEmail}
             editTo="/patient/edit"
             facts={[
               ['Email', patient.email],

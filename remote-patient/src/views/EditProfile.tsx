@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router-dom';
 import { GENDERS, MARITAL_STATUSES, PatientProfileUpdate, type Gender, type MaritalStatus } from 'shared-contracts';
 import { usePatientProfile, useUpdateProfile } from 'shared-auth';
 import {
-  ACCOUNT_FIELDS,
   AccountFields,
+  EDIT_ACCOUNT_FIELDS,
   FormSelectField,
   FormTextField,
   Heading,
@@ -19,6 +19,7 @@ const EMPTY = {
   name: '',
   email: '',
   password: '',
+  currentPassword: '',
   occupation: '',
   gender: '' as Gender | '',
   maritalStatus: '' as MaritalStatus | '',
@@ -51,7 +52,11 @@ export default function EditProfile() {
             navigate('/patient/dashboard');
           }}
           steps={[
-            { title: 'Account', fields: ACCOUNT_FIELDS, content: <AccountFields mode="edit" /> },
+            {
+              title: 'Account',
+              fields: EDIT_ACCOUNT_FIELDS,
+              content: <AccountFields mode="edit" pendingEmail={data?.patient.pendingEmail} />,
+            },
             {
               title: 'About you',
               fields: ['gender', 'maritalStatus', 'occupation'],

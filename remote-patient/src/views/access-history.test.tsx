@@ -12,6 +12,7 @@ const byDoctor = {
   actorRole: 'doctor',
   kind: 'access',
   ip: '127.0.0.1',
+  detail: null,
 } as const;
 const items: AuditEntry[] = [
   { ...byDoctor, action: 'update', entity: 'reminder', entityId: ID },
@@ -26,6 +27,7 @@ const items: AuditEntry[] = [
     entityId: null,
     kind: 'access',
     ip: '127.0.0.1',
+    detail: null,
   },
 ];
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
@@ -78,4 +80,7 @@ test('a revoked connection reads as the patient ending a doctor’s access, or t
   const revoke = { action: 'revoke', entity: 'assignment', entityId: ID } as const;
   expect(describeAccess({ ...revoke, actorRole: 'patient' })).toBe('ended access for a doctor');
   expect(describeAccess({ ...revoke, actorRole: 'doctor' })).toBe('released you as a patient');
+  // The same rows as the doctor reads them on their own access history.
+  expect(describeAccess({ ...revoke, actorRole: 'patient', viewer: 'doctor' })).toBe('ended your access to their records');
+  expect(describeAccess({ ...revoke, actorRole: 'doctor', viewer: 'doctor' })).toBe('released a patient');
 });

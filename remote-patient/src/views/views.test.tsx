@@ -1,7 +1,9 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { CURRENT_PASSWORD_WRONG } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { preloadPasswordJudge } from 'shared-ui';
 import { startFakeApi } from '../../../test-support/fake-api';
 import Dashboard from './Dashboard';
 import EditProfile from './EditProfile';
@@ -18,13 +20,17 @@ const patient = {
   address: { street: '12 Lake Rd', city: 'Pune', state: 'MH', pinCode: '411001' },
   profileComplete: true,
   twoFactorEnabled: false,
+  emailVerified: true,
   assignedDoctors: [{ doctor: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee' }],
+  pendingEmail: null as string | null,
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let signupStatus = 201;
 const patched = { status: 200, body: { patient, profileUrl: null } };
 let patchReply: { status: number; body: unknown } = patched;
 
+// zxcvbn's dictionaries load once, up front, not in the middle of a timed test.
+beforeAll(() => preloadPasswordJudge(), 60_000);
 beforeAll(async () => {
   fake = await startFakeApi({
     'POST /patient/signup': () =>
@@ -184,6 +190,40 @@ test('edit: an e-mail the server refuses shows beside Email on the first step, w
   expect(screen.getByRole('heading', { name: 'Account' })).toBeInTheDocument();
   expect(screen.queryByText('Could not update. Try again?')).not.toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/patient/edit');
+});
+
+test('edit: a changed e-mail asks for the current password; a wrong one shows beside it, on the first step', async () => {
+  patchReply = { status: 403, body: { error: CURRENT_PASSWORD_WRONG } };
+  useSession.getState().login('t', 'patient');
+  const router = renderRoute('/patient/edit', <EditProfile />);
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Asha Rao'));
+  // Unchanged e-mail, no new password: no current password asked.
+  expect(screen.queryByLabelText('Current password')).not.toBeInTheDocument();
+  type('Email', 'asha.new@example.com');
+  type('Current password', 'not my password');
+  await click('Next');
+  await click('Next');
+  await click('Finish');
+  await waitFor(() => expect(screen.getByLabelText('Current password')).toHaveAccessibleDescription(CURRENT_PASSWORD_WRONG));
+  expect(screen.getByRole('heading', { name: 'Account' })).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/patient/edit');
+  expect(fake.requests.find((r) => r.method === 'PATCH')!.body).toMatchObject({
+    email: 'asha.new@example.com',
+    currentPassword: 'not my password',
+  });
+});
+
+test('edit and dashboard: a new e-mail waiting for its link is shown', async () => {
+  patient.pendingEmail = 'asha.new@example.com';
+  try {
+    useSession.getState().login('t', 'patient');
+    renderRoute('/patient/edit', <EditProfile />);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Waiting for confirmation of asha.new@example.com — check that inbox.',
+    );
+  } finally {
+    patient.pendingEmail = null;
+  }
 });
 
 test('edit: an error about no field says "Could not update. Try again?" on the last step', async () => {

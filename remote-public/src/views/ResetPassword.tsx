@@ -2,8 +2,19 @@ import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link, useParams } from 'react-router-dom';
 import { PASSWORD_MIN, ResetPasswordBody, type Role } from 'shared-contracts';
-import { resetPassword } from 'shared-auth';
-import { Banner, Button, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm } from 'shared-ui';
+import { resetPassword, serverError } from 'shared-auth';
+import {
+  Banner,
+  Button,
+  FormTextField,
+  Heading,
+  Narrow,
+  NewPasswordField,
+  Page,
+  SchemaForm,
+  fieldErrorsFrom,
+  useSchemaForm,
+} from 'shared-ui';
 
 /** The api's body plus the repeated password, which only the form has. */
 const ResetFormSchema = ResetPasswordBody.extend({ confirm: ResetPasswordBody.shape.password });
@@ -22,7 +33,11 @@ export default function ResetPassword({ role }: { role: Role }) {
     setFailed(false);
     try {
       setDone((await resetPassword(role, id, token, newPassword)).message);
-    } catch {
+    } catch (err) {
+      // SPEC §8's banner stays; a password the api refused (too guessable) says why under the field.
+      for (const { field, message } of fieldErrorsFrom(await serverError(err), ['password'])) {
+        form.setError(field as 'password', { type: 'server', message });
+      }
       setFailed(true);
     }
   }
@@ -38,14 +53,7 @@ export default function ResetPassword({ role }: { role: Role }) {
           </>
         ) : (
           <SchemaForm form={form} onSubmit={(body) => submit(body.password)}>
-            <FormTextField
-              name="password"
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-              minLength={PASSWORD_MIN}
-              required
-            />
+            <NewPasswordField name="password" label="New password" minLength={PASSWORD_MIN} required />
             <FormTextField name="confirm" label="Repeat the new password" type="password" autoComplete="new-password" required />
             {mismatch && <Banner tone="info">The two passwords differ.</Banner>}
             {failed && <Banner tone="error">Could not authenticate</Banner>}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LoginBody, LoginResponse, TokenResponse } from '../auth';
+import { HandoffExchangeBody, LoginBody, LoginResponse, TokenResponse } from '../auth';
 import { Role } from '../common';
 import {
   AssignedDoctorParams,
@@ -27,7 +27,9 @@ import {
   PatientCompleteProfile,
   ResetPasswordBody,
   ResetPasswordParams,
+  RemoveTwoFactorBody,
   TwoFactorSetupResponse,
+  VerifyEmailParams,
   VerifyCodeBody,
   VerifyCodeResponse,
   VerifyLoginCodeBody,
@@ -113,7 +115,8 @@ export const PROFILE_ENDPOINTS = {
   patientUpdateMe: endpoint({
     method: 'PATCH',
     path: '/patient/me',
-    summary: "Update the signed-in patient's profile (a new password revokes every session and returns a new token)",
+    summary:
+      "Update the signed-in patient's profile (a new password or e-mail needs currentPassword; a new password revokes every session and returns a new token; a new e-mail is in force once the link mailed to it is used)",
     tags: ['patient'],
     access: ['patient'],
     body: PatientProfileUpdate,
@@ -124,13 +127,14 @@ export const PROFILE_ENDPOINTS = {
   doctorUpdateMe: endpoint({
     method: 'PATCH',
     path: '/doctor/me',
-    summary: "Update the signed-in doctor's profile (a new password revokes every session and returns a new token)",
+    summary:
+      "Update the signed-in doctor's profile (a new password or e-mail needs currentPassword; a new password revokes every session and returns a new token; a new e-mail is in force once the link mailed to it is used)",
     tags: ['doctor'],
     access: ['doctor'],
     body: DoctorProfileUpdate,
     status: 200,
     response: DoctorUpdateResponse,
-    errors: [400, 401, 403, 409],
+    errors: [400, 401, 403, 409, 429],
   }),
   patientCompleteProfile: endpoint({
     method: 'POST',
@@ -162,12 +166,13 @@ export const TWO_FACTOR_ENDPOINTS = {
     endpoint({
       method: 'GET',
       path: `/${role}/qrCode`,
-      summary: 'A new two-factor secret to scan (on only after POST verifyqrCode accepts a code of it)',
+      summary:
+        'A new two-factor secret to scan (on only after POST verifyqrCode accepts a code of it); 409 while two-factor is on',
       tags: [role, 'two-factor'],
       access: own(role),
       status: 200,
       response: TwoFactorSetupResponse,
-      errors: [401, 403],
+      errors: [401, 403, 409],
     }),
   ),
   ...perRole('verifyTwoFactorCode', (role) =>
@@ -187,12 +192,13 @@ export const TWO_FACTOR_ENDPOINTS = {
     endpoint({
       method: 'POST',
       path: `/${role}/remove2FA`,
-      summary: 'Turn two-factor off and delete its secrets',
+      summary: 'Turn two-factor off and delete its secrets; needs a current code or the current password',
       tags: [role, 'two-factor'],
       access: own(role),
+      body: RemoveTwoFactorBody,
       status: 200,
       response: MessageResponse,
-      errors: [401, 403],
+      errors: [400, 401, 403, 429],
     }),
   ),
   ...perRole('verifyLoginCode', (role) =>
@@ -242,6 +248,37 @@ export const PASSWORD_RESET_ENDPOINTS = {
   ),
 };
 
+/** E-mail verification (api/src/modules/email-verification). */
+export const EMAIL_VERIFICATION_ENDPOINTS = {
+  ...perRole('resendVerification', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/verify-email/resend`,
+      summary: "Mail a fresh verification link to the signed-in account's unverified address (1 a minute, 5 an hour)",
+      tags: [role, 'email-verification'],
+      access: own(role),
+      status: 200,
+      response: MessageResponse,
+      errors: [401, 403, 409, 429],
+    }),
+  ),
+  ...perRole('verifyEmail', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/verify-email/{token}`,
+      summary: "Prove the account's e-mail with the link from the verification mail (once, within 24 hours)",
+      description:
+        'token is the secret of the e-mailed link. 400: unknown, used or expired; 409: another account has the address by now.',
+      tags: [role, 'email-verification'],
+      access: 'public',
+      params: VerifyEmailParams,
+      status: 200,
+      response: MessageResponse,
+      errors: [400, 409, 429],
+    }),
+  ),
+};
+
 /** Google sign-in for patients: browser redirects (api/src/modules/google). */
 export const GOOGLE_ENDPOINTS = {
   patientGoogleSignIn: endpoint({
@@ -257,13 +294,28 @@ export const GOOGLE_ENDPOINTS = {
   patientGoogleCallback: endpoint({
     method: 'GET',
     path: '/patient/auth/google/callback',
-    summary: 'Google redirects here; answers a redirect to the web login with a token',
+    summary: 'Google redirects here; answers a redirect to the web login with a one-time hand-off code in ?token=',
     tags: ['patient', 'google'],
     access: 'public',
     status: 302,
     response: z.undefined(),
     errors: [],
   }),
+  ...perRole('exchangeHandoff', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/auth/exchange`,
+      summary: 'Exchange the one-time hand-off code of a Google sign-in for a session',
+      description:
+        'The code is valid for 60 seconds and once; an unknown, used, expired or other-role code answers 400 with one generic error.',
+      tags: [role, 'google'],
+      access: 'public',
+      body: HandoffExchangeBody,
+      status: 200,
+      response: TokenResponse,
+      errors: [400, 429],
+    }),
+  ),
 };
 
 /** The care network: connection requests between doctors and patients (api/src/modules/connections). */
@@ -278,7 +330,7 @@ export const CONNECTION_ENDPOINTS = {
       body: ConnectionRequestBody,
       status: 201,
       response: MessageResponse,
-      errors: [400, 401, 403, 404, 409],
+      errors: [400, 401, 403, 404, 409, 429],
     }),
   ),
   ...perRole('receivedRequests', (role) =>

@@ -13,6 +13,7 @@ import {
 import {
   DrugAlertQuery,
   DrugAlertResponse,
+  OverrideRequired,
   Prescription,
   PrescriptionCreate,
   PrescriptionCreated,
@@ -29,6 +30,8 @@ import {
   SummaryResponse,
 } from '../records';
 import { MessageResponse } from '../security';
+import { VitalSignTrend, VitalSignTrendQuery } from '../vital-sign-trend';
+import { WorklistResponse } from '../worklist';
 import { Reminder, ReminderCreate, ReminderIdParams, ReminderList } from '../reminders';
 
 const anyRole = ['patient', 'doctor'] as const;
@@ -41,7 +44,9 @@ export const RECORD_ENDPOINTS = {
   createMedicalRecord: endpoint({
     method: 'POST',
     path: '/medicalhistory/{patientId}',
-    summary: 'Create a medical record for an assigned patient (doctor)',
+    summary: 'Create a medical record for an assigned patient (doctor); a stop alert needs overrideReason (else 409)',
+    description:
+      "The treatment's drug is checked as a prescription is. A stop alert without `overrideReason` answers 409 with the alerts and writes nothing; with it the record is created and an 'override' audit row keeps the reason.",
     tags: ['medical records'],
     access: ['doctor'],
     params: PatientIdParams,
@@ -49,6 +54,7 @@ export const RECORD_ENDPOINTS = {
     status: 201,
     response: MedicalRecordCreated,
     errors: [400, 401, 403, 404],
+    otherResponses: { 409: OverrideRequired },
   }),
   listMedicalRecords: endpoint({
     method: 'GET',
@@ -85,16 +91,47 @@ export const RECORD_ENDPOINTS = {
     response: SummaryResponse,
     errors: [400, 401, 403, 404],
   }),
+  doctorWorklist: endpoint({
+    method: 'GET',
+    path: '/doctor/worklist',
+    summary: "The doctor's assigned patients, most at risk first, with their latest NEWS2 and its change",
+    description:
+      "Each assigned patient once, with the latest record's NEWS2 (complete, or a lower bound with the missing parameters), the change since the previous record (null unless both scores are complete) and the time of the latest record. Order: api/src/clinical/worklist.ts.",
+    tags: ['medical records'],
+    access: ['doctor'],
+    status: 200,
+    response: WorklistResponse,
+    errors: [401, 403],
+  }),
 };
 
-/** Prescriptions and the drug–allergy check (api/src/modules/prescriptions). */
+/** A patient's vital signs across their records, for the trend chart (api/src/modules/vital-signs). */
+export const TREND_ENDPOINTS = {
+  vitalSignTrend: endpoint({
+    method: 'GET',
+    path: '/vital-signs',
+    summary:
+      "NEWS2 and vital signs across the patient's latest records, oldest first, with the reference bands: the patient's own, or an assigned patient's (doctor, patientId required)",
+    description:
+      'Each measure is a number only when its reading is usable, else null (not measured, unreadable or implausible). `at` is the observation time when recorded, else when the record was written, in the clinic time zone.',
+    tags: ['medical records'],
+    access: anyRole,
+    query: VitalSignTrendQuery,
+    status: 200,
+    response: VitalSignTrend,
+    errors: [400, 401, 403, 404],
+  }),
+};
+
+/** Prescriptions and the prescribing check: allergies and interactions (api/src/modules/prescriptions). */
 export const PRESCRIPTION_ENDPOINTS = {
   createPrescription: endpoint({
     method: 'POST',
     path: '/prescription/{id}',
-    summary: 'Prescribe for an assigned patient (doctor); alerts warn, never block',
+    summary: 'Prescribe for an assigned patient (doctor); a stop alert needs overrideReason (else 409)',
     // SPEC §7 names it {patientId}; one name per path position keeps the OpenAPI paths unambiguous.
-    description: 'id is the PATIENT the prescription is for (GET /prescription/{id} reads a prescription by its own id).',
+    description:
+      "id is the PATIENT the prescription is for (GET /prescription/{id} reads a prescription by its own id). Warnings and information never block; a stop alert without `overrideReason` answers 409 with the alerts and writes nothing; with it the prescription is created and an 'override' audit row keeps the reason.",
     tags: ['prescriptions'],
     access: ['doctor'],
     params: RecordIdParams,
@@ -102,6 +139,7 @@ export const PRESCRIPTION_ENDPOINTS = {
     status: 201,
     response: PrescriptionCreated,
     errors: [400, 401, 403, 404],
+    otherResponses: { 409: OverrideRequired },
   }),
   listPrescriptions: endpoint({
     method: 'GET',
@@ -129,7 +167,7 @@ export const PRESCRIPTION_ENDPOINTS = {
   drugAlerts: endpoint({
     method: 'GET',
     path: '/drug-alerts/{patientId}',
-    summary: "A drug checked against the patient's recorded allergies and the ones typed (assigned doctor)",
+    summary: "A drug checked against the patient's allergies (on file and typed) and active medications (assigned doctor)",
     tags: ['prescriptions'],
     access: ['doctor'],
     params: PatientIdParams,
@@ -156,7 +194,7 @@ export const AUDIT_ENDPOINTS = {
   doctorAccessHistory: endpoint({
     method: 'GET',
     path: '/doctor/audit',
-    summary: "The security log of the caller's own account, newest first (doctor)",
+    summary: "The caller's security log, ended connections and overrides of stop alerts, newest first (doctor)",
     tags: ['audit'],
     access: ['doctor'],
     query: AuditQuery,
@@ -226,13 +264,14 @@ export const REMINDER_ENDPOINTS = {
   scheduleReminder: endpoint({
     method: 'POST',
     path: '/doctor/reminder',
-    summary: 'Schedule an e-mail to an assigned patient: once (intervalDays 0) or every n days from startDate',
+    summary:
+      "Schedule an e-mail to an assigned patient: once (intervalDays 0) or every n days from startDate (409 while the patient's e-mail is unverified)",
     tags: ['reminders'],
     access: ['doctor'],
     body: ReminderCreate,
     status: 201,
     response: Reminder,
-    errors: [400, 401, 403],
+    errors: [400, 401, 403, 404, 409, 429],
   }),
   listReminders: endpoint({
     method: 'GET',

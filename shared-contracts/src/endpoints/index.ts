@@ -3,14 +3,26 @@ import { endpoint, withOperationIds } from '../endpoint';
 import {
   AUTH_ENDPOINTS,
   CONNECTION_ENDPOINTS,
+  EMAIL_VERIFICATION_ENDPOINTS,
   GOOGLE_ENDPOINTS,
   PASSWORD_RESET_ENDPOINTS,
   PROFILE_ENDPOINTS,
   TWO_FACTOR_ENDPOINTS,
 } from './account';
-import { AUDIT_ENDPOINTS, FILE_ENDPOINTS, PRESCRIPTION_ENDPOINTS, RECORD_ENDPOINTS, REMINDER_ENDPOINTS } from './clinical';
+import { ALLERGY_ENDPOINTS } from './allergies';
+import {
+  AUDIT_ENDPOINTS,
+  FILE_ENDPOINTS,
+  PRESCRIPTION_ENDPOINTS,
+  RECORD_ENDPOINTS,
+  REMINDER_ENDPOINTS,
+  TREND_ENDPOINTS,
+} from './clinical';
+import { FHIR_ENDPOINTS } from './fhir';
+import { HEALTH_RECORD_ENDPOINTS } from './health-record';
 
 export { SummaryBody } from './clinical';
+export * from './fhir';
 
 export const HealthResponse = z.object({ status: z.literal('ok') });
 export const HealthUnavailable = z.object({ status: z.literal('unavailable') });
@@ -36,13 +48,18 @@ export const ENDPOINTS = withOperationIds({
   ...PROFILE_ENDPOINTS,
   ...TWO_FACTOR_ENDPOINTS,
   ...PASSWORD_RESET_ENDPOINTS,
+  ...EMAIL_VERIFICATION_ENDPOINTS,
   ...GOOGLE_ENDPOINTS,
   ...CONNECTION_ENDPOINTS,
   ...RECORD_ENDPOINTS,
+  ...TREND_ENDPOINTS,
   ...PRESCRIPTION_ENDPOINTS,
   ...AUDIT_ENDPOINTS,
   ...FILE_ENDPOINTS,
   ...REMINDER_ENDPOINTS,
+  ...FHIR_ENDPOINTS,
+  ...HEALTH_RECORD_ENDPOINTS,
+  ...ALLERGY_ENDPOINTS,
 });
 export type Endpoints = typeof ENDPOINTS;
 export type OperationId = keyof Endpoints;

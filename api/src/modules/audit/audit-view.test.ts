@@ -12,8 +12,9 @@ describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
 
   it('shows who read or changed the caller’s records and prescriptions, newest first, and nobody else’s', async () => {
     const doctor = await account(t, 'doctor', { name: 'Dr Ada Grey' });
-    const patient = await account(t, 'patient', { name: 'Pat Doe' });
-    const other = await account(t, 'patient', { name: 'Other Person' });
+    // Unverified patients: their log holds data access only (no 'email-verify' security row).
+    const patient = await account(t, 'patient', { name: 'Pat Doe' }, { verified: false });
+    const other = await account(t, 'patient', { name: 'Other Person' }, { verified: false });
     await connect(t, doctor, patient);
 
     setClock(t, '2025-03-01T10:00:00Z');

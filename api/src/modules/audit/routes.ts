@@ -8,7 +8,9 @@ import { route } from '../../http/route';
 /**
  * GET /patient/audit: a patient sees who read or changed their records, prescriptions and files,
  * and their own account's security log (sign-in, 2FA, password…) — from the append-only
- * audit_log, newest first. GET /doctor/audit: a doctor's own security log.
+ * audit_log, newest first. GET /doctor/audit: a doctor's own security log, every end of one of
+ * their assignments (by them or by the patient), so a doctor learns that their access ended, and
+ * their overrides of stop alerts with the reasons given.
  */
 export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db } = deps;
@@ -27,6 +29,7 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           entity: auditLog.entity,
           entityId: auditLog.entityId,
           ip: auditLog.ip,
+          detail: auditLog.detail,
           actorName: sql<string>`coalesce(${doctors.name}, ${patients.name}, 'Unknown')`,
         })
         .from(auditLog)
@@ -63,7 +66,16 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     route(app, deps, ENDPOINTS.doctorAccessHistory, async (request) => {
       const { page, limit } = request.query;
-      return pageOf(securityOf('doctor', request.auth!.accountId), page, limit);
+      const doctorId = request.auth!.accountId;
+      // revokeAssignment writes the doctor's id as the assignment row's entity_id, whoever revoked.
+      const assignmentEnded = and(
+        eq(auditLog.entity, 'assignment'),
+        eq(auditLog.action, 'revoke'),
+        eq(auditLog.entityId, doctorId),
+      )!;
+      // The doctor's own overrides of stop alerts, with their reasons: their record of the decision.
+      const overrides = and(eq(auditLog.action, 'override'), eq(auditLog.actorId, doctorId), eq(auditLog.actorRole, 'doctor'))!;
+      return pageOf(or(securityOf('doctor', doctorId), assignmentEnded, overrides)!, page, limit);
     });
   };
 }

@@ -16,10 +16,10 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
     expect(res.statusCode).toBe(200);
     return AuditPage.parse(res.json()).items;
   };
-  /** The account's security events, oldest first. */
+  /** The account's security events, oldest first (its e-mail verification, which every fixture has, aside). */
   const securityOf = async (who: Account) =>
     (await historyOf(who))
-      .filter((e) => e.kind === 'security')
+      .filter((e) => e.kind === 'security' && e.action !== 'email-verify')
       .map((e) => e.action)
       .reverse();
   const login = (who: Account, password: string) =>
@@ -79,7 +79,12 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
         payload: { [`${role}Id`]: first[`${role}Id`], code: totpCode(secret, t.clock.now()) },
       });
       expect(second.statusCode).toBe(200);
-      const off = await t.app.inject({ method: 'POST', url: `/${role}/remove2FA`, headers: bearer(me.token) });
+      const off = await t.app.inject({
+        method: 'POST',
+        url: `/${role}/remove2FA`,
+        headers: bearer(me.token),
+        payload: { currentPassword: PASSWORD },
+      });
       expect(off.statusCode).toBe(200);
       expect(await securityOf(me)).toEqual(['2fa-on', 'sign-in', '2fa-off']);
     });
@@ -90,17 +95,18 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
         method: 'PATCH',
         url: `/${role}/me`,
         headers: bearer(me.token),
-        payload: { email: `changed.${me.email}`, password: 'a brand new passphrase' },
+        payload: { email: `changed.${me.email}`, password: 'a brand new passphrase', currentPassword: PASSWORD },
       });
       expect(res.statusCode).toBe(200);
       const after = { ...me, token: res.json().token as string };
       expect((await securityOf(after)).sort()).toEqual(['email-change', 'password-change']);
-      // Sending the same address again (the edit form does) is no e-mail change.
+      // Sending the same address again (the edit form does) is no e-mail change; the new one is
+      // not in force until its link is used.
       const same = await t.app.inject({
         method: 'PATCH',
         url: `/${role}/me`,
         headers: bearer(after.token),
-        payload: { email: `changed.${me.email}`, name: 'Renamed Person' },
+        payload: { email: me.email, name: 'Renamed Person' },
       });
       expect(same.statusCode).toBe(200);
       expect((await securityOf(after)).sort()).toEqual(['email-change', 'password-change']);
@@ -125,15 +131,20 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
     });
   });
 
-  it('shows the patient a revocation beside the security events; the doctor sees only their own account', async () => {
-    const doctor = await account(t, 'doctor');
-    const patient = await account(t, 'patient');
+  it('shows a revocation to both: the patient beside their security events, the doctor whose access ended', async () => {
+    // Unverified (so no 'email-verify' row): the doctor's log must hold nothing else of the patient's.
+    const doctor = await account(t, 'doctor', {}, { verified: false });
+    const patient = await account(t, 'patient', {}, { verified: false });
     await connect(t, doctor, patient);
     const res = await t.app.inject({ method: 'DELETE', url: `/patient/doctors/${doctor.id}`, headers: bearer(patient.token) });
     expect(res.statusCode).toBe(200);
     const items = await historyOf(patient);
     expect(items[0]).toMatchObject({ kind: 'access', action: 'revoke', entity: 'assignment' });
-    expect(await historyOf(doctor)).toEqual([]);
+    const doctorItems = await historyOf(doctor);
+    expect(doctorItems).toHaveLength(1);
+    expect(doctorItems[0]).toMatchObject({ kind: 'access', action: 'revoke', entity: 'assignment', actorRole: 'patient' });
+    // Another doctor sees nothing of it.
+    expect(await historyOf(await account(t, 'doctor', {}, { verified: false }))).toEqual([]);
   });
 
   it('is append-only: UPDATE and DELETE of a security row are refused', async () => {

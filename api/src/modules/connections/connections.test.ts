@@ -85,36 +85,41 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
   }
 
   describe('sending a request', () => {
-    it.each<Role>(['doctor', 'patient'])('a %s asks the other role by e-mail: 201 with the name', async (role) => {
-      const { doctor, patient } = await pair();
-      const [from, to] = role === 'doctor' ? [doctor, patient] : [patient, doctor];
-      const res = await ask(from, `  ${to.email.toUpperCase()} `);
-      expect(res.statusCode).toBe(201);
-      expect(res.json()).toEqual({ message: `Request sent to ${to.name}.` });
+    it.each<Role>(['doctor', 'patient'])(
+      'a %s asks the other role by e-mail: 201 naming the address, not the person',
+      async (role) => {
+        const { doctor, patient } = await pair();
+        const [from, to] = role === 'doctor' ? [doctor, patient] : [patient, doctor];
+        const res = await ask(from, `  ${to.email.toUpperCase()} `);
+        expect(res.statusCode).toBe(201);
+        expect(res.json()).toEqual({ message: `Request sent to ${to.email}.` });
+        expect(res.body).not.toContain(to.name);
 
-      const expected = [
-        {
-          _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-          doctor: { name: 'Dr Who', email: doctor.email },
-          patient: { name: 'Pat Doe', email: patient.email },
-        },
-      ];
-      const received = await list(to, 'received');
-      expect(received.statusCode).toBe(200);
-      expect(received.json()).toEqual(expected);
-      expect(Object.keys(received.json()[0]).sort()).toEqual(['_id', 'doctor', 'patient']);
-      expect(Object.keys(received.json()[0].doctor).sort()).toEqual(['email', 'name']);
-      expect(Object.keys(received.json()[0].patient).sort()).toEqual(['email', 'name']);
-      expect(received.body).not.toMatch(/status|pending|initiated/i);
+        const expected = [
+          {
+            _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+            doctor: { name: 'Dr Who', email: doctor.email },
+            patient: { name: 'Pat Doe', email: patient.email },
+          },
+        ];
+        const received = await list(to, 'received');
+        expect(received.statusCode).toBe(200);
+        expect(received.json()).toEqual(expected);
+        expect(Object.keys(received.json()[0]).sort()).toEqual(['_id', 'doctor', 'patient']);
+        expect(Object.keys(received.json()[0].doctor).sort()).toEqual(['email', 'name']);
+        expect(Object.keys(received.json()[0].patient).sort()).toEqual(['email', 'name']);
+        expect(received.body).not.toMatch(/status|pending|initiated/i);
 
-      const sentList = (await list(from, 'sent')).json();
-      expect(sentList).toEqual(expected);
-      expect(sentList[0]._id).toBe(received.json()[0]._id);
-      expect(Object.keys(sentList[0]).sort()).toEqual(['_id', 'doctor', 'patient']);
-      // the sender received nothing, the addressee sent nothing
-      expect((await list(from, 'received')).json()).toEqual([]);
-      expect((await list(to, 'sent')).json()).toEqual([]);
-    });
+        const sentList = (await list(from, 'sent')).json();
+        // The sender's list keeps SPEC's shape but not the addressee's name (issue 11).
+        expect(sentList).toEqual([{ ...expected[0], [to.role]: { name: '', email: to.email } }]);
+        expect(sentList[0]._id).toBe(received.json()[0]._id);
+        expect(Object.keys(sentList[0]).sort()).toEqual(['_id', 'doctor', 'patient']);
+        // the sender received nothing, the addressee sent nothing
+        expect((await list(from, 'received')).json()).toEqual([]);
+        expect((await list(to, 'sent')).json()).toEqual([]);
+      },
+    );
 
     it.each<[Role, string]>([
       ['doctor', 'No patient with this e-mail'],
@@ -128,18 +133,18 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
     });
 
     it.each<[Role, string]>([
-      ['doctor', 'This e-mail belongs to a doctor account, not a patient'],
-      ['patient', 'This e-mail belongs to a patient account, not a doctor'],
-    ])('a %s asking an account of their own role gets 400 (wrong role)', async (role, error) => {
+      ['doctor', 'No patient with this e-mail'],
+      ['patient', 'No doctor with this e-mail'],
+    ])('a %s asking an account of their own role gets the unknown e-mail answer (no enumeration)', async (role, error) => {
       const from = await account(role);
       const colleague = await account(role);
       const res = await ask(from, colleague.email);
-      expect(res.statusCode).toBe(400);
+      expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error });
-      // their own e-mail, with no account of the other role behind it, is the same case
+      // their own e-mail, with no account of the other role behind it, is said plainly
       const own = await ask(from, from.email);
       expect(own.statusCode).toBe(400);
-      expect(own.json()).toEqual({ error });
+      expect(own.json()).toEqual({ error: REQUEST_TO_SELF });
     });
 
     it.each<Role>(['doctor', 'patient'])('a %s cannot ask their own other-role account (same e-mail): 400', async (role) => {
@@ -234,16 +239,13 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       await sent(doctor, b);
       t.clock.advance(1000);
       const cId = await sent(doctor, c);
-      expect((await list(doctor, 'sent')).json().map((r: { patient: { name: string } }) => r.patient.name)).toEqual([
-        'Carol',
-        'Bob',
-        'Alice',
-      ]);
+      // The sender's list shows addresses (the addressees' names stay empty).
+      const sentTo = async () => (await list(doctor, 'sent')).json().map((r: { patient: { email: string } }) => r.patient.email);
+      expect(await sentTo()).toEqual([c.email, b.email, a.email]);
       expect((await respond(c, cId, 'reject')).statusCode).toBe(200);
-      expect((await list(doctor, 'sent')).json().map((r: { patient: { name: string } }) => r.patient.name)).toEqual([
-        'Bob',
-        'Alice',
-      ]);
+      expect(await sentTo()).toEqual([b.email, a.email]);
+      // The addressees see who asked them, by name.
+      expect((await list(a, 'received')).json().map((r: { doctor: { name: string } }) => r.doctor.name)).toEqual([doctor.name]);
     });
 
     it.each([
@@ -270,7 +272,9 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       expect(await statusOf(id)).toBe('accepted');
       expect(await isAssigned(db(), doctor.id, patient.id)).toBe(true);
 
-      expect((await me(doctor)).assignedPatients).toEqual([{ patient: patient.id, name: 'Pat Doe' }]);
+      expect((await me(doctor)).assignedPatients).toEqual([
+        { patient: patient.id, name: 'Pat Doe', DOB: null, email: patient.email },
+      ]);
       expect((await me(patient)).assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who' }]);
       // PATCH /{role}/me answers them too
       const patched = await t.app.inject({
@@ -291,7 +295,9 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       expect((await list(doctor, 'received')).json()).toHaveLength(1);
       const res = await respond(doctor, id, 'accept');
       expect(res.json()).toEqual({ message: REQUEST_ACCEPTED });
-      expect((await me(doctor)).assignedPatients).toEqual([{ patient: patient.id, name: 'Pat Doe' }]);
+      expect((await me(doctor)).assignedPatients).toEqual([
+        { patient: patient.id, name: 'Pat Doe', DOB: null, email: patient.email },
+      ]);
       expect((await me(patient)).assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who' }]);
     });
 
@@ -523,18 +529,47 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       await respond(second, await sent(amy, second), 'accept');
 
       expect((await me(doctor)).assignedPatients).toEqual([
-        { patient: amy.id, name: 'Amy' },
-        { patient: zed.id, name: 'Zed' },
+        { patient: amy.id, name: 'Amy', DOB: null, email: amy.email },
+        { patient: zed.id, name: 'Zed', DOB: null, email: zed.email },
       ]);
       expect(await assignedPatientsOf(db(), doctor.id)).toEqual([
-        { patient: amy.id, name: 'Amy' },
-        { patient: zed.id, name: 'Zed' },
+        { patient: amy.id, name: 'Amy', DOB: null, email: amy.email },
+        { patient: zed.id, name: 'Zed', DOB: null, email: zed.email },
       ]);
       expect((await me(amy)).assignedDoctors).toEqual([
         { doctor: second.id, name: 'Dr Another' },
         { doctor: doctor.id, name: 'Dr Main' },
       ]);
       expect(await assignedDoctorsOf(db(), zed.id)).toEqual([{ doctor: doctor.id, name: 'Dr Main' }]);
+    });
+
+    it('an assigned doctor tells two patients of one name apart by date of birth and e-mail, and learns nothing more', async () => {
+      const doctor = await account('doctor', 'Dr Main');
+      const stranger = await account('doctor', 'Dr Stranger');
+      const twins: Account[] = [];
+      for (const DOB of ['1980-03-12', '1991-11-02']) {
+        const email = uniqueEmail('patient');
+        const { token } = await signup(t.app, 'patient', { name: 'Asha Rao', email, DOB, occupation: 'Chef' });
+        const res = await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token) });
+        twins.push({ role: 'patient', id: res.json().patient._id, name: 'Asha Rao', email, token });
+      }
+      for (const p of twins) await respond(p, await sent(doctor, p), 'accept');
+      // the stranger asked one of them, who has not answered: still nothing of theirs
+      await sent(stranger, twins[0]);
+
+      const listed = (await me(doctor)).assignedPatients;
+      // exactly these four fields: no address, occupation, gender or 2FA state reaches the doctor here
+      expect(listed).toEqual(
+        expect.arrayContaining([
+          { patient: twins[0].id, name: 'Asha Rao', DOB: '1980-03-12', email: twins[0].email },
+          { patient: twins[1].id, name: 'Asha Rao', DOB: '1991-11-02', email: twins[1].email },
+        ]),
+      );
+      expect(listed).toHaveLength(2);
+      expect((await me(stranger)).assignedPatients).toEqual([]);
+      // the patient's own profile is as before
+      const own = await me(twins[0]);
+      expect(own).toMatchObject({ DOB: '1980-03-12', occupation: 'Chef', email: twins[0].email });
     });
 
     it('deleting an account removes its assignments and requests (cascade)', async () => {

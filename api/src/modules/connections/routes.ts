@@ -16,9 +16,18 @@ import {
   REQUEST_NOT_FOUND,
   REQUEST_TO_SELF,
   requestSent,
-  wrongRole,
+  TOO_MANY_REQUESTS,
+  VERIFY_FIRST,
 } from './messages';
-import { createRequest, findAccountByEmail, findAccountById, listPending, otherRole, respondToRequest } from './store';
+import {
+  countSentSince,
+  createRequest,
+  findAccountByEmail,
+  findAccountById,
+  listPending,
+  otherRole,
+  respondToRequest,
+} from './store';
 
 /**
  * Care network (SPEC §6–§7): a doctor asks a patient by e-mail, or a patient a doctor; the
@@ -28,7 +37,7 @@ import { createRequest, findAccountByEmail, findAccountById, listPending, otherR
  *   PATCH /{role}/responseRequest/{requestId}                     { action: accept | reject }
  */
 export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
-  const { db, clock } = deps;
+  const { db, clock, config } = deps;
   // The guard runs after validation here, as it always has: bad input keeps its status.
   const afterInput = { guardAt: 'preHandler' } as const;
 
@@ -43,25 +52,33 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         async (request, reply) => {
           const { accountId } = sessionOf(request);
           const { email } = request.body;
-          const me = await findAccountById(db.db, role, accountId);
-          if (!me) throw new HttpError(401, 'Unauthorized');
+          const now = clock.now();
+          await db.db.transaction(async (tx) => {
+            // The sender's row is locked: simultaneous requests cannot all slip under the hourly limit.
+            const sender = await findAccountById(tx, role, accountId, { lock: true });
+            if (!sender) throw new HttpError(401, 'Unauthorized');
+            // An unproven address must not pose as a doctor (or a patient) to anyone.
+            if (!sender.verified) throw new HttpError(403, VERIFY_FIRST);
+            const since = new Date(now.getTime() - 3_600_000);
+            if ((await countSentSince(tx, role, accountId, since)) >= config.connectionRequestsPerHour) {
+              throw new HttpError(429, TOO_MANY_REQUESTS);
+            }
+            // Yourself (the same person with both kinds of account) is said plainly: it tells you nothing new.
+            if (email === sender.email) throw new HttpError(400, REQUEST_TO_SELF);
+            const target = await findAccountByEmail(tx, other, email);
+            // Unknown, unverified and other-role addresses get one answer: an e-mail never reveals an account.
+            if (!target?.verified) throw new HttpError(404, noAccount(other));
 
-          const target = await findAccountByEmail(db.db, other, email);
-          if (!target) {
-            if (await findAccountByEmail(db.db, role, email)) throw new HttpError(400, wrongRole(other, role));
-            throw new HttpError(404, noAccount(other));
-          }
-          // The same person holding a doctor and a patient account under one e-mail.
-          if (target.email === me.email) throw new HttpError(400, REQUEST_TO_SELF);
-
-          const doctorId = role === 'doctor' ? me.id : target.id;
-          const patientId = role === 'patient' ? me.id : target.id;
-          if (await isAssigned(db.db, doctorId, patientId)) throw new HttpError(409, ALREADY_CONNECTED);
-          if (!(await createRequest(db.db, { doctorId, patientId, initiatedBy: role, now: clock.now() }))) {
-            throw new HttpError(409, ALREADY_PENDING);
-          }
+            const doctorId = role === 'doctor' ? sender.id : target.id;
+            const patientId = role === 'patient' ? sender.id : target.id;
+            if (await isAssigned(tx, doctorId, patientId)) throw new HttpError(409, ALREADY_CONNECTED);
+            if (!(await createRequest(tx, { doctorId, patientId, initiatedBy: role, now }))) {
+              throw new HttpError(409, ALREADY_PENDING);
+            }
+          });
           reply.code(201);
-          return { message: requestSent(target.name) };
+          // The typed address only, never the addressee's name (issue 11).
+          return { message: requestSent(email) };
         },
         afterInput,
       );

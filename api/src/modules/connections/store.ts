@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, gt } from 'drizzle-orm';
 import type { ConnectionRequest, Role } from 'shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { connectionRequests, doctors, patients } from '../../db/schema';
@@ -13,21 +13,51 @@ export const otherRole = (role: Role): Role => (role === 'doctor' ? 'patient' : 
 
 export interface Account {
   id: string;
-  name: string;
   email: string;
+  /** the e-mail was proven by the link mailed to it */
+  verified: boolean;
 }
 
-export async function findAccountById(db: Queryable, role: Role, id: string): Promise<Account | undefined> {
+const accountColumns = (role: Role) => {
   const t = accountTables[role];
-  const [row] = await db.select({ id: t.id, name: t.name, email: t.email }).from(t).where(eq(t.id, id)).limit(1);
-  return row;
+  return { id: t.id, email: t.email, verifiedAt: t.emailVerifiedAt };
+};
+const toAccount = (row: { id: string; email: string; verifiedAt: Date | null } | undefined): Account | undefined =>
+  row && { id: row.id, email: row.email, verified: row.verifiedAt !== null };
+
+/**
+ * lock: the row stays locked until the caller's transaction ends. FOR NO KEY UPDATE, not FOR UPDATE:
+ * a request's foreign keys take KEY SHARE locks on both accounts, and two people asking each other
+ * at once would otherwise deadlock instead of one getting "already pending".
+ */
+export async function findAccountById(
+  db: Queryable,
+  role: Role,
+  id: string,
+  { lock = false } = {},
+): Promise<Account | undefined> {
+  const t = accountTables[role];
+  const query = db.select(accountColumns(role)).from(t).where(eq(t.id, id)).limit(1);
+  const [row] = lock ? await query.for('no key update') : await query;
+  return toAccount(row);
 }
 
 /** E-mails are stored lower-cased; the contract lower-cases the one given. */
 export async function findAccountByEmail(db: Queryable, role: Role, email: string): Promise<Account | undefined> {
   const t = accountTables[role];
-  const [row] = await db.select({ id: t.id, name: t.name, email: t.email }).from(t).where(eq(t.email, email)).limit(1);
-  return row;
+  const [row] = await db.select(accountColumns(role)).from(t).where(eq(t.email, email)).limit(1);
+  return toAccount(row);
+}
+
+/** Requests the account sent since `since`, whatever became of them (the per-hour limit). */
+export async function countSentSince(db: Queryable, role: Role, accountId: string, since: Date): Promise<number> {
+  const r = connectionRequests;
+  const sender = role === 'doctor' ? r.doctorId : r.patientId;
+  const [row] = await db
+    .select({ n: count() })
+    .from(r)
+    .where(and(eq(sender, accountId), eq(r.initiatedBy, role), gt(r.createdAt, since)));
+  return Number(row.n);
 }
 
 /**
@@ -55,7 +85,7 @@ export async function createRequest(
 
 /**
  * The account's pending requests, newest first. received: sent by the other role to this account;
- * sent: sent by this account.
+ * sent: sent by this account (the addressee's name empty).
  */
 export async function listPending(
   db: Queryable,
@@ -79,10 +109,13 @@ export async function listPending(
     .innerJoin(patients, eq(patients.id, r.patientId))
     .where(and(eq(mine, accountId), eq(r.status, 'pending'), eq(r.initiatedBy, sender)))
     .orderBy(desc(r.createdAt), desc(r.id));
+  // The sender typed the addressee's e-mail but has no right to their name before they accept
+  // (issue 11): SPEC's shape is kept, the addressee's name left empty in the sender's list.
+  const addressee = direction === 'sent' ? otherRole(role) : undefined;
   return rows.map((row) => ({
     _id: row.id,
-    doctor: { name: row.doctorName, email: row.doctorEmail },
-    patient: { name: row.patientName, email: row.patientEmail },
+    doctor: { name: addressee === 'doctor' ? '' : row.doctorName, email: row.doctorEmail },
+    patient: { name: addressee === 'patient' ? '' : row.patientName, email: row.patientEmail },
   }));
 }
 

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { oidcLogins, patients } from '../../db/schema';
+import { auditLog, oidcLogins, patients } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import {
   BACKENDS,
@@ -15,6 +15,7 @@ import {
   type TestDb,
 } from '../../test/helpers';
 import { startOAuthMock, type OAuthMock } from '../../test/oauth-mock';
+import { consumeEmailToken, issueEmailToken } from '../email-verification/tokens';
 import { STATE_COOKIE } from './routes';
 
 const WEB = 'http://web.example';
@@ -65,6 +66,23 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     return { start, authorize, setCookie, callback, cookie, done, location: new URL(done.headers.location as string) };
   }
 
+  const exchange = (code: string) => t.app.inject({ method: 'POST', url: '/patient/auth/exchange', payload: { code } });
+  /** What the web app does with the redirect: exchanges the one-time code in ?token= for a session. */
+  async function sessionFrom(location: URL): Promise<string> {
+    const res = await exchange(location.searchParams.get('token')!);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().role).toBe('patient');
+    return res.json().token as string;
+  }
+  const patientRow = async (email: string) => (await t.db.db.select().from(patients).where(eq(patients.email, email)))[0];
+  /** As if the patient had used their verification link (that flow is not this file's). */
+  const markVerified = (email: string) =>
+    t.db.db.update(patients).set({ emailVerifiedAt: t.clock.now() }).where(eq(patients.email, email));
+  const login = (email: string, password = PASSWORD) =>
+    t.app.inject({ method: 'POST', url: '/patient/login', payload: { email, password } });
+  const securityOf = async (id: string) =>
+    (await t.db.db.select().from(auditLog).where(eq(auditLog.actorId, id)).orderBy(auditLog.id)).map((r) => r.action);
+
   it('redirects to the issuer with PKCE (S256), state and nonce, and remembers them in the database', async () => {
     const before = await countRows(t.db, 'oidc_logins');
     const start = await t.app.inject({ method: 'GET', url: '/patient/auth/google' });
@@ -93,8 +111,8 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     const { location } = await signIn();
     expect(location.origin + location.pathname).toBe(`${WEB}/login/patient`);
     expect(location.searchParams.get('role')).toBe('patient');
-    const token = location.searchParams.get('token')!;
-    expect(token).toMatch(/^[\w-]{43}$/);
+    expect(location.searchParams.get('token')).toMatch(/^[\w-]{43}$/);
+    const token = await sessionFrom(location);
 
     const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token) })).json().patient;
     expect(me).toMatchObject({
@@ -105,9 +123,10 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
       DOB: null,
       assignedDoctors: [],
     });
-    // No usable password: the random one is hashed like any other.
-    const [row] = await t.db.db.select().from(patients).where(eq(patients.email, email));
+    // No usable password: the random one is hashed like any other. Google proved the e-mail.
+    const row = await patientRow(email);
     expect(row.passwordHash).toMatch(/^scrypt\$/);
+    expect(row.emailVerifiedAt).toEqual(t.clock.now());
 
     const profile = {
       DOB: '1988-02-03',
@@ -131,7 +150,7 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
 
     // Signing in again finds the same patient.
     const again = await signIn();
-    const token2 = again.location.searchParams.get('token')!;
+    const token2 = await sessionFrom(again.location);
     const me2 = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token2) })).json().patient;
     expect(me2._id).toBe(me._id);
     expect(me2.profileComplete).toBe(true);
@@ -141,30 +160,134 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     const email = uniqueEmail('nameless');
     await setClaims({ email, email_verified: true, name: null });
     const { location } = await signIn();
-    const me = (
-      await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(location.searchParams.get('token')!) })
-    ).json();
+    const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(await sessionFrom(location)) })).json();
     expect(me.patient.name).toBe(email.split('@')[0]);
   });
 
-  it('signs an existing password patient in as themselves, profile still complete', async () => {
-    const { email } = await signup(t.app, 'patient');
+  it('signs an existing VERIFIED password patient in as themselves: profile, password and sessions kept', async () => {
+    const { email, token: own } = await signup(t.app, 'patient');
+    await markVerified(email);
     const before = await countRows(t.db, 'patients');
     await setClaims({ email, email_verified: true, name: 'Other Name' });
     const { location } = await signIn();
-    const me = (
-      await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(location.searchParams.get('token')!) })
-    ).json();
+    const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(await sessionFrom(location)) })).json();
     expect(me.patient).toMatchObject({ email, name: 'Test patient', profileComplete: true });
     expect(await countRows(t.db, 'patients')).toBe(before);
-    // The password still works.
-    expect(
-      (await t.app.inject({ method: 'POST', url: '/patient/login', payload: { email, password: PASSWORD } })).statusCode,
-    ).toBe(200);
+    // The password and the session the patient already had still work.
+    expect((await login(email)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(own) })).statusCode).toBe(200);
   });
 
-  it('still asks for the code when the patient has two-factor on', async () => {
+  it('puts no session token in the redirect: ?token= is a one-time code that is no bearer', async () => {
+    await setClaims({ email: uniqueEmail('nobearer'), email_verified: true });
+    const sessions = await countRows(t.db, 'sessions');
+    const { location } = await signIn();
+    const code = location.searchParams.get('token')!;
+    expect(await countRows(t.db, 'sessions')).toBe(sessions); // the callback made no session
+    expect((await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(code) })).statusCode).toBe(401);
+    const token = await sessionFrom(location);
+    expect(token).not.toBe(code);
+    expect((await exchange(code)).statusCode).toBe(400); // once only
+  });
+
+  it('records the sign-in when the code is exchanged, not before', async () => {
+    const email = uniqueEmail('logged');
+    await setClaims({ email, email_verified: true });
+    const { location } = await signIn();
+    const { id } = await patientRow(email);
+    expect(await securityOf(id)).toEqual([]);
+    await sessionFrom(location);
+    expect(await securityOf(id)).toEqual(['sign-in']);
+  });
+
+  it('takes over an UNVERIFIED password account (pre-hijack): the squatter loses password and sessions', async () => {
+    // The attacker signs up first with the victim's address and keeps a session.
+    const victim = uniqueEmail('victim');
+    const squatter = await signup(t.app, 'patient', { email: victim, name: 'Squatter' }, { verified: false });
+    const { id } = await patientRow(victim);
+    expect((await login(victim)).statusCode).toBe(200);
+    const pendingLink = await issueEmailToken(t.db.db, {
+      role: 'patient',
+      accountId: id,
+      email: victim,
+      now: t.clock.now(),
+    });
+    // …and begins a two-factor setup with their own authenticator, without finishing it.
+    expect((await t.app.inject({ method: 'GET', url: '/patient/qrCode', headers: bearer(squatter.token) })).statusCode).toBe(200);
+    const before = await patientRow(victim);
+    expect(before.emailVerifiedAt).toBeNull();
+    expect(before.twoFactorPendingSecret).not.toBeNull();
+    const patientsBefore = await countRows(t.db, 'patients');
+
+    // The owner of the address signs in with Google.
+    await setClaims({ email: victim, email_verified: true, name: 'Victim' });
+    const { location } = await signIn();
+    const owner = await sessionFrom(location);
+
+    const after = await patientRow(victim);
+    expect(after.id).toBe(id); // the same account, none created
+    expect(await countRows(t.db, 'patients')).toBe(patientsBefore);
+    expect(after.emailVerifiedAt).toEqual(t.clock.now());
+    expect(after.passwordHash).toMatch(/^scrypt\$/);
+    expect(after.passwordHash).not.toBe(before.passwordHash);
+    expect(after.twoFactorPendingSecret).toBeNull();
+    // The squatter's password no longer opens it, and every session they had is dead.
+    expect((await login(victim)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(squatter.token) })).statusCode).toBe(401);
+    // Their pending verification link is spent.
+    const spent = await t.db.db.transaction((tx) => consumeEmailToken(tx, 'patient', pendingLink, t.clock.now()));
+    expect(spent).toEqual({ ok: false, reason: 'invalid' });
+    // The owner is in, and the log says the password was replaced.
+    const me = await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(owner) });
+    expect(me.json().patient._id).toBe(id);
+    const log = await securityOf(id);
+    expect(log).toContain('password-reset');
+    expect(log.indexOf('password-reset')).toBeLessThan(log.lastIndexOf('sign-in'));
+  });
+
+  it('turns off two-factor a squatter set up on an unverified account, so it cannot lock the owner out', async () => {
+    const victim = uniqueEmail('victim2fa');
+    const squatter = await signup(t.app, 'patient', { email: victim }, { verified: false });
+    const { secret } = (await t.app.inject({ method: 'GET', url: '/patient/qrCode', headers: bearer(squatter.token) })).json();
+    await t.app.inject({
+      method: 'POST',
+      url: '/patient/verifyqrCode',
+      headers: bearer(squatter.token),
+      payload: { code: totpCode(secret, t.clock.now()) },
+    });
+    expect((await patientRow(victim)).twoFactorEnabled).toBe(true);
+
+    await setClaims({ email: victim, email_verified: true });
+    const { location } = await signIn();
+    expect(location.searchParams.get('twoFactorRequired')).toBeNull();
+    const owner = await sessionFrom(location);
+    const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(owner) })).json().patient;
+    expect(me.twoFactorEnabled).toBe(false);
+    const row = await patientRow(victim);
+    expect(row.twoFactorSecret).toBeNull();
+    expect(row.twoFactorPendingSecret).toBeNull();
+    expect(await securityOf(row.id)).toEqual(expect.arrayContaining(['password-reset', '2fa-off']));
+  });
+
+  it.each([
+    ['false', false],
+    ['missing', null],
+    ['the string "true"', 'true'],
+  ])('never touches an unverified account when Google says email_verified is %s', async (_label, verified) => {
+    const email = uniqueEmail('notproven');
+    const { token } = await signup(t.app, 'patient', { email });
+    const before = await patientRow(email);
+    await setClaims({ email, email_verified: verified });
+    const { location } = await signIn();
+    expect(location.href).toBe(`${WEB}/login/patient?error=google_unverified`);
+    expect(await patientRow(email)).toEqual(before);
+    expect((await login(email)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token) })).statusCode).toBe(200);
+  });
+
+  it('still asks for the code when a verified patient has two-factor on, and hands out no code', async () => {
     const { email, token } = await signup(t.app, 'patient');
+    await markVerified(email);
     const { secret } = (await t.app.inject({ method: 'GET', url: '/patient/qrCode', headers: bearer(token) })).json();
     await t.app.inject({
       method: 'POST',
@@ -201,6 +324,7 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
 
     const ok = await signIn();
     expect(ok.location.searchParams.get('token')).toBeTruthy();
+    await sessionFrom(ok.location);
     const replay = await t.app.inject({
       method: 'GET',
       url: ok.callback.pathname + ok.callback.search,

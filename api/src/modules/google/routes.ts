@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { Email, ENDPOINTS, type GoogleSignInError } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
-import type { Queryable } from '../../adapters/db';
-import { oidcLogins, patients } from '../../db/schema';
+import { securityEvent } from '../../access';
+import type { Db } from '../../adapters/db';
+import { accountTokens, oidcLogins, patients } from '../../db/schema';
 import { route } from '../../http/route';
 import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../lib/tokens';
-import { createSession } from '../auth/sessions';
-import { openLoginWindow } from '../two-factor/store';
+import { revokeAllSessions } from '../auth/sessions';
+import { issueHandoffCode } from '../handoff/codes';
+import { disableTwoFactor, openLoginWindow } from '../two-factor/store';
 
 // Google sign-in for patients: OpenID Connect authorization code flow with PKCE (S256), state and
 // nonce (openid-client validates the ID token: signature, issuer, audience, expiry, nonce).
@@ -35,22 +37,88 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-/** The patient for a verified Google e-mail: found by e-mail, or created with profileComplete false. */
-async function findOrCreatePatient(db: Queryable, email: string, name: string, cost: number) {
+/** The patient a Google sign-in resolves to. */
+interface GoogleAccount {
+  id: string;
+  twoFactorEnabled: boolean;
+}
+
+/**
+ * The patient for a verified Google e-mail (issue 11, "until verified"):
+ * - none yet: created with profileComplete false and the e-mail verified (Google proved it);
+ * - one whose e-mail is verified: that patient signs in;
+ * - one whose e-mail nobody proved (a password signup): taken over, never linked as it is — see
+ *   takeOver(). Whoever signed up with that address may not be its owner (account pre-hijack).
+ */
+async function resolvePatient(
+  db: Db,
+  args: { email: string; name: string; now: Date; ip: string; cost: number },
+): Promise<GoogleAccount> {
   const select = () =>
     db
-      .select({ id: patients.id, twoFactorEnabled: patients.twoFactorEnabled })
+      .select({ id: patients.id, twoFactorEnabled: patients.twoFactorEnabled, emailVerifiedAt: patients.emailVerifiedAt })
       .from(patients)
-      .where(eq(patients.email, email))
+      .where(eq(patients.email, args.email))
       .limit(1);
-  const [existing] = await select();
-  if (existing) return existing;
-  // A random password nobody knows, hashed like any other: the account signs in through Google
-  // (or after "forgot password"), and login timing does not single it out.
-  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'), cost);
-  await db.insert(patients).values({ name, email, passwordHash, profileComplete: false }).onConflictDoNothing();
-  const [row] = await select(); // also right when a parallel callback created it first
-  return row;
+  let [existing] = await select();
+  if (!existing) {
+    // A random password nobody knows, hashed like any other: the account signs in through Google
+    // (or after "forgot password"), and login timing does not single it out.
+    const passwordHash = await unusablePasswordHash(args.cost);
+    await db
+      .insert(patients)
+      .values({ name: args.name, email: args.email, passwordHash, profileComplete: false, emailVerifiedAt: args.now })
+      .onConflictDoNothing();
+    [existing] = await select(); // also right when a parallel request created it first
+  }
+  if (existing.emailVerifiedAt) return existing;
+  return takeOver(db, existing.id, args);
+}
+
+/** A hash of a random secret that nobody is ever told: no password opens the account. */
+const unusablePasswordHash = (cost: number) => hashPassword(randomBytes(32).toString('base64url'), cost);
+
+/**
+ * Google proved the e-mail of an unverified password account: the owner of the address takes it
+ * over, in one transaction. Every credential the account had came from whoever signed up, who may
+ * be an attacker holding it ready for the owner: the password is replaced by an unusable one, every
+ * session ends, unused e-mail links are spent, two-factor set up by them is turned off (or it would
+ * lock the owner out), and the e-mail is marked verified. The owner sets a password through
+ * "forgot password" if they want one.
+ */
+async function takeOver(db: Db, patientId: string, args: { now: Date; ip: string; cost: number }): Promise<GoogleAccount> {
+  const { now, ip } = args;
+  const passwordHash = await unusablePasswordHash(args.cost); // scrypt outside the transaction
+  return db.transaction(async (tx) => {
+    // Conditional on still unverified: a parallel sign-in that took it over already wins.
+    const [taken] = await tx
+      .update(patients)
+      .set({ passwordHash, emailVerifiedAt: now, updatedAt: now })
+      .where(and(eq(patients.id, patientId), isNull(patients.emailVerifiedAt)))
+      .returning({ id: patients.id, twoFactorEnabled: patients.twoFactorEnabled });
+    if (!taken) {
+      const [row] = await tx
+        .select({ id: patients.id, twoFactorEnabled: patients.twoFactorEnabled })
+        .from(patients)
+        .where(eq(patients.id, patientId));
+      return row;
+    }
+    await revokeAllSessions(tx, 'patient', patientId, now);
+    await tx
+      .update(accountTokens)
+      .set({ usedAt: now })
+      .where(and(eq(accountTokens.role, 'patient'), eq(accountTokens.accountId, patientId), isNull(accountTokens.usedAt)));
+    // 'password-reset', not 'email-verify': what the owner must see in the log is that the password
+    // was replaced and every device signed out — a reset's effects exactly. An 'email-verify' row
+    // would read like the owner clicking their own link and hide that a password was voided.
+    await securityEvent(tx, { role: 'patient', accountId: patientId, action: 'password-reset', at: now, ip });
+    // Also clears a setup they began but never finished (a pending secret).
+    await disableTwoFactor(tx, 'patient', patientId, now);
+    if (taken.twoFactorEnabled) {
+      await securityEvent(tx, { role: 'patient', accountId: patientId, action: '2fa-off', at: now, ip });
+    }
+    return { id: patientId, twoFactorEnabled: false };
+  });
 }
 
 export function googleRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -152,14 +220,22 @@ export function googleRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
         const claimedName = typeof claims.name === 'string' ? claims.name.trim().slice(0, 200) : '';
         const name = claimedName || email.data.split('@')[0];
-        const patient = await findOrCreatePatient(db.db, email.data, name, config.passwordHashCost);
+        const patient = await resolvePatient(db.db, {
+          email: email.data,
+          name,
+          now,
+          ip: request.ip,
+          cost: config.passwordHashCost,
+        });
         if (patient.twoFactorEnabled) {
           // Google proves the e-mail, not the second factor: the code step is still required.
           await openLoginWindow(db.db, 'patient', patient.id, now);
           return reply.redirect(`${loginPage}?twoFactorRequired=true&patientId=${patient.id}&role=patient`);
         }
-        const token = await createSession(db.db, 'patient', patient.id, now, config.sessionTtlHours);
-        return reply.redirect(`${loginPage}?token=${encodeURIComponent(token)}&role=patient`);
+        // Not a session: a one-time code the web app exchanges (POST /patient/auth/exchange) within
+        // 60 s. SPEC §7's ?token= name is kept; a bearer token never goes into a URL.
+        const code = await issueHandoffCode(db.db, 'patient', patient.id, now);
+        return reply.redirect(`${loginPage}?token=${encodeURIComponent(code)}&role=patient`);
       } catch (err) {
         request.log.warn({ err }, 'google sign-in failed');
         return reply.redirect(fail('google_failed'));

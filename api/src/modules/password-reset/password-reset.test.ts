@@ -11,6 +11,7 @@ import {
   createTestDb,
   readOutbox,
   signup,
+  verificationTokenFor,
   totpCode,
   uniqueEmail,
   type TestApp,
@@ -117,6 +118,7 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
     const { email, token: session } = await signup(t.app, 'doctor');
     const other = (await login('doctor', email, PASSWORD)).json().token;
     const first = await resetLinkFor('doctor', email);
+    t.clock.advance(61_000); // one reset mail a minute
     const second = await resetLinkFor('doctor', email);
     for (let i = 0; i < 5; i++) await login('doctor', email, 'wrong password');
     expect((await login('doctor', email, PASSWORD)).statusCode).toBe(429);
@@ -160,19 +162,67 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
   });
 
   it('validates the new password with the signup policy, keeping the link usable', async () => {
+    // 128 characters, all lower-case words: length is the rule, and the words are not guessable.
+    const longest =
+      'seven quiet otters braid copper lanterns beneath a hazel moon while finches argue about marmalade in the attic at dusk ok'.padEnd(
+        128,
+        '!',
+      );
     const { email } = await signup(t.app, 'doctor');
     const { id, token } = await resetLinkFor('doctor', email);
     for (const [password, message] of [
       ['seven77', /at least 8/],
       ['x'.repeat(129), /at most 128/],
-      ['Password123', /too common/],
+      ['Password123', /^password: This password is too easy to guess\. /],
     ] as const) {
       const res = await reset('doctor', id, token, password);
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatch(message);
     }
-    expect((await reset('doctor', id, token, 'p'.repeat(128))).statusCode).toBe(200);
-    expect((await login('doctor', email, 'p'.repeat(128))).statusCode).toBe(200);
+    expect(longest).toHaveLength(128);
+    expect((await reset('doctor', id, token, longest)).statusCode).toBe(200);
+    expect((await login('doctor', email, longest)).statusCode).toBe(200);
+  });
+
+  // Signup mails its verification link too: only the reset mails count here.
+  const resetMails = async () => (await readOutbox(t)).filter((m) => m.headers.subject === RESET_MAIL_SUBJECT);
+
+  it('mails an account at most once a minute and 5 times an hour, with the same answer every time', async () => {
+    const { email } = await signup(t.app, 'patient');
+    const { email: neighbour } = await signup(t.app, 'patient');
+    const mailsTo = async (to: string) => (await resetMails()).filter((m) => m.headers.to === to).length;
+    const ask = async (to: string) => {
+      const res = await forgot('patient', to);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: FORGOT_PASSWORD_MESSAGE });
+    };
+    for (let i = 0; i < 20; i++) await ask(email); // "20 reset mails to one address in a row"
+    expect(await mailsTo(email)).toBe(1);
+    for (let minute = 1; minute < 60; minute++) {
+      t.clock.advance(60_000);
+      await ask(email);
+    }
+    expect(await mailsTo(email)).toBe(5);
+    // Someone else's limit is their own.
+    await ask(neighbour);
+    expect(await mailsTo(neighbour)).toBe(1);
+    // An hour after the first, a place is free again; the links already sent still work.
+    t.clock.advance(60_000);
+    await ask(email);
+    expect(await mailsTo(email)).toBe(6);
+    const links = (await resetMails()).filter((m) => m.headers.to === email).map((m) => LINK.exec(m.text));
+    const last = links[links.length - 1]!;
+    expect((await reset('patient', last[3], last[4])).statusCode).toBe(200);
+  });
+
+  it('counts the reset mails per role: the doctor account of the same e-mail has its own', async () => {
+    const email = uniqueEmail('both');
+    await signup(t.app, 'patient', { email });
+    await signup(t.app, 'doctor', { email });
+    await forgot('patient', email);
+    await forgot('doctor', email);
+    const subjects = (await resetMails()).filter((m) => m.headers.to === email).map((m) => LINK.exec(m.text)![2]);
+    expect(subjects.sort()).toEqual(['doctor', 'patient']);
   });
 
   it('validates the forgot-password body', async () => {
@@ -203,9 +253,12 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
       lines.push(l),
     );
     try {
-      const { email } = await signup(logged.app, 'patient');
+      const { email } = await signup(logged.app, 'patient', {}, { verified: false });
+      // The signup's verification link is posted too: its token must not reach the log either.
+      const verifyToken = await verificationTokenFor(logged.app, 'patient', email);
+      expect((await logged.app.inject({ method: 'POST', url: `/patient/verify-email/${verifyToken}` })).statusCode).toBe(200);
       await logged.app.inject({ method: 'POST', url: '/patient/forgot-password', payload: { email } });
-      const [mail] = await readOutbox(logged);
+      const mail = (await readOutbox(logged)).find((m) => LINK.test(m.text))!;
       const [, , , id, token] = LINK.exec(mail.text)!;
       await logged.app.inject({
         method: 'POST',
@@ -215,6 +268,8 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
       const log = lines.join('\n');
       expect(log).toContain('/patient/reset-password/');
       expect(log).not.toContain(token);
+      expect(log).toContain('/patient/verify-email/[redacted]');
+      expect(log).not.toContain(verifyToken);
       expect(log).not.toContain(NEW_PASSWORD);
     } finally {
       await logged.app.close();
@@ -235,11 +290,13 @@ describe.each(BACKENDS)('password policy on %s', (backend) => {
     await tdb?.cleanup();
   });
 
-  const long80 = 'abcdefghij'.repeat(8);
+  // Words, not repeated letters: zxcvbn refuses 'aaaa…' at any length.
+  const phrase = 'seven quiet otters braid copper lanterns beneath a hazel moon while finches argue about marmalade in the attic';
+  const long80 = phrase.slice(0, 80);
   // The 75th character changed: a hash that truncated (bcrypt stops at 72 bytes) would still match.
   const long80changed = `${long80.slice(0, 74)}X${long80.slice(75)}`;
-  const p64 = 'q'.repeat(60) + '1234';
-  const p128 = 'r'.repeat(124) + '5678';
+  const p64 = phrase.slice(0, 64);
+  const p128 = phrase.padEnd(128, '!');
   const loginCode = async (role: Role, email: string, password: string) =>
     (await t.app.inject({ method: 'POST', url: `/${role}/login`, payload: { email, password } })).statusCode;
 
@@ -259,7 +316,12 @@ describe.each(BACKENDS)('password policy on %s', (backend) => {
     },
     'PATCH me': async (role, password) => {
       const { email, token } = await signup(t.app, role);
-      const res = await t.app.inject({ method: 'PATCH', url: `/${role}/me`, headers: bearer(token), payload: { password } });
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `/${role}/me`,
+        headers: bearer(token),
+        payload: { password, currentPassword: PASSWORD },
+      });
       return { status: res.statusCode, email };
     },
     reset: async (role, password) => {

@@ -4,19 +4,22 @@ import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { passwordResets } from '../../db/schema';
-import { route } from '../../http/route';
+import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
+import { requireStrongPassword } from '../../lib/password-strength';
 import { hashToken, newToken } from '../../lib/tokens';
 import { revokeAllSessions } from '../auth/sessions';
 import { clearFailures } from '../auth/throttle';
-import { accountTables, findCredentials } from '../profiles/accounts';
+import { accountTables, accountWords, findCredentials } from '../profiles/accounts';
 
 export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this e-mail, a reset link has been sent.';
 export const RESET_DONE_MESSAGE = 'Your password has been reset. You can now log in.';
 export const RESET_INVALID = 'This reset link is invalid or has expired';
 export const RESET_MAIL_SUBJECT = 'Reset your CareLoop password';
 export const RESET_TTL_MS = 30 * 60_000;
+/** Reset mails per account per hour (and never two within a minute). */
+export const RESET_MAILS_PER_HOUR = 5;
 
 export function resetMailText(link: string): string {
   return [
@@ -37,20 +40,44 @@ export function resetMailText(link: string): string {
 export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config, mailer } = deps;
   // Each request can hash a password or send mail: the per-IP limit of the logins.
-  const perIp = { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } };
+  const perIp = perIpCredentialLimit(deps);
 
-  /** Runs after the answer has gone: the answer and its timing are the same for every e-mail. */
+  /**
+   * Runs after the answer has gone: the answer and its timing are the same for every e-mail, and
+   * for a request the limits below swallow.
+   */
   async function issueAndSend(role: Role, accountId: string, email: string, now: Date) {
     const token = newToken();
-    await db.db.insert(passwordResets).values({
-      tokenHash: hashToken(token),
-      role,
-      accountId,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+    const issued = await db.db.transaction(async (tx) => {
+      // One request at a time per account (the row lock), so parallel requests cannot both pass.
+      const t = accountTables[role];
+      await tx.select({ id: t.id }).from(t).where(eq(t.id, accountId)).for('update');
+      const recent = await tx
+        .select({ createdAt: passwordResets.createdAt })
+        .from(passwordResets)
+        .where(
+          and(
+            eq(passwordResets.role, role),
+            eq(passwordResets.accountId, accountId),
+            gt(passwordResets.createdAt, new Date(now.getTime() - 3_600_000)),
+          ),
+        );
+      // Nobody's mailbox gets flooded: one mail a minute, RESET_MAILS_PER_HOUR an hour; the links
+      // already sent stay valid, so the owner loses nothing.
+      const lastMinute = recent.some((r) => r.createdAt.getTime() > now.getTime() - 60_000);
+      if (lastMinute || recent.length >= RESET_MAILS_PER_HOUR) return false;
+      await tx.insert(passwordResets).values({
+        tokenHash: hashToken(token),
+        role,
+        accountId,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+      });
+      // Keep the table small: links dead for a day are of no use to anyone.
+      await tx.delete(passwordResets).where(lt(passwordResets.expiresAt, new Date(now.getTime() - 86_400_000)));
+      return true;
     });
-    // Keep the table small: links dead for a day are of no use to anyone.
-    await db.db.delete(passwordResets).where(lt(passwordResets.expiresAt, new Date(now.getTime() - 86_400_000)));
+    if (!issued) return;
     const link = `${config.webOrigin}/${role}/reset-password/${accountId}/${token}`;
     await mailer.send({ to: email, subject: RESET_MAIL_SUBJECT, text: resetMailText(link) });
   }
@@ -87,6 +114,8 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           // Checked before the (costly) hash, and again atomically below: a link works once.
           const [found] = await db.db.select({ id: passwordResets.id }).from(passwordResets).where(live).limit(1);
           if (!found) throw new HttpError(400, RESET_INVALID);
+          // A refused password leaves the link unused: the person can try a better one.
+          requireStrongPassword(request.body.password, await accountWords(db.db, role, id));
           const passwordHash = await hashPassword(request.body.password, config.passwordHashCost);
 
           const done = await db.db.transaction(async (tx) => {

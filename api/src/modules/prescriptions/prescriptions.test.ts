@@ -1,5 +1,13 @@
-import { eq } from 'drizzle-orm';
-import { DrugAlertResponse, Prescription, PrescriptionCreated, PrescriptionList } from 'shared-contracts';
+import { and, eq } from 'drizzle-orm';
+import {
+  AuditPage,
+  DrugAlertResponse,
+  OVERRIDE_REQUIRED_ERROR,
+  OverrideRequired,
+  Prescription,
+  PrescriptionCreated,
+  PrescriptionList,
+} from 'shared-contracts';
 import { auditLog } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, countRows, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
@@ -80,36 +88,220 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       expect(allergiesDefault.json().allergies).toEqual([]);
     });
 
-    it('alerts for amoxicillin when an earlier record notes a penicillin allergy, and still prescribes', async () => {
+    describe('a stop alert (penicillin anaphylaxis on file, amoxicillin prescribed)', () => {
+      const REASON = 'Tolerated a supervised amoxicillin challenge in 2024';
+      async function anaphylaxisOnFile() {
+        const p = await pair();
+        const rec = await writeRecord(p.doctor, p.patient, recordBody({ allergies: 'Penicillin - anaphylaxis 2019' }));
+        expect(rec.statusCode).toBe(201);
+        return p;
+      }
+      const overrideRows = (patientId: string) =>
+        db()
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.patientId, patientId), eq(auditLog.action, 'override')));
+
+      it('without a reason: 409 with every alert, and nothing written', async () => {
+        const { doctor, patient } = await anaphylaxisOnFile();
+        const before = await counts();
+        const res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Amoxicillin 500 mg capsules' }));
+        expect(res.statusCode).toBe(409);
+        const body = OverrideRequired.parse(res.json());
+        expect(body.error).toBe(OVERRIDE_REQUIRED_ERROR);
+        expect(body.alerts).toEqual([
+          expect.objectContaining({
+            kind: 'allergy',
+            severity: 'stop',
+            substance: 'Penicillin',
+            matchedText: expect.stringMatching(/amoxicillin/i),
+            message: expect.stringMatching(/penicillin/i),
+          }),
+        ]);
+        expect(await counts()).toEqual(before);
+      });
+
+      it("with a reason: 201 with the alerts, and an 'override' audit row keeping the reason and the substance", async () => {
+        const { doctor, patient } = await anaphylaxisOnFile();
+        const before = await counts();
+        const res = await prescribe(
+          doctor,
+          patient.id,
+          prescriptionBody({ prescribedDrug: 'Amoxicillin 500 mg capsules', overrideReason: `  ${REASON} ` }),
+        );
+        expect(res.statusCode).toBe(201);
+        const created = PrescriptionCreated.parse(res.json());
+        expect(created.alerts.map((a) => [a.severity, a.substance])).toEqual([['stop', 'Penicillin']]);
+        // the prescription, its create row and the override row
+        expect(await counts()).toEqual({ prescriptions: before.prescriptions + 1, audit: before.audit + 2 });
+        const [row] = await overrideRows(patient.id);
+        expect(row).toMatchObject({
+          actorId: doctor.id,
+          actorRole: 'doctor',
+          entity: 'prescription',
+          entityId: created._id,
+          patientId: patient.id,
+          detail: `${REASON} (stop alert: Penicillin)`,
+        });
+      });
+
+      it('both access histories show the override with its reason', async () => {
+        const { doctor, patient } = await anaphylaxisOnFile();
+        const created = await prescribe(
+          doctor,
+          patient.id,
+          prescriptionBody({ prescribedDrug: 'Amoxicillin', overrideReason: REASON }),
+        );
+        expect(created.statusCode).toBe(201);
+        for (const who of [patient, doctor]) {
+          const res = await t.app.inject({ method: 'GET', url: `/${who.role}/audit?limit=100`, headers: bearer(who.token) });
+          expect(res.statusCode).toBe(200);
+          const overrides = AuditPage.parse(res.json()).items.filter((e) => e.action === 'override');
+          expect(overrides).toEqual([
+            expect.objectContaining({
+              actorName: 'Dr Rx',
+              actorRole: 'doctor',
+              entity: 'prescription',
+              entityId: created.json()._id,
+              kind: 'access',
+              detail: `${REASON} (stop alert: Penicillin)`,
+            }),
+          ]);
+        }
+        // another doctor's history does not show it
+        const other = await account(t, 'doctor');
+        const theirs = await t.app.inject({ method: 'GET', url: '/doctor/audit?limit=100', headers: bearer(other.token) });
+        expect(AuditPage.parse(theirs.json()).items.filter((e) => e.action === 'override')).toEqual([]);
+      });
+
+      it.each<[string, unknown]>([
+        ['too short', 'ok'],
+        ['blank', '   '],
+        ['too long', 'x'.repeat(501)],
+        ['not text', 42],
+        ['with a NUL', 'because\u0000'],
+      ])('a reason %s: 400, nothing written', async (_name, overrideReason) => {
+        const { doctor, patient } = await anaphylaxisOnFile();
+        const before = await counts();
+        const res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Amoxicillin', overrideReason }));
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ error: expect.stringContaining('overrideReason') });
+        expect(await counts()).toEqual(before);
+      });
+
+      it('a patient cannot create, reason or not: 403, nothing written', async () => {
+        const { patient } = await anaphylaxisOnFile();
+        const before = await counts();
+        const res = await prescribe(
+          patient,
+          patient.id,
+          prescriptionBody({ prescribedDrug: 'Amoxicillin', overrideReason: REASON }),
+        );
+        expect(res.statusCode).toBe(403);
+        const rec = await writeRecord(patient, patient, {
+          ...recordBody({ drug: 'Amoxicillin' }),
+          overrideReason: REASON,
+        } as never);
+        expect(rec.statusCode).toBe(403);
+        expect(await counts()).toEqual(before);
+        expect(await overrideRows(patient.id)).toEqual([]);
+      });
+
+      it('the record form path too: 409 without a reason; with one, an override row for the new record', async () => {
+        const { doctor, patient } = await anaphylaxisOnFile();
+        const before = await counts();
+        const refused = await writeRecord(doctor, patient, recordBody({ drug: 'Amoxicillin 500 mg' }));
+        expect(refused.statusCode).toBe(409);
+        expect(OverrideRequired.parse(refused.json()).alerts[0]).toMatchObject({ severity: 'stop', substance: 'Penicillin' });
+        expect(await counts()).toEqual(before);
+        const ok = await writeRecord(doctor, patient, {
+          ...recordBody({ drug: 'Amoxicillin 500 mg' }),
+          overrideReason: REASON,
+        } as never);
+        expect(ok.statusCode).toBe(201);
+        const [row] = await overrideRows(patient.id);
+        expect(row).toMatchObject({
+          entity: 'medical_record',
+          entityId: ok.json().record._id,
+          detail: expect.stringContaining(REASON),
+        });
+      });
+    });
+
+    it('warnings and information never block, and a reason given without a stop is not recorded', async () => {
       const { doctor, patient } = await pair();
-      expect((await writeRecord(doctor, patient, recordBody({ allergies: 'Penicillin - anaphylaxis 2019' }))).statusCode).toBe(
-        201,
+      // a rash is not a severe reaction: a warning; vomiting on codeine is an intolerance: information
+      await writeRecord(doctor, patient, recordBody({ allergies: 'Penicillin (rash)' }));
+      await prescribe(doctor, patient.id, prescriptionBody({ allergies: ['codeine (vomiting)'] }));
+      const warned = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Amoxicillin' }));
+      expect(warned.statusCode).toBe(201);
+      expect(warned.json().alerts).toEqual([expect.objectContaining({ severity: 'warning', substance: 'Penicillin' })]);
+      const informed = await prescribe(
+        doctor,
+        patient.id,
+        prescriptionBody({ prescribedDrug: 'Codeine 30 mg', overrideReason: 'Just in case' }),
       );
-      const before = await counts();
-      const res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Amoxicillin 500 mg capsules' }));
-      expect(res.statusCode).toBe(201);
-      expect(res.json().alerts).toEqual([
-        expect.objectContaining({
-          drug: 'Amoxicillin 500 mg capsules',
-          allergy: 'Penicillin - anaphylaxis 2019',
-          kind: 'same-class',
-          drugClass: 'penicillins',
-          message: expect.stringMatching(/penicillin/i),
-        }),
-      ]);
-      expect(await counts()).toEqual({ prescriptions: before.prescriptions + 1, audit: before.audit + 1 });
+      expect(informed.statusCode).toBe(201);
+      expect(informed.json().alerts).toEqual([expect.objectContaining({ kind: 'intolerance', severity: 'info' })]);
+      const rows = await db()
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.patientId, patient.id), eq(auditLog.action, 'override')));
+      expect(rows).toEqual([]);
       // an unrelated drug: no alert
       expect((await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Paracetamol' }))).json().alerts).toEqual(
         [],
       );
     });
 
+    it('the Done-when cases: "amoxicilin" read as amoxicillin stops; co-codamol alerts on codeine; ibuprofen meets warfarin on file', async () => {
+      const { doctor, patient } = await pair();
+      await writeRecord(doctor, patient, recordBody({ allergies: 'Penicillin (anaphylaxis)' }));
+      const misspelt = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'amoxicilin' }));
+      expect(misspelt.statusCode).toBe(409);
+      expect(OverrideRequired.parse(misspelt.json()).alerts).toContainEqual(
+        expect.objectContaining({ severity: 'stop', substance: 'Penicillin', readAs: 'amoxicillin' }),
+      );
+
+      const codeine = await pair();
+      const coCodamol = await prescribe(
+        codeine.doctor,
+        codeine.patient.id,
+        prescriptionBody({ prescribedDrug: 'Co-codamol 30/500', allergies: ['codeine (rash)'] }),
+      );
+      expect(coCodamol.statusCode).toBe(201);
+      expect(coCodamol.json().alerts).toContainEqual(expect.objectContaining({ kind: 'allergy', substance: 'codeine' }));
+
+      // every prescription on file is an active medication: warfarin, then ibuprofen
+      const onWarfarin = await pair();
+      expect(
+        (await prescribe(onWarfarin.doctor, onWarfarin.patient.id, prescriptionBody({ prescribedDrug: 'Warfarin 5 mg' })))
+          .statusCode,
+      ).toBe(201);
+      const check = DrugAlertResponse.parse(
+        (await drugAlerts(onWarfarin.doctor, onWarfarin.patient.id, '?drug=Ibuprofen%20400%20mg')).json(),
+      );
+      expect(check.activeMedications).toEqual(['Warfarin 5 mg']);
+      expect(check.alerts).toContainEqual(expect.objectContaining({ kind: 'interaction', substance: 'Warfarin 5 mg' }));
+      const ibuprofen = await prescribe(
+        onWarfarin.doctor,
+        onWarfarin.patient.id,
+        prescriptionBody({ prescribedDrug: 'Ibuprofen 400 mg' }),
+      );
+      expect(ibuprofen.json().alerts).toEqual(check.alerts);
+      // another patient's prescriptions are not this one's medications
+      const other = await pair();
+      expect((await drugAlerts(other.doctor, other.patient.id, '?drug=Ibuprofen')).json().alerts).toEqual([]);
+    });
+
     it("alerts on the allergies typed in this body and on earlier prescriptions' ones", async () => {
       const { doctor, patient } = await pair();
       let res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Ibuprofen', allergies: ['aspirin'] }));
-      expect(res.json().alerts).toEqual([expect.objectContaining({ allergy: 'aspirin', kind: 'same-class' })]);
+      expect(res.json().alerts).toEqual([
+        expect.objectContaining({ substance: 'aspirin', kind: 'allergy', severity: 'warning' }),
+      ]);
       res = await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Naproxen' }));
-      expect(res.json().alerts).toEqual([expect.objectContaining({ allergy: 'aspirin' })]);
+      expect(res.json().alerts).toEqual([expect.objectContaining({ substance: 'aspirin' })]);
       // another patient's allergies never leak in
       const other = await pair();
       expect(
@@ -271,16 +463,21 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       expect(res.statusCode).toBe(200);
       const body = DrugAlertResponse.parse(res.json());
       expect(body.allergies).toEqual(['Penicillin', 'Sulfa drugs', 'latex', 'aspirin']);
-      expect(body.alerts).toEqual([expect.objectContaining({ drug: 'Amoxicillin', allergy: 'Penicillin', kind: 'same-class' })]);
+      // every prescription on file counts as an active medication (there is no stop date)
+      expect(body.activeMedications).toEqual(['Paracetamol']);
+      expect(body.alerts).toEqual([
+        expect.objectContaining({ matchedText: 'Amoxicillin', substance: 'Penicillin', kind: 'allergy', severity: 'warning' }),
+      ]);
 
       const typedOnly = (await drugAlerts(doctor, patient.id, '?drug=Ibuprofen&allergies=aspirin')).json();
-      expect(typedOnly.alerts).toEqual([expect.objectContaining({ allergy: 'aspirin' })]);
+      expect(typedOnly.alerts).toEqual([expect.objectContaining({ substance: 'aspirin' })]);
       expect((await drugAlerts(doctor, patient.id, '?drug=Paracetamol')).json().alerts).toEqual([]);
 
       const fresh = await pair();
       expect((await drugAlerts(fresh.doctor, fresh.patient.id, '?drug=Amoxicillin')).json()).toEqual({
         alerts: [],
         allergies: [],
+        activeMedications: [],
       });
     });
 

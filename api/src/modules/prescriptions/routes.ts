@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS } from 'shared-contracts';
 import { accessFor } from '../../access';
-import { drugAllergyAlerts } from '../../clinical';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 
 /**
- * Prescriptions (SPEC §3, §7) and the drug–allergy check behind the prescribing forms:
- *   POST /prescription/{patientId}                 doctor, assigned patient: 201 with alerts (never blocking)
+ * Prescriptions (SPEC §3, §7) and the prescribing check behind the forms (allergies, interactions):
+ *   POST /prescription/{patientId}                 doctor, assigned patient: 201 with alerts; a stop
+ *                                                  alert without overrideReason: 409 with the alerts
  *   GET  /prescription?page&limit                  patient: own; doctor: assigned patients'
  *   GET  /prescription/{id}                        the patient, or a doctor assigned to them
  *   GET  /drug-alerts/{patientId}?drug&allergies   doctor, assigned patient
@@ -20,7 +20,7 @@ export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const patientId = request.params.id;
       const result = await accessFor(deps, request).createPrescription(patientId, body);
       reply.code(201);
-      return { ...result.prescription, alerts: drugAllergyAlerts(body.prescribedDrug, result.allergies) };
+      return { ...result.prescription, alerts: result.alerts };
     });
 
     route(app, deps, ENDPOINTS.listPrescriptions, async (request) => {
@@ -33,8 +33,7 @@ export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     route(app, deps, ENDPOINTS.drugAlerts, async (request) => {
       const { drug, allergies: typed } = request.query;
-      const allergies = await accessFor(deps, request).allergiesFor(request.params.patientId, (typed ?? '').split(','));
-      return { alerts: drugAllergyAlerts(drug, allergies), allergies };
+      return accessFor(deps, request).medicationCheck(request.params.patientId, drug, (typed ?? '').split(','));
     });
   };
 }

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Queryable } from '../../adapters/db';
-import { doctors, patients } from '../../db/schema';
+import { accountTables } from '../../db/schema';
 
-/** The two account tables share these columns; login and the guard need only them. */
-export const accountTables = { patient: patients, doctor: doctors } as const;
+export { accountTables };
 
 export interface Credentials {
   id: string;
@@ -20,4 +19,11 @@ export async function findCredentials(db: Queryable, role: Role, email: string):
     .where(eq(t.email, email))
     .limit(1);
   return row;
+}
+
+/** The account's name and e-mail: the words its password must not lean on (see requireStrongPassword). */
+export async function accountWords(db: Queryable, role: Role, id: string): Promise<string[]> {
+  const t = accountTables[role];
+  const [row] = await db.select({ name: t.name, email: t.email }).from(t).where(eq(t.id, id)).limit(1);
+  return row ? [row.name, row.email] : [];
 }

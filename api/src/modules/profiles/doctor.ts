@@ -10,12 +10,13 @@ import {
 import type { z } from 'zod';
 import { doctors } from '../../db/schema';
 import { assignedPatientsOf } from '../../access';
+import { pendingEmailOf } from '../email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof doctors.$inferSelect;
 type Update = z.output<typeof DoctorProfileUpdate>;
 
-function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients']): Doctor {
+function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingEmail: string | null): Doctor {
   return {
     _id: r.id,
     name: r.name,
@@ -26,6 +27,8 @@ function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients']): Doctor 
     gender: r.gender as Gender,
     assignedPatients,
     twoFactorEnabled: r.twoFactorEnabled,
+    pendingEmail,
+    emailVerified: r.emailVerifiedAt !== null,
   };
 }
 
@@ -58,16 +61,16 @@ export const doctorProfile: ProfileSpec<
     return row.id;
   },
 
-  async load(db, id) {
+  async load(db, id, now) {
     const [row] = await db.select().from(doctors).where(eq(doctors.id, id)).limit(1);
     if (!row) return undefined;
-    return { doctor: toDoctor(row, await assignedPatientsOf(db, id)), profileUrl: null };
+    const pending = await pendingEmailOf(db, { role: 'doctor', accountId: id, currentEmail: row.email, now });
+    return { doctor: toDoctor(row, await assignedPatientsOf(db, id), pending), profileUrl: null };
   },
 
-  async update(db, id, input: Omit<Update, 'password'>, passwordHash, now) {
+  async update(db, id, input: Omit<Update, 'password' | 'currentPassword' | 'email'>, passwordHash, now) {
     const set: Partial<typeof doctors.$inferInsert> = {
       name: input.name,
-      email: input.email,
       yearsOfExperience: input.yearsOfExperience,
       specialization: input.specialization,
       qualifications: input.qualifications,

@@ -11,12 +11,13 @@ import {
 import type { z } from 'zod';
 import { patients } from '../../db/schema';
 import { assignedDoctorsOf } from '../../access';
+import { pendingEmailOf } from '../email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof patients.$inferSelect;
 type Update = z.output<typeof PatientProfileUpdate>;
 
-function toPatient(r: Row, assignedDoctors: Patient['assignedDoctors']): Patient {
+function toPatient(r: Row, assignedDoctors: Patient['assignedDoctors'], pendingEmail: string | null): Patient {
   return {
     _id: r.id,
     name: r.name,
@@ -28,7 +29,9 @@ function toPatient(r: Row, assignedDoctors: Patient['assignedDoctors']): Patient
     address: { street: r.addressStreet, city: r.addressCity, state: r.addressState, pinCode: r.addressPinCode },
     profileComplete: r.profileComplete,
     twoFactorEnabled: r.twoFactorEnabled,
+    emailVerified: r.emailVerifiedAt !== null,
     assignedDoctors,
+    pendingEmail,
   };
 }
 
@@ -66,18 +69,18 @@ export const patientProfile: ProfileSpec<
     return row.id;
   },
 
-  async load(db, id) {
+  async load(db, id, now) {
     const [row] = await db.select().from(patients).where(eq(patients.id, id)).limit(1);
     if (!row) return undefined;
-    return { patient: toPatient(row, await assignedDoctorsOf(db, id)), profileUrl: null };
+    const pending = await pendingEmailOf(db, { role: 'patient', accountId: id, currentEmail: row.email, now });
+    return { patient: toPatient(row, await assignedDoctorsOf(db, id), pending), profileUrl: null };
   },
 
-  async update(db, id, input: Omit<Update, 'password'>, passwordHash, now) {
+  async update(db, id, input: Omit<Update, 'password' | 'currentPassword' | 'email'>, passwordHash, now) {
     const a = input.address ?? {};
     // Only the fields sent are set; the address is merged field by field.
     const set: Partial<typeof patients.$inferInsert> = {
       name: input.name,
-      email: input.email,
       dob: input.DOB,
       gender: input.gender,
       maritalStatus: input.maritalStatus,

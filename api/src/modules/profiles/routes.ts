@@ -1,15 +1,19 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ROLES } from 'shared-contracts';
+import { CURRENT_PASSWORD_REQUIRED, ENDPOINTS, ROLES } from 'shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
-import { HttpError, isUniqueViolation } from '../../lib/errors';
+import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
+import { requireStrongPassword } from '../../lib/password-strength';
 import { sessionOf } from '../auth/guard';
 import { DUPLICATE_EMAIL } from '../auth/messages';
+import { confirmCurrentPassword } from '../auth/reauth';
 import { createSession, revokeAllSessions } from '../auth/sessions';
-import { accountTables } from './accounts';
+import { dropPendingEmailTokens, EMAIL_TOKEN_TTL_MS, issueEmailToken, verificationLink } from '../email-verification/tokens';
+import { NOTICES, sendNotice } from '../notices';
+import { accountTables, accountWords } from './accounts';
 import { PROFILES } from './index';
 
 export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -22,7 +26,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const profile = PROFILES[role];
 
       async function current(accountId: string) {
-        const me = await profile.load(db.db, accountId);
+        const me = await profile.load(db.db, accountId, clock.now());
         // A session whose account is gone is as good as no session.
         if (!me) throw new HttpError(401, 'Unauthorized');
         return me;
@@ -36,33 +40,62 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         ENDPOINTS[`${role}UpdateMe`],
         async (request) => {
           const { accountId } = sessionOf(request);
-          const { password, ...fields } = request.body as { password?: string } & Record<string, unknown>;
-          if (password === undefined && Object.keys(fields).length === 0) {
+          const { password, currentPassword, email, ...fields } = request.body as {
+            password?: string;
+            currentPassword?: string;
+            email?: string;
+          } & Record<string, unknown>;
+          if (password === undefined && email === undefined && Object.keys(fields).length === 0) {
             throw new HttpError(400, 'body: Nothing to update: send at least one field');
           }
-          const passwordHash = password === undefined ? undefined : await hashPassword(password, config.passwordHashCost);
+          if (password !== undefined) {
+            // Judged against the account's words as they are and as this request would make them.
+            const words = [...(await accountWords(db.db, role, accountId)), fields.name as string | undefined, email];
+            requireStrongPassword(password, words);
+          }
           const now = clock.now();
-          let token: string | undefined;
-          try {
-            token = await db.db.transaction(async (tx) => {
-              // The edit form sends the e-mail unchanged too: only a different address is an e-mail change.
-              const t = accountTables[role];
-              const [before] =
-                typeof fields.email === 'string' ? await tx.select({ email: t.email }).from(t).where(eq(t.id, accountId)) : [];
-              await profile.update(tx, accountId, fields, passwordHash, now);
-              const event = { role, accountId, at: now, ip: request.ip };
-              if (before && before.email.toLowerCase() !== (fields.email as string).toLowerCase()) {
-                await securityEvent(tx, { ...event, action: 'email-change' });
-              }
-              if (!passwordHash) return undefined;
-              await securityEvent(tx, { ...event, action: 'password-change' });
-              // A new password ends every session of the account, this one included.
-              await revokeAllSessions(tx, role, accountId, now);
-              return createSession(tx, role, accountId, now, config.sessionTtlHours);
+          const t = accountTables[role];
+          const [account] = await db.db.select({ email: t.email }).from(t).where(eq(t.id, accountId)).limit(1);
+          if (!account) throw new HttpError(401, 'Unauthorized');
+          // The edit form sends the e-mail unchanged too: only a different address is an e-mail change.
+          const newEmail = email !== undefined && email.toLowerCase() !== account.email.toLowerCase() ? email : undefined;
+          if (password !== undefined || newEmail !== undefined) {
+            // A session alone may not take the account over: the password is asked again.
+            if (currentPassword === undefined) throw new HttpError(400, `currentPassword: ${CURRENT_PASSWORD_REQUIRED}`);
+            await confirmCurrentPassword(db.db, role, accountId, currentPassword, now, {
+              client: request.ip,
+              slowdownAfter: config.loginSlowdownAfter,
             });
-          } catch (err) {
-            if (isUniqueViolation(err)) throw new HttpError(409, DUPLICATE_EMAIL);
-            throw err;
+          }
+          if (newEmail !== undefined) {
+            // Refused now rather than when the link is used (consumeEmailToken checks again then).
+            const [taken] = await db.db.select({ id: t.id }).from(t).where(eq(t.email, newEmail)).limit(1);
+            if (taken) throw new HttpError(409, DUPLICATE_EMAIL);
+          }
+          const passwordHash = password === undefined ? undefined : await hashPassword(password, config.passwordHashCost);
+          const { token, emailToken } = await db.db.transaction(async (tx) => {
+            await profile.update(tx, accountId, fields, passwordHash, now);
+            const event = { role, accountId, at: now, ip: request.ip };
+            let emailToken: string | undefined;
+            if (newEmail !== undefined) {
+              // The address stays as it is until the link mailed to the new one is used.
+              const current = { role, accountId, currentEmail: account.email, now };
+              await dropPendingEmailTokens(tx, current);
+              emailToken = await issueEmailToken(tx, { role, accountId, email: newEmail, now });
+              await securityEvent(tx, { ...event, action: 'email-change' });
+            }
+            if (!passwordHash) return { token: undefined, emailToken };
+            await securityEvent(tx, { ...event, action: 'password-change' });
+            // A new password ends every session of the account, this one included.
+            await revokeAllSessions(tx, role, accountId, now);
+            return { token: await createSession(tx, role, accountId, now, config.sessionTtlHours), emailToken };
+          });
+          const at = { webOrigin: config.webOrigin, role };
+          if (passwordHash) sendNotice(deps, app.backgroundTasks, account.email, NOTICES.passwordChanged(at));
+          if (newEmail !== undefined && emailToken) {
+            const link = verificationLink(config.webOrigin, role, emailToken);
+            sendNotice(deps, app.backgroundTasks, newEmail, NOTICES.confirmNewEmail(link, EMAIL_TOKEN_TTL_MS / 3_600_000));
+            sendNotice(deps, app.backgroundTasks, account.email, NOTICES.emailChangeAsked(at, newEmail));
           }
           const me = await current(accountId);
           return token ? { ...me, token } : me;

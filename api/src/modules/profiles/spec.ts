@@ -20,12 +20,16 @@ export interface ProfileSpec<
   updateResponse: UpdateRes;
   /** Inserts the account; returns its id. A duplicate e-mail surfaces as a unique violation. */
   create(db: Queryable, input: z.output<Signup>, passwordHash: string): Promise<string>;
-  load(db: Queryable, id: string): Promise<z.output<Me> | undefined>;
-  /** Sets only the fields present (undefined ones are skipped); passwordHash when it changes. */
+  /** `now`: a pending new e-mail counts only while its link is alive. */
+  load(db: Queryable, id: string, now: Date): Promise<z.output<Me> | undefined>;
+  /**
+   * Sets only the fields present (undefined ones are skipped); passwordHash when it changes. Never
+   * the e-mail: a new one is in force only once verified (email-verification/tokens.ts).
+   */
   update(
     db: Queryable,
     id: string,
-    input: Omit<z.output<Update>, 'password'>,
+    input: Omit<z.output<Update>, 'password' | 'currentPassword' | 'email'>,
     passwordHash: string | undefined,
     now: Date,
   ): Promise<void>;

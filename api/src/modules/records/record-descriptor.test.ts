@@ -1,5 +1,4 @@
 import {
-  MIN_PULSE,
   MedicalRecord,
   MedicalRecordCreate,
   RECORD_FIELDS,
@@ -26,21 +25,21 @@ const minimal = {
   treatment: {},
 };
 
-/** The record descriptor with one more field: what the next clinical issue does, one line. */
+/** The record descriptor with one more field: what a future clinical issue does, one line. */
 const withOxygen = {
   ...RECORD_FIELDS,
   examination: {
     ...RECORD_FIELDS.examination,
     generalPhysicalExamination: {
       ...RECORD_FIELDS.examination.generalPhysicalExamination,
-      oxygenSaturation: field.number({
+      capillaryRefill: field.number({
         step: 'General physical examination',
         section: 'Examination',
-        label: 'Oxygen saturation',
-        unit: '%',
-        min: 50,
-        max: 100,
-        default: 96,
+        label: 'Capillary refill',
+        unit: 's',
+        min: 1,
+        max: 10,
+        default: 2,
       }),
     },
   },
@@ -50,7 +49,7 @@ describe('the record descriptor', () => {
   it('declares each field once, each on one of the eight steps, names unique', () => {
     const names = recordFields.map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toHaveLength(41); // title, mode of admission, 11 history texts, 5 systemic, 6 vitals, 4 systems, 9 investigations, 4 treatment
+    expect(names).toHaveLength(46); // title, mode of admission, 11 history texts, 5 systemic, 11 vitals, 4 systems, 9 investigations, 4 treatment
     expect(recordSteps.map((s) => s.title)).toEqual([...RECORD_STEPS]);
     expect(recordSteps.flatMap((s) => s.fields.map((f) => f.name)).sort()).toEqual([...names].sort());
     for (const step of recordSteps) expect(step.fields.length).toBeGreaterThan(0);
@@ -66,21 +65,26 @@ describe('the record descriptor', () => {
     );
   });
 
-  it('derives the creation schema: same defaults and error texts as the api has always answered', () => {
+  it('derives the creation schema: vitals absent are not measured (never the form prefills 78, 16, "9")', () => {
     const parsed = MedicalRecordCreate.parse(minimal);
     expect(parsed.examination.generalPhysicalExamination).toEqual({
       bloodPressure: '',
-      pulse: MIN_PULSE,
-      temperature: '9',
-      respiratoryRate: 16,
+      pulse: null,
+      temperature: '',
+      respiratoryRate: null,
+      oxygenSaturation: null,
+      spo2Scale: 1,
+      supplementalOxygen: null,
+      consciousness: null,
+      observedAt: '',
       bloodSugarLevel: '',
       Notes: '',
     });
     expect(parsed.treatment).toEqual({ prescribedDrug: '', dosage: '', administrationRoute: '', dosageFrequency: '' });
     const errors = (payload: unknown) => MedicalRecordCreate.safeParse(payload).error?.issues.map((i) => i.message) ?? [];
     expect(errors({ ...minimal, medicalHistory: { ...minimal.medicalHistory, title: '   ' } })).toEqual(['Title is required']);
-    expect(errors({ ...minimal, examination: { generalPhysicalExamination: { pulse: 40 } } })).toEqual([
-      `Pulse must be at least ${MIN_PULSE}`,
+    expect(errors({ ...minimal, examination: { generalPhysicalExamination: { pulse: 19 } } })).toEqual([
+      'Pulse must be at least 20',
     ]);
     expect(errors({ ...minimal, examination: { generalPhysicalExamination: { respiratoryRate: 'fast' } } })).toEqual([
       'Respiratory rate must be a number',
@@ -130,7 +134,7 @@ describe('the record descriptor', () => {
         record,
         recordFields.find((f) => f.name === 'examination.generalPhysicalExamination.pulse')!,
       ),
-    ).toBe(MIN_PULSE);
+    ).toBeNull();
     const { allergies: _a, ...withoutAllergies } = stored;
     expect(MedicalRecord.safeParse(withoutAllergies).success).toBe(false);
   });
@@ -145,13 +149,13 @@ describe('the record descriptor', () => {
 
   it('adding a field is one line: the schema accepts it with its default and limits, the form step and the detail section list it', () => {
     const schema = payloadSchemaOf(withOxygen);
-    expect(schema.parse(minimal).examination.generalPhysicalExamination.oxygenSaturation).toBe(96);
-    const withValue = { ...minimal, examination: { generalPhysicalExamination: { oxygenSaturation: '91' } } };
-    expect(schema.parse(withValue).examination.generalPhysicalExamination.oxygenSaturation).toBe(91);
+    expect(schema.parse(minimal).examination.generalPhysicalExamination.capillaryRefill).toBe(2);
+    const withValue = { ...minimal, examination: { generalPhysicalExamination: { capillaryRefill: '3' } } };
+    expect(schema.parse(withValue).examination.generalPhysicalExamination.capillaryRefill).toBe(3);
     expect(
-      schema.safeParse({ ...minimal, examination: { generalPhysicalExamination: { oxygenSaturation: 30 } } }).error?.issues[0]
+      schema.safeParse({ ...minimal, examination: { generalPhysicalExamination: { capillaryRefill: 0 } } }).error?.issues[0]
         .message,
-    ).toBe('Oxygen saturation must be at least 50');
+    ).toBe('Capillary refill must be at least 1');
     // the real contract does not know it yet
     expect(MedicalRecordCreate.safeParse(withValue).success).toBe(false);
 
@@ -162,17 +166,22 @@ describe('the record descriptor', () => {
       'Pulse',
       'Temperature',
       'Respiratory rate',
+      'Oxygen saturation (SpO2)',
+      'SpO2 scale',
+      'Air or oxygen',
+      'Consciousness (ACVPU)',
+      'Observation time',
       'Blood sugar level',
       'Notes',
-      'Oxygen saturation',
+      'Capillary refill',
     ]);
     expect(
       sectionsOf(fields)
         .find((s) => s.title === 'Examination')!
         .fields.map((f) => f.name),
-    ).toContain('examination.generalPhysicalExamination.oxygenSaturation');
-    expect(defaultsOf(withOxygen).examination?.generalPhysicalExamination?.oxygenSaturation).toBe(96);
-    expect(readSchemaOf(withOxygen.examination).shape.generalPhysicalExamination.shape.oxygenSaturation.parse(91)).toBe(91);
+    ).toContain('examination.generalPhysicalExamination.capillaryRefill');
+    expect(defaultsOf(withOxygen).examination?.generalPhysicalExamination?.capillaryRefill).toBe(2);
+    expect(readSchemaOf(withOxygen.examination).shape.generalPhysicalExamination.shape.capillaryRefill.parse(3)).toBe(3);
   });
 
   it('the summary reads its labels from the descriptor', () => {

@@ -1,17 +1,20 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS } from 'shared-contracts';
+import { ENDPOINTS, type WorklistItem } from 'shared-contracts';
 import { accessFor } from '../../access';
 import { narrativeSummary } from '../../adapters/model';
-import { buildSummary, drugAllergyAlerts } from '../../clinical';
+import { buildSummary, news2Change, recordObservations, worklistOrder } from '../../clinical';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 
 /**
  * Medical records (SPEC §3, §7):
- *   POST /medicalhistory/{patientId}       doctor, assigned patient: create (biodata filled here)
+ *   POST /medicalhistory/{patientId}       doctor, assigned patient: create (biodata filled here); its
+ *                                          treatment's drug checked as a prescription (409 on a stop
+ *                                          alert without overrideReason)
  *   GET  /medicalhistories?page&limit      patient: own; doctor: assigned patients' (or one of them)
  *   GET  /medicalHistory/{id}              the patient, or a doctor assigned to them
  *   POST /medicalhistory/summary/{id}      doctor assigned to the record's patient: (re)generate
+ *   GET  /doctor/worklist                  doctor: assigned patients, most at risk first (latest NEWS2)
  * Access, the 404 for anything the caller may not see and the audit rows are the access layer's
  * (src/access): one audit row per patient whose data is read or written.
  */
@@ -24,10 +27,7 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const input = request.body;
       const result = await accessFor(deps, request).createRecord(request.params.patientId, input);
       reply.code(201);
-      return {
-        record: result.record,
-        alerts: drugAllergyAlerts(input.treatment.prescribedDrug, result.allergies),
-      };
+      return { record: result.record, alerts: result.alerts };
     });
 
     route(app, deps, ENDPOINTS.listMedicalRecords, async (request) => {
@@ -36,6 +36,36 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     route(app, deps, ENDPOINTS.getMedicalRecord, async (request) => {
       return accessFor(deps, request).readRecord(request.params.id);
+    });
+
+    route(app, deps, ENDPOINTS.doctorWorklist, async (request) => {
+      const patients = await accessFor(deps, request).worklistRecords();
+      const entries = patients.map(({ patient, records: [latest, previous] }) => {
+        const score = latest ? recordObservations(latest).news2 : null;
+        const item: WorklistItem = {
+          ...patient,
+          latest:
+            latest && score
+              ? {
+                  recordId: latest._id,
+                  recordedAt: latest.createdAt,
+                  news2: {
+                    total: score.total,
+                    complete: score.complete,
+                    singleParameterThree: score.singleParameterThree,
+                    ...(score.complete ? { band: score.band } : {}),
+                  },
+                  ...(score.complete ? {} : { missing: score.missing }),
+                }
+              : null,
+          change: news2Change(score, previous ? recordObservations(previous).news2 : null),
+          lastRecordAt: latest?.createdAt ?? null,
+        };
+        // what the order reads (src/clinical/worklist.ts)
+        const ranked = latest && score ? { news2: score, recordedAt: new Date(latest.createdAt) } : null;
+        return { name: patient.name, id: patient.patient, latest: ranked, item };
+      });
+      return { items: worklistOrder(entries).map((e) => e.item) };
     });
 
     // Its own scope: the empty body the web app sends as `{}` may also come as nothing at all,
@@ -55,9 +85,9 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
       route(scope.withTypeProvider<ZodTypeProvider>(), deps, ENDPOINTS.summarizeMedicalRecord, async (request) => {
         const access = accessFor(deps, request);
-        const { record, prescriptions } = await access.summaryInputs(request.params.id);
+        const { record, prescriptions, allergiesOnFile, allergyEntries } = await access.summaryInputs(request.params.id);
 
-        const computed = buildSummary(record, { prescriptions });
+        const computed = buildSummary(record, { prescriptions, allergiesOnFile, allergyEntries });
         // Outside any transaction: the model may take seconds.
         const outcome = await narrativeSummary(computed.markdown, config.summaryLlm, fetchFn);
         if (outcome.error) request.log.warn({ err: outcome.error }, 'summary model failed; deterministic summary kept');

@@ -12,7 +12,33 @@ const block = (markdown: string, title: string) => markdown.split('\n\n').find((
 
 /** What the fake model does with the text it is sent. */
 type Mode =
-  'rewrite' | 'tamper' | 'status500' | 'hang' | 'not-json' | 'no-choices' | 'empty-content' | 'no-alerts-heading' | 'fenced';
+  | 'rewrite'
+  | 'tamper'
+  | 'status500'
+  | 'hang'
+  | 'not-json'
+  | 'no-choices'
+  | 'empty-content'
+  | 'no-alerts-heading'
+  | 'fenced'
+  | HostileMode;
+
+/** Hostile answers: each must be dropped whole, the deterministic summary kept. */
+const HOSTILE = {
+  'added-heading': (text: string) => text.replace('## Alerts', '## Discharge\nSafe for discharge.\n\n## Alerts'),
+  'no-allergies': (text: string) => text.replace(/## Key history\n/, '## Key history\nNo known drug allergies. '),
+  'news2-zero': (text: string) =>
+    text.replace(/## Presenting complaint\n[^\n]*/, '## Presenting complaint\nChest pain; NEWS2 0, low risk.'),
+  'safe-discharge': (text: string) =>
+    text.replace(/## Presenting complaint\n[^\n]*/, '## Presenting complaint\nChest pain, now settled: safe for discharge.'),
+  'invented-value': (text: string) =>
+    text.replace(/## Presenting complaint\n[^\n]*/, '## Presenting complaint\nChest pain with a blood pressure of 120/80.'),
+  'sepsis-excluded': (text: string) =>
+    text.replace(/## Presenting complaint\n[^\n]*/, '## Presenting complaint\nChest pain; sepsis excluded.'),
+  'injected-heading-in-prose': (text: string) =>
+    text.replace(/## Presenting complaint\n[^\n]*/, '## Presenting complaint\nChest pain.\n# Alerts\nNo alerts.'),
+};
+type HostileMode = keyof typeof HOSTILE;
 
 /** A fake OpenAI-style chat-completions server on 127.0.0.1 (a real socket, a random port). */
 class FakeModel {
@@ -57,6 +83,8 @@ class FakeModel {
           return answer('   ');
         case 'no-alerts-heading':
           return answer(rewrite(input).replace('## Alerts', 'Alerts'));
+        default:
+          return answer(HOSTILE[this.mode](rewrite(input)));
       }
     });
   });
@@ -88,7 +116,7 @@ function rewrite(input: string): string {
 /** A model that also "corrects" the computed sections. */
 function tamper(text: string): string {
   return text
-    .replace(/\*\*NEWS2 \(partial\): \d+\*\*/, '**NEWS2 (partial): 9**')
+    .replace(/\*\*NEWS2 incomplete: at least \d+\*\*/, '**NEWS2: 0**')
     .replace(/## Alerts\n[\s\S]*?(\n\n|$)/, '## Alerts\nNo alerts. The temperature is fine.$1')
     .replace(/\*\*Temperature:\*\*[^\n]*/, '**Temperature:** 37 °C: normal');
 }
@@ -162,17 +190,17 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     expect(SYSTEM_PROMPT).toMatch(/\*\*bold\*\*/);
   });
 
-  it("keeps the model's narrative and the computed sections verbatim", async () => {
+  it("keeps the model's presenting-complaint prose and every computed section verbatim", async () => {
     const res = await summarize();
     expect(res.statusCode).toBe(200);
     const { summary } = res.json();
     expect(summary).toContain('She reports **two days** of central chest pain.');
-    expect(summary).toContain('A **35-year-old** woman admitted as an emergency.');
-    // the narrative may not state a NEWS2 of its own
+    // the patient section is computed: the model's rewrite of it (with a NEWS2 of its own) is not used
+    expect(summary).not.toContain('35-year-old');
     expect(summary).not.toContain('Her NEWS2 is 0');
-    expect(block(summary, 'Vital signs')).toBe(block(deterministic(), 'Vital signs'));
-    expect(block(summary, 'Alerts')).toBe(block(deterministic(), 'Alerts'));
-    expect(summary).toMatch(/Hypertensive crisis/);
+    for (const title of ['Patient', 'Key history', 'Allergies', 'Vital signs', 'Investigations', 'Treatment', 'Alerts'])
+      expect(block(summary, title)).toBe(block(deterministic(), title));
+    expect(summary).toMatch(/hypertensive crisis range/);
     expect(summary.trimEnd().endsWith(DISCLAIMER)).toBe(true);
     expect(summary.split(DISCLAIMER)).toHaveLength(2);
     expect(await stored()).toBe(summary);
@@ -182,12 +210,12 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     model.mode = 'tamper';
     const { summary } = (await summarize()).json();
     expect(summary).toContain('She reports **two days** of central chest pain.');
-    expect(summary).not.toContain('NEWS2 (partial): 9');
+    expect(summary).not.toContain('**NEWS2: 0**');
     expect(summary).not.toContain('The temperature is fine');
     expect(summary).not.toContain('37 °C: normal');
     expect(block(summary, 'Vital signs')).toBe(block(deterministic(), 'Vital signs'));
     expect(block(summary, 'Alerts')).toBe(block(deterministic(), 'Alerts'));
-    expect(summary).toMatch(/Implausible value:\*\* temperature “9”/);
+    expect(summary).toContain('**Temperature:** Not measured — not scored.');
     expect(summary).toMatch(/Drug–allergy alert/);
   });
 
@@ -197,6 +225,16 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     expect(summary).not.toContain('```');
     expect(summary).toContain('She reports **two days** of central chest pain.');
   });
+
+  it.each(Object.keys(HOSTILE) as HostileMode[])(
+    'drops a hostile answer whole and keeps the deterministic summary (%s)',
+    async (mode) => {
+      model.mode = mode;
+      const { summary } = (await summarize()).json();
+      expect(summary).toBe(deterministic());
+      expect(summary).not.toMatch(/safe for discharge|No known drug allergies|NEWS2 0|120\/80|sepsis excluded|## Discharge/i);
+    },
+  );
 
   it.each<Mode>(['status500', 'hang', 'not-json', 'no-choices', 'empty-content', 'no-alerts-heading'])(
     'falls back to the deterministic summary when the model fails (%s)',
@@ -245,42 +283,61 @@ describe('mergeNarrative', () => {
   const det =
     [
       '## Patient\n**Name:** X',
-      '## Vital signs\n**Pulse:** 78 /min\n**NEWS2 (partial): 1**',
+      '## Presenting complaint\n**Presenting complaints:** cough for 3 days',
+      '## Key history\n**Drug history:** metformin',
+      '## Allergies\n**Allergies:** Not recorded.',
+      '## Vital signs\n**Pulse:** 78 /min\n**NEWS2 incomplete: at least 1**',
       '## Treatment\nNone recorded.',
-      '## Alerts\nNo alerts.',
-      DISCLAIMER,
+      '## Alerts\nNo alerts.\n\n' + DISCLAIMER,
     ].join('\n\n') + '\n';
+  const model = (complaint: string, history = 'Takes metformin.') =>
+    det
+      .replace('**Presenting complaints:** cough for 3 days', complaint)
+      .replace('**Drug history:** metformin', history)
+      .replace('**Pulse:** 78 /min', 'all fine')
+      .replace('No alerts.', 'none');
 
-  it("replaces the computed sections, keeps the model's order and prose, drops any preamble", () => {
-    const model =
-      'Here is the summary:\n\n# Patient\nMr X.\n\n### Vital signs:\nall fine\n\n## Treatment ##\nNothing given.\n\n## **Alerts**\nnone\n\n' +
-      DISCLAIMER;
-    expect(mergeNarrative(model, det)).toBe(
-      [
-        '## Patient\nMr X.',
-        '## Vital signs\n**Pulse:** 78 /min\n**NEWS2 (partial): 1**',
-        '## Treatment\nNothing given.',
-        '## Alerts\nNo alerts.',
-        DISCLAIMER,
-      ].join('\n\n') + '\n',
+  it('takes only the narrative prose; every computed section is the deterministic one', () => {
+    expect(mergeNarrative(model('A cough of 3 days.'), det)).toBe(
+      det
+        .replace('**Presenting complaints:** cough for 3 days', 'A cough of 3 days.')
+        .replace('**Drug history:** metformin', 'Takes metformin.'),
     );
   });
 
-  it('keeps a computed section once when the model repeats it; handles CRLF', () => {
-    const model = '## Patient\r\nMr X.\r\n\r\n## Vital signs\r\nx\r\n\r\n## Alerts\r\ny\r\n\r\n## Vital signs\r\nz';
-    const out = mergeNarrative(model, det);
-    expect(out.match(/## Vital signs/g)).toHaveLength(1);
-    expect(out).not.toMatch(/\r/);
+  it('handles CRLF and a fenced answer', () => {
+    const out = mergeNarrative('```\n' + model('A cough.').replace(/\n/g, '\r\n') + '\n```', det);
+    expect(out).not.toMatch(/\r|```/);
+    expect(out).toContain('## Presenting complaint\nA cough.');
   });
 
   it.each([
-    ['no vital signs', '## Patient\nMr X.\n\n## Alerts\nnone'],
-    ['no alerts', '## Patient\nMr X.\n\n## Vital signs\nfine'],
-    ['no narrative', '## Vital signs\nfine\n\n## Alerts\nnone'],
+    ['a repeated heading', model('A cough.') + '\n## Alerts\nz'],
+    ['an added heading', model('A cough.').replace('## Treatment', '## Plan\nDischarge home.\n\n## Treatment')],
+    ['a dropped heading', model('A cough.').replace('## Allergies\n', '')],
+    [
+      'headings moved',
+      model('A cough.')
+        .replace('## Patient', '## Key history')
+        .replace(/## Key history\nTakes/, '## Patient\nTakes'),
+    ],
+    ['a preamble', 'Here is the summary:\n\n' + model('A cough.')],
     ['no headings at all', 'The patient is well.'],
-    ['far too long', `## Patient\n${'x'.repeat(60_000)}\n\n## Vital signs\n\n## Alerts\n`],
-  ])('refuses a text with %s', (_name, model) => {
-    expect(() => mergeNarrative(model, det)).toThrow(NarrativeError);
+    ['no narrative', det.replace('**Presenting complaints:** cough for 3 days', '').replace('**Drug history:** metformin', '')],
+    ['far too long', model('x'.repeat(60_000))],
+    ['no known drug allergies', model('A cough. No known drug allergies.')],
+    ['NKDA', model('A cough.', 'Metformin; NKDA.')],
+    ['a NEWS2 of its own', model('A cough; NEWS2 0.')],
+    ['discharge advice', model('A cough, safe for discharge.')],
+    ['an invented number', model('A cough for 5 days.')],
+    ['a vital sign', model('A cough; pulse normal.')],
+    ['a sepsis verdict', model('A cough; not septic.')],
+  ])('refuses a text with %s', (_name, text) => {
+    expect(() => mergeNarrative(text, det)).toThrow(NarrativeError);
+  });
+
+  it('names the owned term it found', () => {
+    expect(() => mergeNarrative(model('A cough; no allergies.'), det)).toThrow(/allergies/);
   });
 });
 

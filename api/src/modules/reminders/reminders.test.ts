@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Reminder, ReminderList } from 'shared-contracts';
 import type { Mailer } from '../../adapters/mail';
-import { reminderDeliveries, reminders } from '../../db/schema';
+import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
 import { startReminderRunner, type ReminderRunner } from './boss';
@@ -137,16 +137,67 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       expect(res.json().error).toMatch(field);
     });
 
-    it('403 (not an open relay) for an unassigned patient, any other address, a doctor; nothing stored', async () => {
+    it('404 (not an open relay) for an unassigned patient, any other address, a doctor; nothing stored', async () => {
       const { doctor } = await pair();
       const stranger = await account(t, 'patient');
       const colleague = await account(t, 'doctor');
       for (const to of [stranger.email, 'someone@elsewhere.example', colleague.email, doctor.email]) {
         const res = await create(doctor, body(stranger, { to }));
-        expect(res.statusCode).toBe(403);
+        expect(res.statusCode).toBe(404);
         expect(res.json()).toEqual({ error: 'You can only send reminders to your assigned patients' });
       }
       expect(await db().select().from(reminders).where(eq(reminders.doctorId, doctor.id))).toEqual([]);
+    });
+
+    it('stores no address: the reminder follows the patient to their current e-mail', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient);
+      expect((await rowOf(reminder._id)).toEmail).toBeNull();
+      const moved = `moved.${patient.email}`;
+      await db().update(patients).set({ email: moved }).where(eq(patients.id, patient.id));
+      expect((await listOf(doctor)).json().find((r: { _id: string }) => r._id === reminder._id).to).toBe(moved);
+      t.clock.advance(2 * MIN);
+      await run();
+      const sent = await mailsAbout(subject);
+      expect(sent.map((m) => m.headers.to)).toEqual([moved]);
+    });
+
+    it('creates at most 30 an hour per doctor (REMINDERS_PER_DOCTOR_PER_HOUR): 429 beyond, nothing stored', async () => {
+      const { doctor, patient } = await pair();
+      const { doctor: other, patient: theirs } = await pair();
+      // Refused ones are not counted.
+      expect((await create(doctor, body(patient, { to: 'nobody@elsewhere.example' }))).statusCode).toBe(404);
+      for (let i = 0; i < 30; i++) {
+        expect((await create(doctor, body(patient))).statusCode).toBe(201);
+        t.clock.advance(MIN);
+      }
+      const over = await create(doctor, body(patient));
+      expect(over.statusCode).toBe(429);
+      expect(over.json()).toEqual({ error: 'Too many reminders: at most 30 can be scheduled in an hour. Try again later.' });
+      // The first of the hour frees its place 60 minutes after it was made: 30 minutes from now.
+      expect(over.headers['retry-after']).toBe(String(30 * 60));
+      expect(await db().select().from(reminders).where(eq(reminders.doctorId, doctor.id))).toHaveLength(30);
+      // Another doctor has their own count.
+      expect((await create(other, body(theirs))).statusCode).toBe(201);
+      t.clock.advance(30 * MIN);
+      expect((await create(doctor, body(patient))).statusCode).toBe(201);
+      expect((await create(doctor, body(patient))).statusCode).toBe(429);
+    });
+
+    it('lets one of parallel creates take the last place of the hour', async () => {
+      const limited = await createTestApp(tdb.adapter, { REMINDERS_PER_DOCTOR_PER_HOUR: '2' });
+      try {
+        const doctor = await account(limited, 'doctor');
+        const patient = await account(limited, 'patient');
+        await connect(limited, doctor, patient);
+        const fire = () =>
+          limited.app.inject({ method: 'POST', url: '/doctor/reminder', headers: bearer(doctor.token), payload: body(patient) });
+        expect((await fire()).statusCode).toBe(201);
+        const codes = (await Promise.all([fire(), fire(), fire(), fire()])).map((r) => r.statusCode).sort();
+        expect(codes).toEqual([201, 429, 429, 429]);
+      } finally {
+        await limited.app.close();
+      }
     });
 
     it('401 without a token, 403 for a patient', async () => {

@@ -7,7 +7,8 @@ import { REMINDER_CANCELLED } from './messages';
 
 /**
  * E-mail reminders (SPEC §3 "Reminder", §5, §7), doctors only:
- *   POST   /doctor/reminder          schedule; `to` must be an ASSIGNED patient's e-mail (no open relay)
+ *   POST   /doctor/reminder          schedule; `to` must be an ASSIGNED patient's e-mail (no open relay),
+ *                                     at most REMINDERS_PER_DOCTOR_PER_HOUR created per hour (429 beyond)
  *   GET    /doctor/reminders         the doctor's own, newest first
  *   DELETE /doctor/reminders/{id}    cancel (own only; anyone else's answers 404)
  * Each goes through the access layer (src/access), audited with the patient the reminder concerns.
@@ -16,7 +17,9 @@ import { REMINDER_CANCELLED } from './messages';
 export function reminderRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     route(app, deps, ENDPOINTS.scheduleReminder, async (request, reply) => {
-      const reminder = await accessFor(deps, request).createReminder(request.body);
+      const reminder = await accessFor(deps, request).createReminder(request.body, {
+        perDoctorPerHour: deps.config.reminders.perDoctorPerHour,
+      });
       reply.code(201);
       return reminder;
     });

@@ -1,17 +1,30 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
-import { securityEvent } from '../../access';
+import { securityEvent, signedInFrom } from '../../access';
 import type { AppDeps } from '../../deps';
-import { route } from '../../http/route';
+import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { dummyHash, hashPassword, verifyPassword } from '../../lib/password';
+import { requireStrongPassword } from '../../lib/password-strength';
 import { findCredentials } from '../profiles/accounts';
 import { PROFILES } from '../profiles';
 import { sessionOf } from '../auth/guard';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
 import { createSession, deleteExpiredSessions, revokeSession } from '../auth/sessions';
-import { clearFailures, lockedUntil, recordFailure } from '../auth/throttle';
+import {
+  admitToAccount,
+  clearPairFailures,
+  KNOWN_CLIENT_MS,
+  pairLockedUntil,
+  recordFailure,
+  tooManyAttempts,
+} from '../auth/throttle';
 import { openLoginWindow } from '../two-factor/store';
+import { sendVerificationMail } from '../email-verification/routes';
+import { issueEmailToken } from '../email-verification/tokens';
+
+/** The nil UUID: no account has it. */
+const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
 
 // Sign-up, login and logout for both roles. Kept apart from modules/auth (sessions, guard,
 // throttle), which every other module uses: this file needs profiles and two-factor, and
@@ -19,7 +32,7 @@ import { openLoginWindow } from '../two-factor/store';
 export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config } = deps;
   // Signup and login run a memory-hard hash: one per-IP limit.
-  const perIp = { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } };
+  const perIp = perIpCredentialLimit(deps);
 
   return async (app) => {
     for (const role of ROLES) {
@@ -30,15 +43,22 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         deps,
         ENDPOINTS[`${role}Signup`],
         async (request, reply) => {
-          const body = request.body as { password: string };
+          const body = request.body as { name: string; email: string; password: string };
+          requireStrongPassword(body.password, [body.name, body.email]);
           const passwordHash = await hashPassword(body.password, config.passwordHashCost);
           const now = clock.now();
           try {
-            // One transaction: no account without its first session, and vice versa.
-            const token = await db.db.transaction(async (tx) => {
+            const email = (request.body as { email: string }).email;
+            // One transaction: no account without its first session and its verification link.
+            const { token, verifyToken } = await db.db.transaction(async (tx) => {
               const id = await profile.create(tx, body, passwordHash);
-              return createSession(tx, role, id, now, config.sessionTtlHours);
+              return {
+                token: await createSession(tx, role, id, now, config.sessionTtlHours),
+                verifyToken: await issueEmailToken(tx, { role, accountId: id, email, now }),
+              };
             });
+            // The link is mailed after the answer (SPEC: signup still answers { token, role }).
+            app.backgroundTasks.run('verification mail', () => sendVerificationMail(deps, role, email, verifyToken));
             return reply.code(201).send({ token, role });
           } catch (err) {
             if (isUniqueViolation(err)) throw new HttpError(409, DUPLICATE_EMAIL);
@@ -77,21 +97,28 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     async function login(role: Role, email: string, password: string, ip: string) {
       const now = clock.now();
-      const until = await lockedUntil(db.db, role, email, now);
-      if (until) {
-        const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
-        throw new HttpError(429, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-      }
+      const attempt = { role, email, client: ip, now, slowdownAfter: config.loginSlowdownAfter };
+      // This address's own lockout first (auth/throttle.ts explains the design).
+      const until = await pairLockedUntil(db.db, attempt);
+      if (until) throw tooManyAttempts(until.getTime() - now.getTime());
       const account = await findCredentials(db.db, role, email);
+      // Then the account's pace, which the owner's usual addresses skip.
+      // An unknown e-mail runs the same query (on an id no account has): no timing difference.
+      const admission = await admitToAccount(db.db, attempt, () =>
+        signedInFrom(db.db, role, account?.id ?? NO_ACCOUNT, ip, new Date(now.getTime() - KNOWN_CLIENT_MS)),
+      );
+      if (!admission.ok) throw tooManyAttempts(admission.retryAfterMs);
       // Unknown e-mails are checked against a dummy hash: same scrypt time, no enumeration by timing.
       const ok = await verifyPassword(password, account?.passwordHash ?? (await dummyHash(config.passwordHashCost)));
       if (!account || !ok) {
-        await recordFailure(db.db, role, email, now);
-        // Recorded for an existing account only: an unknown e-mail has no owner to show it to.
-        if (account) await securityEvent(db.db, { role, accountId: account.id, action: 'sign-in-failed', at: now, ip });
+        await db.db.transaction(async (tx) => {
+          await recordFailure(tx, attempt);
+          // Recorded for an existing account only: an unknown e-mail has no owner to show it to.
+          if (account) await securityEvent(tx, { role, accountId: account.id, action: 'sign-in-failed', at: now, ip });
+        });
         throw new HttpError(401, BAD_CREDENTIALS);
       }
-      await clearFailures(db.db, role, email);
+      await clearPairFailures(db.db, role, email, ip);
       await deleteExpiredSessions(db.db, now);
       if (account.twoFactorEnabled) {
         // No token yet: POST /{role}/verify2FA with a code finishes the login within 5 minutes.

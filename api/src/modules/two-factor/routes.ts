@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
+import { ENDPOINTS, ROLES, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CODE_WRONG, type Role } from 'shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
-import { route } from '../../http/route';
+import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { sessionOf } from '../auth/guard';
+import { confirmCurrentPassword } from '../auth/reauth';
 import { createSession } from '../auth/sessions';
+import { NOTICES, sendNotice } from '../notices';
 import {
   acceptStep,
   disableTwoFactor,
@@ -56,6 +58,9 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const { accountId } = sessionOf(request);
           const row = await loadTwoFactor(db.db, role, accountId);
           if (!row) throw new HttpError(401, 'Unauthorized');
+          // Re-enrolling over a working secret would let a stolen session swap in its own
+          // authenticator: turning it off (which asks for a code or the password) comes first.
+          if (row.enabled) throw new HttpError(409, TWO_FACTOR_ALREADY_ON);
           const secret = newTotpSecret();
           // Replaces any pending secret; an enabled one keeps working until this one is verified.
           await setPendingSecret(db.db, role, accountId, secretBox.encrypt(secret, secretContext(role, accountId)), clock.now());
@@ -89,6 +94,7 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               if (promoted) await securityEvent(tx, { role, accountId, action: '2fa-on', at: now, ip: request.ip });
               return promoted;
             });
+            if (ok) sendNotice(deps, app.backgroundTasks, row.email, NOTICES.twoFactorOn({ webOrigin: config.webOrigin, role }));
           } else if (step !== null) {
             ok = await acceptStep(db.db, role, accountId, sealed, step, now, false);
           }
@@ -105,10 +111,36 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         async (request) => {
           const { accountId } = sessionOf(request);
           const now = clock.now();
+          const row = await loadTwoFactor(db.db, role, accountId);
+          if (!row) throw new HttpError(401, 'Unauthorized');
+          const body = request.body;
+          if ('code' in body) {
+            // A code of the enabled secret, counted like any other code (5 wrong ones lock for
+            // 15 minutes) and accepted once (no replay).
+            const attempt = await reserveAttempt(db.db, role, accountId, now);
+            if (attempt === undefined) return tooMany(role, accountId);
+            const sealed = row.enabled ? row.secret : null;
+            const secret = sealed ? open(role, accountId, sealed) : undefined;
+            const step = secret ? matchingStep(secret, body.code, now) : null;
+            const ok = sealed !== null && step !== null && (await acceptStep(db.db, role, accountId, sealed, step, now, false));
+            if (!ok) {
+              await recordFailedAttempt(db.db, role, accountId, attempt, now);
+              throw new HttpError(403, TWO_FACTOR_CODE_WRONG);
+            }
+          } else {
+            await confirmCurrentPassword(db.db, role, accountId, body.currentPassword, now, {
+              client: request.ip,
+              slowdownAfter: config.loginSlowdownAfter,
+            });
+          }
           await db.db.transaction(async (tx) => {
             await disableTwoFactor(tx, role, accountId, now);
-            await securityEvent(tx, { role, accountId, action: '2fa-off', at: now, ip: request.ip });
+            // Only a real change is an event and a notice (a pending, never verified secret is just dropped).
+            if (row.enabled) await securityEvent(tx, { role, accountId, action: '2fa-off', at: now, ip: request.ip });
           });
+          if (row.enabled) {
+            sendNotice(deps, app.backgroundTasks, row.email, NOTICES.twoFactorOff({ webOrigin: config.webOrigin, role }));
+          }
           return { message: TWO_FACTOR_DISABLED };
         },
         afterInput,
@@ -136,7 +168,11 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const step = secret ? matchingStep(secret, body.code, now) : null;
           const ok = step !== null && (await acceptStep(db.db, role, accountId, row.secret, step, now, true));
           if (!ok) {
-            await recordFailedAttempt(db.db, role, accountId, attempt, now);
+            // The password was right, the code was not: the owner should see it in the security log.
+            await db.db.transaction(async (tx) => {
+              await recordFailedAttempt(tx, role, accountId, attempt, now);
+              await securityEvent(tx, { role, accountId, action: 'sign-in-failed', at: now, ip: request.ip });
+            });
             throw new HttpError(401, INVALID_CODE);
           }
           const token = await db.db.transaction(async (tx) => {
@@ -146,7 +182,7 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           return { token, role };
         },
         // The second login step: the same per-IP limit as the password step.
-        { config: { rateLimit: { max: config.loginRateLimitPerMinute, timeWindow: '1 minute' } } },
+        { config: perIpCredentialLimit(deps) },
       );
     }
   };

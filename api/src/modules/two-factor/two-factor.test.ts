@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { doctors, patients } from '../../db/schema';
 import { appPerFile, BACKENDS, PASSWORD, bearer, signup, totpCode, type TestApp } from '../../test/helpers';
+import { TWO_FACTOR_ALREADY_ON } from 'shared-contracts';
 import { INVALID_CODE, TWO_FACTOR_DISABLED } from './routes';
 
 type Role = 'patient' | 'doctor';
@@ -104,10 +105,14 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
       expect((await me(role, token)).json()[role].twoFactorEnabled).toBe(false);
     });
 
-    it('remove2FA turns it off and deletes both secrets', async () => {
-      const { token, email, id } = await withTwoFactor(role);
-      await qr(role, token); // a pending one too
-      const res = await t.app.inject({ method: 'POST', url: `/${role}/remove2FA`, headers: bearer(token) });
+    it('remove2FA with a current code turns it off and deletes the secret', async () => {
+      const { token, email, id, secret } = await withTwoFactor(role);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/${role}/remove2FA`,
+        headers: bearer(token),
+        payload: { code: codeAt(secret) },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: TWO_FACTOR_DISABLED });
       expect((await me(role, token)).json()[role].twoFactorEnabled).toBe(false);
@@ -239,24 +244,23 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
   });
 
-  it('keeps the enabled secret working until a new one is verified', async () => {
-    const { token, email, id, secret: oldSecret } = await withTwoFactor('doctor');
-    const { secret: newSecret } = (await qr('doctor', token)).json();
-    expect(newSecret).not.toBe(oldSecret);
-    // Login still uses the enabled secret.
+  it('refuses a new QR code while two-factor is on (409), and the enabled secret keeps working', async () => {
+    const { token, email, id, secret } = await withTwoFactor('doctor');
+    const again = await qr('doctor', token);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ error: TWO_FACTOR_ALREADY_ON });
+    expect((await row('doctor', id)).twoFactorPendingSecret).toBeNull();
     await login('doctor', email);
-    expect((await verifyLogin('doctor', id, codeAt(oldSecret))).statusCode).toBe(200);
-    // Set-up checks the pending one only.
-    t.clock.advance(STEP);
-    expect((await verifyQr('doctor', token, codeAt(oldSecret))).json().verify).toBe(false);
-    // A third QR code replaces the pending one: the second secret is dead.
-    const { secret: third } = (await qr('doctor', token)).json();
-    expect((await verifyQr('doctor', token, codeAt(newSecret))).json().verify).toBe(false);
-    expect((await verifyQr('doctor', token, codeAt(third))).json().verify).toBe(true);
-    t.clock.advance(STEP);
-    await login('doctor', email);
-    expect((await verifyLogin('doctor', id, codeAt(oldSecret))).statusCode).toBe(401);
-    expect((await verifyLogin('doctor', id, codeAt(third))).statusCode).toBe(200);
+    expect((await verifyLogin('doctor', id, codeAt(secret))).statusCode).toBe(200);
+  });
+
+  it('a later QR code replaces a pending one: only the newest secret verifies', async () => {
+    const { token } = await signup(t.app, 'doctor');
+    const { secret: first } = (await qr('doctor', token)).json();
+    const { secret: second } = (await qr('doctor', token)).json();
+    expect(second).not.toBe(first);
+    expect((await verifyQr('doctor', token, codeAt(first))).json().verify).toBe(false);
+    expect((await verifyQr('doctor', token, codeAt(second))).json().verify).toBe(true);
   });
 
   it('guards the set-up routes: own role only, a session required', async () => {
@@ -264,7 +268,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
     for (const req of [
       { method: 'GET' as const, url: '/patient/qrCode' },
       { method: 'POST' as const, url: '/patient/verifyqrCode', payload: { code: '123456' } },
-      { method: 'POST' as const, url: '/patient/remove2FA' },
+      { method: 'POST' as const, url: '/patient/remove2FA', payload: { currentPassword: PASSWORD } },
     ]) {
       expect((await t.app.inject({ ...req, headers: bearer(token) })).statusCode).toBe(403);
       expect((await t.app.inject(req)).statusCode).toBe(401);

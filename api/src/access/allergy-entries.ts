@@ -1,0 +1,214 @@
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { AllergyIntolerance } from 'shared-contracts';
+import type { Queryable } from '../adapters/db';
+import { readAllergyText, type AllergyEntry } from '../clinical';
+import { allergyIntolerances, doctors, medicalRecords, patients, prescriptions } from '../db/schema';
+
+/*
+ * A patient's allergies as every alert sees them (issue 13): the structured entries of the
+ * allergy list, whatever their status (the engine silences refuted and inactive ones), and the
+ * entries read from each free-text allergy note of their records and prescriptions (SPEC §3, §5)
+ * that no structured entry reviews. Such entries count as unconfirmed allergies until a doctor
+ * confirms, edits or refutes them: a note is never silently ignored, and a refuted one stops alerting.
+ */
+
+export type AllergyRow = typeof allergyIntolerances.$inferSelect;
+
+/** How a note is compared: case and spacing do not matter (as distinctNotes in records.ts). */
+export const noteKey = (note: string) => note.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** A free-text allergy note as first written: where, by which doctor, when. */
+export interface AllergyNote {
+  /** the note as written (first spelling, spaces collapsed) */
+  text: string;
+  key: string;
+  source: 'record' | 'prescription';
+  doctorId: string;
+  doctorName: string;
+  at: Date;
+}
+
+/** At most this many records and prescriptions are read for notes (newest kept). */
+const NOTE_SOURCES_LIMIT = 1000;
+
+/** Every distinct allergy note of the patient's records and prescriptions, oldest first. */
+export async function allergyNotesOf(db: Queryable, patientId: string): Promise<AllergyNote[]> {
+  const recordNote = sql<string>`${medicalRecords.history}->>'allergies'`;
+  const fromRecords = await db
+    .select({
+      note: recordNote,
+      doctorId: medicalRecords.doctorId,
+      doctorName: sql<string>`${medicalRecords.doctorInfo}->>'doctorName'`,
+      at: medicalRecords.createdAt,
+    })
+    .from(medicalRecords)
+    .where(and(eq(medicalRecords.patientId, patientId), sql`coalesce(${recordNote}, '') <> ''`))
+    .orderBy(desc(medicalRecords.createdAt))
+    .limit(NOTE_SOURCES_LIMIT);
+  const fromPrescriptions = await db
+    .select({
+      notes: prescriptions.allergies,
+      doctorId: prescriptions.doctorId,
+      doctorName: prescriptions.assignedBy,
+      at: prescriptions.createdAt,
+    })
+    .from(prescriptions)
+    .where(and(eq(prescriptions.patientId, patientId), sql`cardinality(${prescriptions.allergies}) > 0`))
+    .orderBy(desc(prescriptions.createdAt))
+    .limit(NOTE_SOURCES_LIMIT);
+  const all = [
+    ...fromRecords.map((r) => ({ ...r, source: 'record' as const, notes: [r.note] })),
+    ...fromPrescriptions.map((r) => ({ ...r, source: 'prescription' as const })),
+  ].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const seen = new Map<string, AllergyNote>();
+  for (const from of all) {
+    for (const raw of from.notes) {
+      const text = (raw ?? '').replace(/\s+/g, ' ').trim();
+      const key = noteKey(text);
+      if (!text || seen.has(key)) continue;
+      seen.set(key, { text, key, source: from.source, doctorId: from.doctorId, doctorName: from.doctorName ?? '', at: from.at });
+    }
+  }
+  return [...seen.values()];
+}
+
+/** The patient's structured entries, newest first. */
+export async function allergyRowsOf(db: Queryable, patientId: string): Promise<AllergyRow[]> {
+  return db
+    .select()
+    .from(allergyIntolerances)
+    .where(eq(allergyIntolerances.patientId, patientId))
+    .orderBy(desc(allergyIntolerances.recordedAt), asc(allergyIntolerances.id));
+}
+
+/** The notes structured entries review (their keys). */
+export function reviewedKeys(rows: AllergyRow[]): Set<string> {
+  return new Set(rows.map((r) => r.reviews).filter((k): k is string => k !== null));
+}
+
+export function toAllergyEntry(row: AllergyRow): AllergyEntry {
+  return {
+    substance: { text: row.substanceText, ...(row.substanceCode ? { code: row.substanceCode } : {}) },
+    type: row.type,
+    criticality: row.criticality,
+    reactions: row.reactions,
+    clinicalStatus: row.clinicalStatus,
+    verificationStatus: row.verificationStatus,
+  };
+}
+
+/**
+ * THE source of every alert (record create, prescribe, drug-alerts, summary): structured entries
+ * (all statuses) ∪ entries read from every unreviewed free-text note and from `typed` (allergies
+ * typed into a form, which become notes once saved — so a reviewed note typed again stays reviewed).
+ */
+export async function allergyEntriesFor(db: Queryable, patientId: string, typed: string[] = []): Promise<AllergyEntry[]> {
+  const rows = await allergyRowsOf(db, patientId);
+  const reviewed = reviewedKeys(rows);
+  const notes = [...(await allergyNotesOf(db, patientId)).map((n) => n.text), ...typed];
+  const seen = new Set<string>();
+  const fromText: AllergyEntry[] = [];
+  for (const note of notes) {
+    const key = noteKey(note);
+    if (!key || seen.has(key) || reviewed.has(key)) continue;
+    seen.add(key);
+    fromText.push(...readAllergyText(note));
+  }
+  return [...rows.map(toAllergyEntry), ...fromText];
+}
+
+/** The category of an entry read from text: the engine does not say; coded substances are medicines. */
+const categoryOf = (entry: AllergyEntry): AllergyIntolerance['category'] =>
+  (entry as { category?: AllergyIntolerance['category'] }).category ?? 'medication';
+
+/** The unreviewed entries read from free text, as the allergy list shows them (no _id, unconfirmed). */
+export function unreviewedEntries(patientId: string, notes: AllergyNote[], reviewed: Set<string>): AllergyIntolerance[] {
+  return notes
+    .filter((n) => !reviewed.has(n.key))
+    .flatMap((n) =>
+      readAllergyText(n.text).map((entry) => ({
+        patientId,
+        substance: entry.substance,
+        type: entry.type,
+        category: categoryOf(entry),
+        criticality: entry.criticality,
+        reactions: entry.reactions,
+        clinicalStatus: entry.clinicalStatus,
+        verificationStatus: 'unconfirmed' as const,
+        source: n.source,
+        sourceText: n.text,
+        recordedBy: { role: 'doctor' as const, name: n.doctorName },
+        recordedAt: n.at.toISOString(),
+      })),
+    );
+}
+
+/** Rows in the contract's shape, with the current names of whoever recorded them. */
+export async function toAllergyIntolerances(db: Queryable, rows: AllergyRow[]): Promise<AllergyIntolerance[]> {
+  const ids = (role: 'patient' | 'doctor') => [
+    ...new Set(rows.filter((r) => r.recordedByRole === role).map((r) => r.recordedById)),
+  ];
+  const names = new Map<string, string>();
+  const doctorIds = ids('doctor');
+  const patientIds = ids('patient');
+  if (doctorIds.length) {
+    for (const d of await db.select({ id: doctors.id, name: doctors.name }).from(doctors).where(inArray(doctors.id, doctorIds)))
+      names.set(`doctor:${d.id}`, d.name);
+  }
+  if (patientIds.length) {
+    for (const p of await db
+      .select({ id: patients.id, name: patients.name })
+      .from(patients)
+      .where(inArray(patients.id, patientIds)))
+      names.set(`patient:${p.id}`, p.name);
+  }
+  return rows.map((row) => ({
+    _id: row.id,
+    patientId: row.patientId,
+    substance: { text: row.substanceText, ...(row.substanceCode ? { code: row.substanceCode } : {}) },
+    type: row.type,
+    category: row.category,
+    criticality: row.criticality,
+    reactions: row.reactions,
+    clinicalStatus: row.clinicalStatus,
+    verificationStatus: row.verificationStatus,
+    ...(row.note ? { note: row.note } : {}),
+    source: 'structured' as const,
+    ...(row.reviews ? { sourceText: row.reviews } : {}),
+    recordedBy: { role: row.recordedByRole, name: names.get(`${row.recordedByRole}:${row.recordedById}`) ?? '' },
+    recordedAt: row.recordedAt.toISOString(),
+  }));
+}
+
+export async function findAllergy(db: Queryable, id: string): Promise<AllergyRow | undefined> {
+  const [row] = await db.select().from(allergyIntolerances).where(eq(allergyIntolerances.id, id)).limit(1);
+  return row;
+}
+
+/** Whether a structured entry already reviews this note (the key). */
+export async function isReviewed(db: Queryable, patientId: string, key: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: allergyIntolerances.id })
+    .from(allergyIntolerances)
+    .where(
+      and(
+        eq(allergyIntolerances.patientId, patientId),
+        isNotNull(allergyIntolerances.reviews),
+        eq(allergyIntolerances.reviews, key),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export type AllergyInsert = typeof allergyIntolerances.$inferInsert;
+
+export async function insertAllergies(db: Queryable, values: AllergyInsert[]): Promise<AllergyRow[]> {
+  if (values.length === 0) return [];
+  return db.insert(allergyIntolerances).values(values).returning();
+}
+
+export async function updateAllergy(db: Queryable, id: string, set: Partial<AllergyInsert>): Promise<AllergyRow> {
+  const [row] = await db.update(allergyIntolerances).set(set).where(eq(allergyIntolerances.id, id)).returning();
+  return row;
+}

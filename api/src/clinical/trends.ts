@@ -1,0 +1,78 @@
+import type { MedicalRecord, VitalSignPoint, VitalSignTrend } from 'shared-contracts';
+import { localDateTime } from './age';
+import { NEWS2_RISK_BANDS } from './news2';
+import { recordObservations } from './observations';
+import { REFERENCE, SPO2_TARGET, type Reading } from './vitals';
+
+/*
+ * The vital-sign trend of a patient: one point per record, each measure a number only when its
+ * reading is usable (recordObservations), otherwise null — a gap in the chart, never a guessed
+ * value (api/CLINICAL.md, hazard "a trend shows a guessed value").
+ */
+
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+
+const value = <T>(r: Reading<T>): T | null => (r.status === 'ok' ? r.value : null);
+
+/** One record's point. `at` is its observation time when given, else when it was written, in the clinic's zone. */
+export function trendPoint(record: MedicalRecord, timeZone?: string): VitalSignPoint {
+  const o = recordObservations(record);
+  const observedAt = record.examination.generalPhysicalExamination.observedAt ?? '';
+  const observed = LOCAL_DATE_TIME.test(observedAt);
+  const bp = value(o.bp);
+  const temp = value(o.temp);
+  return {
+    recordId: record._id,
+    title: record.title,
+    at: observed ? observedAt : localDateTime(new Date(record.createdAt), timeZone),
+    atSource: observed ? 'observed' : 'recorded',
+    // nothing scored is no score at all; a partial one keeps its lower bound and says so
+    news2: o.news2.subScores.length ? { total: o.news2.total, complete: o.news2.complete } : null,
+    systolic: bp?.systolic ?? null,
+    diastolic: bp?.diastolic ?? null,
+    pulse: value(o.pulse),
+    respiratoryRate: value(o.rr),
+    oxygenSaturation: value(o.spo2),
+    spo2Scale: o.scale,
+    supplementalOxygen: o.onOxygen,
+    temperature: temp?.celsius ?? null,
+  };
+}
+
+/**
+ * The trend of a patient's records (any order in): points oldest first, by `at`, records written
+ * at the same minute in the order written; the reference ranges and NEWS2 bands to shade.
+ */
+export function vitalSignTrend(
+  patientId: string,
+  records: MedicalRecord[],
+  { timeZone, truncated = false }: { timeZone?: string; truncated?: boolean } = {},
+): VitalSignTrend {
+  const points = records
+    .map((record) => ({ record, point: trendPoint(record, timeZone) }))
+    .sort(
+      (a, b) =>
+        a.point.at.localeCompare(b.point.at) ||
+        a.record.createdAt.localeCompare(b.record.createdAt) ||
+        a.record._id.localeCompare(b.record._id),
+    )
+    .map((p) => p.point);
+  // The SpO2 band follows the scale the patient is read on now: scale 2's target is 88–92 %, and
+  // shading 96–100 % as normal for them would invite over-oxygenation (RCP 2017 Chart 1).
+  const latestSpo2 = [...points].reverse().find((p) => p.oxygenSaturation !== null);
+  const scale = latestSpo2?.spo2Scale === 2 ? 2 : 1;
+  return {
+    patientId,
+    points,
+    truncated,
+    reference: {
+      systolic: REFERENCE.systolic,
+      diastolic: REFERENCE.diastolic,
+      pulse: REFERENCE.pulse,
+      respiratoryRate: REFERENCE.respiratoryRate,
+      oxygenSaturation: { ...SPO2_TARGET[scale], scale },
+      temperature: REFERENCE.temperature,
+    },
+    news2Bands: NEWS2_RISK_BANDS.map((b) => ({ ...b })),
+  };
+}

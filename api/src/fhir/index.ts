@@ -1,0 +1,6 @@
+// FHIR R4 (issue 15): pure mappings from CareLoop's rows to resources, searches, and the patient's $everything.
+export { patientEverything, resourcesOf, searchset, EVERYTHING_AUDIT, type FhirContext } from './everything';
+export { capabilityStatement, notFound, operationOutcome, readResource, searchResources } from './search';
+export * from './resources';
+export * from './documents';
+export { clinicTimeToInstant, LOINC, LOINC_CODES, recordObservationResources } from './observations';

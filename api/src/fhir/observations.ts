@@ -1,0 +1,174 @@
+import type { CodeableConcept, Coding, Observation, Quantity } from '@medplum/fhirtypes';
+import type { PatientRows } from '../access';
+import { recordObservations } from '../clinical';
+import { toMedicalRecord } from '../access';
+
+/*
+ * A record's measured vital signs as Observations in the FHIR R4 vital-signs profile shape
+ * (http://hl7.org/fhir/R4/observation-vitalsigns.html; US Core 3.1 pulse oximetry for SpO2):
+ * LOINC codes, UCUM units, category vital-signs. Only readings recordObservations calls `ok`
+ * become Observations: an unreadable or implausible text is never exported as a number.
+ * Ids are `<record id>-<LOINC code>` (NEWS2: `<record id>-news2`), so each is stable.
+ */
+
+type RecordRow = PatientRows['records'][number];
+
+export const LOINC = 'http://loinc.org';
+const UCUM = 'http://unitsofmeasure.org';
+
+export const LOINC_CODES = {
+  heartRate: '8867-4',
+  respiratoryRate: '9279-1',
+  bodyTemperature: '8310-5',
+  bloodPressure: '85354-9',
+  systolic: '8480-6',
+  diastolic: '8462-4',
+  pulseOximetry: '59408-5',
+  oxygenSaturation: '2708-6',
+  glucoseMass: '2339-0',
+  glucoseMoles: '15074-8',
+} as const;
+
+const category = (code: 'vital-signs' | 'laboratory' | 'survey', display: string): CodeableConcept[] => [
+  { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code, display }] },
+];
+
+const loinc = (code: string, display: string): Coding => ({ system: LOINC, code, display });
+const quantity = (value: number, unit: string, code = unit): Quantity => ({ value, unit, system: UCUM, code });
+
+/**
+ * A local clinic time (`YYYY-MM-DDThh:mm`, CLINIC_TIME_ZONE) as an instant: the zone's offset is
+ * read at that moment (Intl), so summer time is right.
+ */
+export function clinicTimeToInstant(local: string, timeZone: string): string {
+  const [date, time] = local.split('T');
+  const [y, mo, d] = date.split('-').map(Number);
+  const [h, mi] = time.split(':').map(Number);
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi);
+  const offsetAt = (ms: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      })
+        .formatToParts(new Date(ms))
+        .map((p) => [p.type, p.value]),
+    );
+    return Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute) - ms;
+  };
+  let at = asUtc - offsetAt(asUtc);
+  at = asUtc - offsetAt(at);
+  return new Date(at).toISOString();
+}
+
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+
+/** When the signs were measured: the observation time when recorded, else when the record was written. */
+export function effectiveOf(r: RecordRow, timeZone: string): string {
+  const observedAt = r.examination.generalPhysicalExamination.observedAt ?? '';
+  return LOCAL_DATE_TIME.test(observedAt) ? clinicTimeToInstant(observedAt, timeZone) : r.createdAt.toISOString();
+}
+
+/** Every Observation of one record: the vital signs measured, the blood glucose as recorded, NEWS2. */
+export function recordObservationResources(r: RecordRow, timeZone: string): Observation[] {
+  const o = recordObservations(toMedicalRecord(r));
+  const effectiveDateTime = effectiveOf(r, timeZone);
+  const base = (suffix: string, profile: string | null, cat: CodeableConcept[], code: CodeableConcept): Observation => ({
+    resourceType: 'Observation',
+    id: `${r.id}-${suffix}`,
+    ...(profile ? { meta: { profile: [`http://hl7.org/fhir/StructureDefinition/${profile}`] } } : {}),
+    status: 'final',
+    category: cat,
+    code,
+    subject: { reference: `Patient/${r.patientId}` },
+    encounter: { reference: `Encounter/${r.id}` },
+    effectiveDateTime,
+    performer: [{ reference: `Practitioner/${r.doctorId}` }],
+  });
+  const vital = category('vital-signs', 'Vital Signs');
+  const out: Observation[] = [];
+
+  if (o.pulse.status === 'ok')
+    out.push({
+      ...base(LOINC_CODES.heartRate, 'heartrate', vital, {
+        coding: [loinc(LOINC_CODES.heartRate, 'Heart rate')],
+        text: 'Heart rate',
+      }),
+      valueQuantity: quantity(o.pulse.value, '/min'),
+    });
+  if (o.rr.status === 'ok')
+    out.push({
+      ...base(LOINC_CODES.respiratoryRate, 'resprate', vital, {
+        coding: [loinc(LOINC_CODES.respiratoryRate, 'Respiratory rate')],
+        text: 'Respiratory rate',
+      }),
+      valueQuantity: quantity(o.rr.value, '/min'),
+    });
+  if (o.temp.status === 'ok') {
+    const { celsius, fahrenheit } = o.temp.value;
+    out.push({
+      ...base(LOINC_CODES.bodyTemperature, 'bodytemp', vital, {
+        coding: [loinc(LOINC_CODES.bodyTemperature, 'Body temperature')],
+        text: 'Body temperature',
+      }),
+      // as recorded: °F when it was written in °F
+      valueQuantity: fahrenheit !== undefined ? quantity(fahrenheit, '[degF]') : quantity(celsius, 'Cel'),
+    });
+  }
+  if (o.bp.status === 'ok')
+    out.push({
+      ...base(LOINC_CODES.bloodPressure, 'bp', vital, {
+        coding: [loinc(LOINC_CODES.bloodPressure, 'Blood pressure panel with all children optional')],
+        text: 'Blood pressure',
+      }),
+      component: [
+        {
+          code: { coding: [loinc(LOINC_CODES.systolic, 'Systolic blood pressure')] },
+          valueQuantity: quantity(o.bp.value.systolic, 'mm[Hg]'),
+        },
+        {
+          code: { coding: [loinc(LOINC_CODES.diastolic, 'Diastolic blood pressure')] },
+          valueQuantity: quantity(o.bp.value.diastolic, 'mm[Hg]'),
+        },
+      ],
+    });
+  if (o.spo2.status === 'ok')
+    out.push({
+      ...base(LOINC_CODES.pulseOximetry, 'oxygensat', vital, {
+        coding: [
+          loinc(LOINC_CODES.pulseOximetry, 'Oxygen saturation in Arterial blood by Pulse oximetry'),
+          loinc(LOINC_CODES.oxygenSaturation, 'Oxygen saturation in Arterial blood'),
+        ],
+        text: 'SpO2',
+      }),
+      valueQuantity: quantity(o.spo2.value, '%'),
+    });
+  if (o.sugar.status === 'ok') {
+    const { value, unit, postPrandial } = o.sugar.value;
+    // the code follows the unit it was written in: mass (mg/dL) or moles (mmol/L) per volume
+    const code = unit === 'mg/dL' ? LOINC_CODES.glucoseMass : LOINC_CODES.glucoseMoles;
+    const display = unit === 'mg/dL' ? 'Glucose [Mass/volume] in Blood' : 'Glucose [Moles/volume] in Blood';
+    out.push({
+      ...base(code, null, category('laboratory', 'Laboratory'), {
+        coding: [loinc(code, display)],
+        text: postPrandial ? 'Blood glucose (post-prandial)' : 'Blood glucose',
+      }),
+      valueQuantity: quantity(value, unit),
+    });
+  }
+  // NEWS2 (Royal College of Physicians 2017): no LOINC code is certain for it, so it is coded by
+  // its text, with the RCP chart as the method. A partial score says which parameters it lacks.
+  if (o.news2.subScores.length > 0)
+    out.push({
+      ...base('news2', null, category('survey', 'Survey'), { text: 'NEWS2 score' }),
+      method: { text: 'Royal College of Physicians. National Early Warning Score (NEWS) 2, 2017' },
+      valueInteger: o.news2.total,
+      ...(o.news2.complete ? {} : { note: [{ text: `Partial score, not measured: ${o.news2.missing.join(', ')}` }] }),
+    });
+  return out;
+}

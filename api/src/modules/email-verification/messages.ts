@@ -1,0 +1,25 @@
+/** Texts of e-mail verification (issue 11): the mail, and the answers the verify page and banner show. */
+export const VERIFY_MAIL_SUBJECT = 'Verify your CareLoop e-mail address';
+export const VERIFY_DONE = 'Your e-mail address is verified. Thank you!';
+export const VERIFY_INVALID = 'This verification link is invalid, already used or expired';
+export const VERIFY_TAKEN = 'Another account uses this e-mail address now, so it cannot be verified for yours';
+export const ALREADY_VERIFIED = 'Your e-mail address is already verified';
+export const RESEND_TOO_SOON = 'A link was sent less than a minute ago. Please wait a minute before asking again.';
+export const RESEND_TOO_MANY = 'Too many verification e-mails in the last hour. Please try again later.';
+export const resendDone = (email: string) => `A new verification link has been sent to ${email}.`;
+
+export function verifyMailText(link: string): string {
+  return [
+    'Hello,',
+    '',
+    'Please confirm that this e-mail address belongs to your CareLoop account by opening this link:',
+    '',
+    link,
+    '',
+    'The link works once and expires in 24 hours.',
+    'Until then, doctors and patients cannot find your account by this address and no reminders are sent to it.',
+    'If you did not create a CareLoop account, ignore this e-mail.',
+    '',
+    'CareLoop',
+  ].join('\n');
+}

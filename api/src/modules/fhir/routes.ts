@@ -1,0 +1,66 @@
+import type { FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Resource } from '@medplum/fhirtypes';
+import { ENDPOINTS, FHIR_MIME, type FhirResource } from 'shared-contracts';
+import type { z } from 'zod';
+import { accessFor } from '../../access';
+import type { AppDeps } from '../../deps';
+import { capabilityStatement, operationOutcome, patientEverything, readResource, searchResources } from '../../fhir';
+import { route } from '../../http/route';
+import { HttpError } from '../../lib/errors';
+import { fhirContextFor } from './context';
+
+/**
+ * The read-only FHIR R4 api (issue 15) under /fhir/R4:
+ *   GET /fhir/R4/metadata                   the CapabilityStatement (public)
+ *   GET /fhir/R4/Patient/{id}/$everything   everything on a patient, a searchset Bundle
+ *   GET /fhir/R4/{type}?patient=…           search (Observation also by code and date; _count/_offset)
+ *   GET /fhir/R4/{type}/{id}                read
+ * Who may see what, the 404s and the audit rows are the access layer's (the same rules as the app);
+ * the resources are api/src/fhir's. Bodies are application/fhir+json, errors OperationOutcomes.
+ */
+/** A built resource as the contract's loose FHIR body (the tests validate it against R4 itself). */
+const body = (resource: Resource) => resource as unknown as z.infer<typeof FhirResource>;
+
+export function fhirRoutes(deps: AppDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('content-type', `${FHIR_MIME}; charset=utf-8`);
+      return payload;
+    });
+    // Scoped to these routes: their errors leave as OperationOutcomes; 5xx go on to the app's handler.
+    app.setErrorHandler((err: FastifyError, _request, reply) => {
+      if (hasZodFastifySchemaValidationErrors(err)) {
+        const message = err.validation
+          .map((i) => `${i.instancePath.replace(/^\//, '') || err.validationContext || 'request'}: ${i.message}`)
+          .join('; ');
+        return reply.code(400).send(operationOutcome(400, message));
+      }
+      const status = err instanceof HttpError ? err.statusCode : (err.statusCode ?? 500);
+      if (status >= 400 && status < 500) return reply.code(status).send(operationOutcome(status, err.message));
+      throw err;
+    });
+
+    route(app, deps, ENDPOINTS.fhirMetadata, async (request) =>
+      body(capabilityStatement(`${request.protocol}://${request.host}`, deps.clock.now())),
+    );
+
+    route(app, deps, ENDPOINTS.fhirPatientEverything, async (request) =>
+      body(await patientEverything(accessFor(deps, request), request.params.id, fhirContextFor(deps, request))),
+    );
+
+    route(app, deps, ENDPOINTS.fhirSearch, async (request) =>
+      body(
+        await searchResources(accessFor(deps, request), request.params.type, request.query, fhirContextFor(deps, request), {
+          role: request.auth!.role,
+          accountId: request.auth!.accountId,
+        }),
+      ),
+    );
+
+    route(app, deps, ENDPOINTS.fhirRead, async (request) =>
+      body(await readResource(accessFor(deps, request), request.params.type, request.params.id, fhirContextFor(deps, request))),
+    );
+  };
+}

@@ -1,0 +1,43 @@
+import { and, eq, isNull, lt } from 'drizzle-orm';
+import type { Role } from 'shared-contracts';
+import type { Queryable, Tx } from '../../adapters/db';
+import { accountTokens } from '../../db/schema';
+import { hashToken, newToken } from '../../lib/tokens';
+
+/**
+ * A hand-off code lives 60 seconds: long enough for the browser to follow the redirect and post it
+ * back, short enough that a code left in a history entry or a proxy log is dead (issue 11).
+ */
+export const HANDOFF_TTL_MS = 60_000;
+
+/** A new one-time code standing for a sign-in of the account; only its hash is stored. */
+export async function issueHandoffCode(db: Queryable, role: Role, accountId: string, now: Date): Promise<string> {
+  const code = newToken();
+  // Dead codes are of no use to anyone: keep the table small.
+  await db.delete(accountTokens).where(and(eq(accountTokens.purpose, 'handoff'), lt(accountTokens.expiresAt, now)));
+  await db.insert(accountTokens).values({
+    tokenHash: hashToken(code),
+    purpose: 'handoff',
+    role,
+    accountId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + HANDOFF_TTL_MS),
+  });
+  return code;
+}
+
+/**
+ * Spends a hand-off code, once: the single UPDATE … WHERE used_at IS NULL lets only one of two
+ * racing requests claim it. Any attempt spends it, even for the wrong role: a code is tried once.
+ * The account id, or undefined for an unknown, used, expired or other-role value (a session token
+ * or an e-mail link is not a code).
+ */
+export async function consumeHandoffCode(tx: Tx, role: Role, code: string, now: Date): Promise<string | undefined> {
+  const [claimed] = await tx
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(and(eq(accountTokens.tokenHash, hashToken(code)), eq(accountTokens.purpose, 'handoff'), isNull(accountTokens.usedAt)))
+    .returning({ accountId: accountTokens.accountId, role: accountTokens.role, expiresAt: accountTokens.expiresAt });
+  if (!claimed || claimed.role !== role || claimed.expiresAt <= now) return undefined;
+  return claimed.accountId;
+}

@@ -1,0 +1,99 @@
+import { and, eq } from 'drizzle-orm';
+import { auditLog } from '../../db/schema';
+import { account, connect, prescriptionBody, recordBody, setClock } from '../../test/clinical';
+import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
+import { pageCount, pdfText } from '../../test/pdf-text';
+
+describe.each(BACKENDS)('GET /patient/health-record.pdf on %s', (backend) => {
+  let t: TestApp;
+  // Sydney: 22:30 UTC is the next morning there, so the file's date is the clinic's.
+  const fixture = appPerFile(backend, { CLINIC_TIME_ZONE: 'Australia/Sydney' });
+  beforeAll(() => ({ t } = fixture));
+
+  const pdfOf = (token?: string) =>
+    t.app.inject({ method: 'GET', url: '/patient/health-record.pdf', headers: token ? bearer(token) : {} });
+
+  const dataRows = (patientId: string, actorId: string) =>
+    t.db.db
+      .select({ action: auditLog.action, entity: auditLog.entity })
+      .from(auditLog)
+      .where(and(eq(auditLog.patientId, patientId), eq(auditLog.actorId, actorId)));
+
+  it("answers the patient's own record as a PDF attachment, not cached, audited", async () => {
+    const doctor = await account(t, 'doctor', { name: 'Dr Grace Hopper' });
+    const patient = await account(t, 'patient', { name: 'Ada Lovelace' });
+    await connect(t, doctor, patient);
+    setClock(t, '2026-03-01T09:00:00Z');
+    const record = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: recordBody({ title: 'Chest pain', gpe: { pulse: 72, bloodPressure: '128/84' } }),
+    });
+    expect(record.statusCode).toBe(201);
+    const prescription = await t.app.inject({
+      method: 'POST',
+      url: `/prescription/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: prescriptionBody({ prescribedDrug: 'Amoxicillin' }),
+    });
+    expect(prescription.statusCode).toBe(201);
+
+    setClock(t, '2026-03-01T22:30:00Z');
+    const before = (await dataRows(patient.id, patient.id)).length;
+    const res = await pdfOf(patient.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="careloop-health-record-2026-03-02.pdf"');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const pdf = res.rawPayload;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.toString('latin1').trimEnd().endsWith('%%EOF')).toBe(true);
+    expect(pageCount(pdf)).toBeGreaterThanOrEqual(1);
+    const text = pdfText(pdf);
+    expect(text).toContain('Name: Ada Lovelace');
+    expect(text).toContain('Chest pain — 2026-03-01');
+    expect(text).toContain('Doctor: Dr Grace Hopper');
+    expect(text).toContain('Heart rate: 72 /min');
+    expect(text).toContain('Blood pressure: 128/84 mm[Hg]');
+    expect(text).toContain('Respiratory rate: not measured');
+    expect(text).toMatch(/NEWS2: \d+ — Partial score, not measured/);
+    expect(text).toContain('Amoxicillin — 2026-03-01 20:00');
+    expect(text).toContain('Generated 2026-03-02 09:30 (Australia/Sydney)');
+
+    // the patient's own read of everything they hold, one list row per kind of data
+    const after = await dataRows(patient.id, patient.id);
+    expect(after.length).toBeGreaterThan(before);
+    expect(after.slice(before).map((r) => r.action)).toEqual(expect.arrayContaining(['list']));
+    expect(after.slice(before).map((r) => r.entity)).toEqual(expect.arrayContaining(['medical_record', 'prescription']));
+  });
+
+  it("never holds another patient's data: each patient gets their own; doctors and strangers are refused", async () => {
+    const doctor = await account(t, 'doctor');
+    const patient = await account(t, 'patient', { name: 'Jonas Weber' });
+    const other = await account(t, 'patient', { name: 'Mira Stone' });
+    await connect(t, doctor, patient);
+    await connect(t, doctor, other);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: recordBody({ title: 'Only Jonas' }),
+    });
+    expect(created.statusCode).toBe(201);
+
+    const theirs = await pdfOf(other.token);
+    expect(theirs.statusCode).toBe(200);
+    const text = pdfText(theirs.rawPayload);
+    expect(text).toContain('Mira Stone');
+    expect(text).not.toContain('Jonas');
+    expect(text).not.toContain('Only Jonas');
+    expect(await dataRows(patient.id, other.id)).toEqual([]);
+
+    // patient only: a doctor reads a patient's record through the app or FHIR, not this route
+    expect((await pdfOf(doctor.token)).statusCode).toBe(403);
+    const anonymous = await pdfOf();
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toEqual({ error: expect.any(String) });
+  });
+});

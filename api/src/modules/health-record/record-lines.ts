@@ -1,0 +1,227 @@
+import type {
+  AllergyIntolerance,
+  Bundle,
+  CodeableConcept,
+  Composition,
+  DocumentReference,
+  Encounter,
+  HumanName,
+  MedicationRequest,
+  Observation,
+  Patient,
+  Practitioner,
+  Quantity,
+  Resource,
+} from '@medplum/fhirtypes';
+import { localDateTime } from '../../clinical/age';
+
+/**
+ * The health record for people: the lines of the PDF, built from the same `$everything` Bundle
+ * the FHIR download saves. Pure (no pdfkit, no db): the PDF's content is tested here, since
+ * pdfkit compresses what it writes.
+ */
+export type RecordLine =
+  | { kind: 'title' | 'heading' | 'subheading' | 'text' | 'note'; text: string }
+  /** a label and its value on one line ("Heart rate: 72 /min") */
+  | { kind: 'fact'; label: string; text: string };
+
+export const NOT_MEASURED = 'not measured';
+
+const LOINC = 'http://loinc.org';
+
+/** The vital signs a record's examination asks for, in the record form's order, by LOINC code. */
+const VITAL_SIGNS: { label: string; codes: string[] }[] = [
+  { label: 'Heart rate', codes: ['8867-4'] },
+  { label: 'Respiratory rate', codes: ['9279-1'] },
+  { label: 'Blood pressure', codes: ['85354-9'] },
+  { label: 'Body temperature', codes: ['8310-5'] },
+  { label: 'Oxygen saturation', codes: ['59408-5', '2708-6'] },
+  { label: 'Blood glucose', codes: ['2339-0', '15074-8'] },
+];
+const SYSTOLIC = '8480-6';
+const DIASTOLIC = '8462-4';
+
+const resourcesOf = <T extends Resource>(bundle: Bundle, type: T['resourceType']): T[] =>
+  (bundle.entry ?? []).map((e) => e.resource).filter((r): r is T => r?.resourceType === type);
+
+const codesOf = (c: CodeableConcept | undefined) => (c?.coding ?? []).filter((x) => x.system === LOINC).map((x) => x.code);
+const conceptText = (c: CodeableConcept | undefined) =>
+  c?.text ?? c?.coding?.find((x) => x.display)?.display ?? c?.coding?.[0]?.code;
+
+export function nameText(names: HumanName[] | undefined): string {
+  const n = names?.find((x) => x.use === 'official') ?? names?.[0];
+  if (!n) return '';
+  return n.text ?? [...(n.given ?? []), n.family].filter(Boolean).join(' ');
+}
+
+/** "72 /min": the value as recorded, with its human unit (else its UCUM code). */
+export function quantityText(q: Quantity | undefined): string | undefined {
+  if (q?.value === undefined) return undefined;
+  const unit = q.unit ?? q.code;
+  return unit ? `${q.value} ${unit}` : String(q.value);
+}
+
+function observationValue(o: Observation): string | undefined {
+  const systolic = o.component?.find((c) => codesOf(c.code).includes(SYSTOLIC))?.valueQuantity;
+  const diastolic = o.component?.find((c) => codesOf(c.code).includes(DIASTOLIC))?.valueQuantity;
+  if (systolic?.value !== undefined && diastolic?.value !== undefined) {
+    return `${systolic.value}/${diastolic.value} ${systolic.unit ?? systolic.code ?? ''}`.trim();
+  }
+  if (o.valueQuantity) return quantityText(o.valueQuantity);
+  if (o.valueInteger !== undefined) return String(o.valueInteger);
+  return o.valueString ?? conceptText(o.valueCodeableConcept);
+}
+
+const isVitalSign = (o: Observation) => VITAL_SIGNS.some((v) => v.codes.some((c) => codesOf(o.code).includes(c)));
+const isNews2 = (o: Observation) => !isVitalSign(o) && /NEWS\s*2/i.test(`${conceptText(o.code) ?? ''} ${o.code.text ?? ''}`);
+
+/** `Encounter/abc` → `abc` (also a full URL ending in Encounter/abc). */
+const idOf = (reference: string | undefined, type: string) => {
+  const m = reference?.match(new RegExp(`(?:^|/)${type}/([^/]+)$`));
+  return m?.[1];
+};
+
+/**
+ * A record summary's Markdown (only "## " headings and **bold**) as plain lines: headings become
+ * sub-headings, bold markers go. Never rendered as markup.
+ */
+export function summaryLines(markdown: string): RecordLine[] {
+  const lines: RecordLine[] = [];
+  for (const raw of markdown.split(/\r?\n/)) {
+    const line = raw.replace(/\*\*(.+?)\*\*/g, '$1').trimEnd();
+    if (line.startsWith('## ')) lines.push({ kind: 'subheading', text: line.slice(3).trim() });
+    else if (line.trim()) lines.push({ kind: 'text', text: line });
+  }
+  return lines;
+}
+
+/** XHTML narrative → plain text lines (block elements break lines; entities decoded; no markup kept). */
+export function narrativeText(div: string): string {
+  return div
+    .replace(/<\s*br\s*\/?>/gi, '\n')
+    .replace(/<\/(p|div|h[1-6]|li|tr)>/gi, '\n')
+    .replace(/<h2[^>]*>/gi, '## ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&');
+}
+
+/** The summary of a Composition: its sections' narrative as text (the Markdown lines it was made of). */
+function compositionSummary(c: Composition): string {
+  const texts = (c.section ?? []).map((s) => (s.text?.div ? narrativeText(s.text.div) : ''));
+  if (texts.some((t) => t.trim())) return texts.join('\n');
+  return c.text?.div ? narrativeText(c.text.div) : '';
+}
+
+const dateOf = (iso: string | undefined, timeZone: string) =>
+  iso ? (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : localDateTime(new Date(iso), timeZone).replace('T', ' ')) : '—';
+
+export interface RecordLinesOptions {
+  generatedAt: Date;
+  /** the clinic's IANA time zone (CLINIC_TIME_ZONE): every time shown, and the generated-at line */
+  timeZone: string;
+}
+
+export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): RecordLine[] {
+  const { timeZone } = opts;
+  const lines: RecordLine[] = [{ kind: 'title', text: 'CareLoop health record' }];
+  const fact = (label: string, text: string | undefined) => lines.push({ kind: 'fact', label, text: text || '—' });
+
+  const patient = resourcesOf<Patient>(bundle, 'Patient')[0];
+  lines.push({ kind: 'heading', text: 'Patient' });
+  if (patient) {
+    fact('Name', nameText(patient.name));
+    fact('Date of birth', patient.birthDate);
+    fact('Gender', patient.gender);
+    fact('E-mail', patient.telecom?.find((t) => t.system === 'email')?.value);
+    const address = patient.address?.[0];
+    if (address)
+      fact(
+        'Address',
+        address.text ?? [...(address.line ?? []), address.city, address.state, address.postalCode].filter(Boolean).join(', '),
+      );
+  }
+
+  const allergies = resourcesOf<AllergyIntolerance>(bundle, 'AllergyIntolerance');
+  lines.push({ kind: 'heading', text: 'Allergies' });
+  if (allergies.length === 0) lines.push({ kind: 'note', text: 'No allergy recorded' });
+  for (const a of allergies) {
+    const status = [conceptText(a.clinicalStatus), conceptText(a.verificationStatus)].filter(Boolean).join(', ');
+    const reactions = (a.reaction ?? []).flatMap((r) => r.manifestation.map(conceptText)).filter(Boolean);
+    const details = [
+      status && `status: ${status}`,
+      a.criticality && `criticality: ${a.criticality}`,
+      reactions.length && `reaction: ${reactions.join(', ')}`,
+    ]
+      .filter(Boolean)
+      .join('; ');
+    lines.push({ kind: 'text', text: `${conceptText(a.code) ?? 'Allergy'}${details ? ` (${details})` : ''}` });
+  }
+
+  const practitioners = new Map(resourcesOf<Practitioner>(bundle, 'Practitioner').map((p) => [p.id, nameText(p.name)]));
+  const observations = resourcesOf<Observation>(bundle, 'Observation');
+  const compositions = resourcesOf<Composition>(bundle, 'Composition');
+  const encounters = resourcesOf<Encounter>(bundle, 'Encounter').sort((a, b) =>
+    (b.period?.start ?? '').localeCompare(a.period?.start ?? ''),
+  );
+  lines.push({ kind: 'heading', text: 'Medical records' });
+  if (encounters.length === 0) lines.push({ kind: 'note', text: 'No medical record found' });
+  for (const e of encounters) {
+    const title = conceptText(e.type?.[0]) ?? conceptText(e.reasonCode?.[0]) ?? 'Medical record';
+    lines.push({ kind: 'subheading', text: `${title} — ${dateOf(e.period?.start, timeZone)}` });
+    const doctorRef = e.participant?.find((p) => p.individual)?.individual;
+    fact('Doctor', practitioners.get(idOf(doctorRef?.reference, 'Practitioner')) || doctorRef?.display);
+    const admission = e.hospitalization?.admitSource;
+    if (admission) fact('Mode of admission', conceptText(admission));
+
+    const own = observations.filter((o) => idOf(o.encounter?.reference, 'Encounter') === e.id);
+    lines.push({ kind: 'text', text: 'Vital signs' });
+    for (const v of VITAL_SIGNS) {
+      const o = own.find((x) => v.codes.some((c) => codesOf(x.code).includes(c)));
+      fact(v.label, (o && observationValue(o)) ?? NOT_MEASURED);
+    }
+    const news2 = own.find(isNews2);
+    const news2Value = news2 && observationValue(news2);
+    // a partial score says which parameters it lacks (its note)
+    const news2Notes = news2 ? [...(news2.interpretation ?? []).map(conceptText), ...(news2.note ?? []).map((n) => n.text)] : [];
+    fact('NEWS2', news2Value ? [news2Value, ...news2Notes].filter(Boolean).join(' — ') : 'not scored');
+
+    const summary = compositions.find((c) => idOf(c.encounter?.reference, 'Encounter') === e.id);
+    const summaryText = summary ? compositionSummary(summary) : '';
+    if (summaryText.trim()) {
+      lines.push({ kind: 'text', text: 'Summary' });
+      lines.push(...summaryLines(summaryText));
+    }
+  }
+
+  const prescriptions = resourcesOf<MedicationRequest>(bundle, 'MedicationRequest');
+  lines.push({ kind: 'heading', text: 'Prescriptions' });
+  if (prescriptions.length === 0) lines.push({ kind: 'note', text: 'No prescription found' });
+  for (const m of prescriptions) {
+    const drug = conceptText(m.medicationCodeableConcept) ?? m.medicationReference?.display ?? 'Medication';
+    lines.push({ kind: 'subheading', text: `${drug} — ${dateOf(m.authoredOn, timeZone)}` });
+    const prescriber = practitioners.get(idOf(m.requester?.reference, 'Practitioner')) || m.requester?.display;
+    if (prescriber) fact('Prescribed by', prescriber);
+    for (const d of m.dosageInstruction ?? []) if (d.text) lines.push({ kind: 'text', text: d.text });
+    for (const n of m.note ?? []) lines.push({ kind: 'text', text: n.text });
+  }
+
+  const files = resourcesOf<DocumentReference>(bundle, 'DocumentReference');
+  lines.push({ kind: 'heading', text: 'Files' });
+  if (files.length === 0) lines.push({ kind: 'note', text: 'No file uploaded' });
+  for (const f of files) {
+    // names and dates only: a signed URL in a PDF would outlive its purpose
+    const attachment = f.content[0]?.attachment;
+    lines.push({
+      kind: 'text',
+      text: `${attachment?.title ?? f.description ?? 'File'} — ${dateOf(f.date ?? attachment?.creation, timeZone)}`,
+    });
+  }
+
+  lines.push({ kind: 'note', text: `Generated ${localDateTime(opts.generatedAt, timeZone).replace('T', ' ')} (${timeZone})` });
+  return lines;
+}

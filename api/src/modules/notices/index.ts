@@ -1,0 +1,101 @@
+import type { Role } from 'shared-contracts';
+import type { Mailer } from '../../adapters/mail';
+import type { BackgroundTasks } from '../../lib/background';
+
+// The mails that tell an account's owner about a change to its security (issue 11): every text in
+// one place, plain text, subjects starting "CareLoop: ". They go out after the answer (like the
+// password-reset mail), so a slow mail server never holds up or fails the change itself.
+
+export interface Notice {
+  subject: string;
+  text: string;
+}
+
+const SIGNATURE = ['', 'CareLoop'];
+/** Whose account, and where the web app is (for the way back in). */
+export interface NoticeContext {
+  webOrigin: string;
+  role: Role;
+}
+
+const NOT_YOU = ({ webOrigin, role }: NoticeContext) =>
+  `If this was not you, reset your password now at ${webOrigin}/${role}/forgot-password and check your two-factor authentication.`;
+
+export const NOTICES = {
+  passwordChanged: (at: NoticeContext): Notice => ({
+    subject: 'CareLoop: your password was changed',
+    text: [
+      'Hello,',
+      '',
+      'The password of your CareLoop account was just changed, and every other session was signed out.',
+      NOT_YOU(at),
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
+  /** To the old address, when a new one is asked for (it is in force only once the link is used). */
+  emailChangeAsked: (at: NoticeContext, newEmail: string): Notice => ({
+    subject: 'CareLoop: a change of your e-mail address was asked',
+    text: [
+      'Hello,',
+      '',
+      `A change of the e-mail address of your CareLoop account to ${newEmail} was asked.`,
+      'It takes effect only once the link sent to that address is opened; until then this address stays in use.',
+      NOT_YOU(at),
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
+  /**
+   * To the old address, once the link was used and the new address is in force. For the
+   * verify-email endpoint (POST /{role}/verify-email/{token}), which consumeEmailToken serves.
+   */
+  emailChanged: (at: NoticeContext, newEmail: string): Notice => ({
+    subject: 'CareLoop: your e-mail address was changed',
+    text: [
+      'Hello,',
+      '',
+      `The e-mail address of your CareLoop account is now ${newEmail}; this address is no longer used for it.`,
+      NOT_YOU(at),
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
+  /** To the new address: the link that proves it (WEB_ORIGIN/{role}/verify-email/{token}). */
+  confirmNewEmail: (link: string, hours: number): Notice => ({
+    subject: 'CareLoop: confirm your new e-mail address',
+    text: [
+      'Hello,',
+      '',
+      'This address was given as the new e-mail of a CareLoop account. Open this link to confirm it:',
+      '',
+      link,
+      '',
+      `The link works once and expires in ${hours} hours. Until then the account keeps its old address.`,
+      'If you did not ask for this, ignore this e-mail: nothing changes.',
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
+  twoFactorOn: (at: NoticeContext): Notice => ({
+    subject: 'CareLoop: two-factor authentication was turned on',
+    text: [
+      'Hello,',
+      '',
+      'Two-factor authentication was just turned on for your CareLoop account: every login now asks for a code from the authenticator app that was set up.',
+      NOT_YOU(at),
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
+  twoFactorOff: (at: NoticeContext): Notice => ({
+    subject: 'CareLoop: two-factor authentication was turned off',
+    text: [
+      'Hello,',
+      '',
+      'Two-factor authentication was just turned off for your CareLoop account: logins no longer ask for a code.',
+      NOT_YOU(at),
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
+} as const;
+
+/** Sends a notice after the answer; a failure is logged by the background tasks, never shown to the caller. */
+export function sendNotice(deps: { mailer: Mailer }, tasks: Pick<BackgroundTasks, 'run'>, to: string, notice: Notice): void {
+  tasks.run(`notice: ${notice.subject}`, () => deps.mailer.send({ to, subject: notice.subject, text: notice.text }));
+}

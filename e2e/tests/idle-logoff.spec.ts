@@ -1,0 +1,158 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { API_URL } from '../stack';
+import { PASSWORD, auth, connectedPair, logIn, logOut, storedToken } from './helpers';
+
+// Issue 16 item 8 (HIPAA §164.312(a)(2)(iii)): after 15 idle minutes (the default) the app warns
+// for the last 60 s, then ends the session on the server and here; a long form's draft survives
+// the automatic logoff (not an explicit one) and is offered back to the same account. Time runs on
+// Playwright's fake clock.
+const PEOPLE = { doctor: { name: 'Dr Lena Berg' }, patient: { name: 'Omar Haddad', DOB: '1975-06-30' } };
+
+async function signedInDoctor(page: Page, width = 1280) {
+  const pair = await connectedPair(page.request, PEOPLE);
+  await page.clock.install();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  await logIn(page, 'doctor', pair.doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await page.setViewportSize({ width, height: 900 });
+  return pair;
+}
+
+const warning = (page: Page) => page.getByRole('alertdialog');
+
+for (const width of [1280, 390]) {
+  test(`at ${width} px: warned in the last minute, "Stay signed in" keeps the session, silence signs out on the server`, async ({
+    page,
+  }) => {
+    await signedInDoctor(page, width);
+    const token = (await storedToken(page))!;
+
+    await page.clock.fastForward('13:50');
+    await expect(warning(page)).toHaveCount(0);
+    await page.clock.fastForward('00:15');
+    await expect(warning(page)).toBeVisible();
+    await expect(warning(page)).toContainText(/You will be signed out in \d+ s for your security/);
+    const stay = warning(page).getByRole('button', { name: 'Stay signed in' });
+    await expect(stay).toBeFocused();
+    await expect(stay).toBeInViewport();
+    expect(await axeProblems(page)).toEqual([]);
+    await stay.click();
+    await expect(warning(page)).toHaveCount(0);
+
+    // A fresh 15 minutes from the click: 14:30 later still signed in, then silence ends it.
+    await page.clock.fastForward('14:30');
+    await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+    await expect(warning(page)).toBeVisible();
+    await page.clock.fastForward('00:31');
+    await expect(page).toHaveURL(/\/login\/doctor$/);
+    await expect(page.getByText('You were signed out after 15 minutes without activity')).toBeVisible();
+    expect(await storedToken(page)).toBeNull();
+    // Ended on the server too: the old token is refused.
+    expect((await page.request.get(`${API_URL}/doctor/me`, { headers: auth(token) })).status()).toBe(401);
+  });
+}
+
+test('activity in one tab keeps the other tab signed in', async ({ page, context }) => {
+  await signedInDoctor(page);
+  const other = await context.newPage();
+  await other.goto('/doctor/all-medical-records');
+  await expect(other.getByRole('heading', { name: 'Medical Records' })).toBeVisible();
+
+  await page.clock.fastForward('10:00');
+  await other.keyboard.press('Tab');
+  await other.clock.fastForward('00:02');
+  await page.clock.fastForward('10:00');
+  // 20 minutes since the first tab was used, but only ~10 since the second one was.
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await expect(warning(page)).toHaveCount(0);
+  await page.clock.fastForward('06:00');
+  await expect(page).toHaveURL(/\/login\/doctor$/);
+});
+
+test('a prescription draft survives the automatic logoff and is offered back after the same doctor signs in', async ({
+  page,
+}) => {
+  const pair = await signedInDoctor(page);
+  await page.goto(`/create-prescription/${pair.patientId}`);
+  await page.getByLabel('Drug').fill('Amoxicillin');
+  await page.getByLabel('Dosage').fill('500 mg');
+
+  await page.clock.fastForward('15:05');
+  await expect(page).toHaveURL(/\/login\/doctor$/);
+  await logInHere(page, pair.doctorEmail);
+  await page.goto(`/create-prescription/${pair.patientId}`);
+  await expect(page.getByText(/^Restore your unsaved draft from .+\?$/)).toBeVisible();
+  await expect(page.getByLabel('Drug')).toHaveValue('');
+  expect(await axeProblems(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Restore' }).click();
+  await expect(page.getByLabel('Drug')).toHaveValue('Amoxicillin');
+  await expect(page.getByLabel('Dosage')).toHaveValue('500 mg');
+  await page.getByLabel('Route').fill('Oral');
+  await page.getByLabel('Frequency').fill('Three times a day');
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page).toHaveURL(/\/prescription$/);
+
+  // Submitted: nothing left to offer.
+  await page.goto(`/create-prescription/${pair.patientId}`);
+  await expect(page.getByLabel('Drug')).toBeVisible();
+  await expect(page.getByText(/Restore your unsaved draft/)).toHaveCount(0);
+});
+
+test('an eight-step record draft survives the automatic logoff; Discard drops it', async ({ page }) => {
+  const pair = await signedInDoctor(page);
+  await page.goto(`/medical-record/create/${pair.patientId}`);
+  await page.getByLabel('Title').fill('Chest pain on exertion');
+  await page.getByLabel('Mode of admission').selectOption('Emergency');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('History of presenting complaints').fill('Tight chest climbing stairs');
+
+  await page.clock.fastForward('15:05');
+  await expect(page).toHaveURL(/\/login\/doctor$/);
+  await logInHere(page, pair.doctorEmail);
+  await page.goto(`/medical-record/create/${pair.patientId}`);
+  await page.getByRole('button', { name: 'Restore' }).click();
+  await expect(page.getByLabel('Title')).toHaveValue('Chest pain on exertion');
+  await expect(page.getByLabel('Mode of admission')).toHaveValue('Emergency');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByLabel('History of presenting complaints')).toHaveValue('Tight chest climbing stairs');
+
+  await page.goto(`/medical-record/create/${pair.patientId}`);
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await page.goto(`/medical-record/create/${pair.patientId}`);
+  await expect(page.getByRole('button', { name: 'Next' })).toBeVisible();
+  await expect(page.getByText(/Restore your unsaved draft/)).toHaveCount(0);
+});
+
+test('an explicit logout clears the drafts: nothing is offered after signing in again', async ({ page }) => {
+  const pair = await signedInDoctor(page);
+  await page.goto(`/create-prescription/${pair.patientId}`);
+  await page.getByLabel('Drug').fill('Warfarin');
+  await expect.poll(() => draftCount(page)).toBe(1); // the draft is written just after the keystroke
+  await logOut(page);
+  await expect.poll(() => draftCount(page)).toBe(0); // every tab clears its drafts on logout
+  await page.goto('/');
+  await logIn(page, 'doctor', pair.doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await page.goto(`/create-prescription/${pair.patientId}`);
+  await expect(page.getByLabel('Drug')).toHaveValue('');
+  await expect(page.getByText(/Restore your unsaved draft/)).toHaveCount(0);
+});
+
+/** Signs in on the login page the idle logoff left us on. */
+async function logInHere(page: Page, email: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+}
+
+/** Critical, serious or moderate axe violations on the page as it is (the warning, the restore offer). */
+async function axeProblems(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => ['critical', 'serious', 'moderate'].includes(v.impact ?? '')).map((v) => v.id);
+}
+
+const draftCount = (page: Page) =>
+  page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith('careloop.draft:')).length);

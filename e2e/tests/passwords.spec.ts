@@ -1,0 +1,103 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { API_URL, ROOT } from '../stack';
+import { RESET_SUBJECT, waitForEmail } from './mail';
+import { PASSWORD, openMenu, uniqueEmail } from './helpers';
+
+// Issue 11 item 7 (NIST 800-63B / ASVS 2.1): zxcvbn judges every new password; its feedback is
+// shown under the field as the person types, and the api refuses what scores below 3.
+const STRONG = 'plum ferry cactus lantern';
+
+/** The built chunks of the web apps that hold zxcvbn's dictionaries (1.6 MB each). */
+const dictionaryChunks = ['shell', 'remote-public', 'remote-patient', 'remote-doctor'].flatMap((app) => {
+  const dist = join(ROOT, app, 'dist');
+  return readdirSync(dist).filter((f) => f.endsWith('.js') && readFileSync(join(dist, f), 'utf8').includes('passwords-common'));
+});
+
+/** zxcvbn is fetched lazily (its own chunk and the dictionaries'): the fetches of either. */
+function judgeFetches(page: Page) {
+  const urls: string[] = [];
+  page.on('request', (r) => {
+    const file = new URL(r.url()).pathname.split('/').pop() ?? '';
+    if (/^password-judge\.[0-9a-f]+\.js$/.test(file) || dictionaryChunks.includes(file)) urls.push(file);
+  });
+  return urls;
+}
+
+test('patient signup: a common password gets feedback under the field and is refused; a passphrase signs up', async ({
+  page,
+}) => {
+  const fetched = judgeFetches(page);
+  await page.goto('/');
+  await openMenu(page, 'Create an account', 'As Patient');
+  await expect(page).toHaveURL(/\/patient\/signup$/);
+  await page.getByLabel('Name').fill('Lena Roth');
+  await page.getByLabel('Email').fill(uniqueEmail('weak-password'));
+  // The page painted without the dictionaries.
+  expect(fetched).toHaveLength(0);
+
+  const password = page.getByLabel('Password');
+  await password.fill('football');
+  const feedback = page.getByTestId('password-feedback');
+  await expect(feedback).toContainText('This password is too easy to guess.');
+  await expect(feedback).toContainText('This is a frequently used password.');
+  await expect(password).toHaveAccessibleDescription(/This is a frequently used password\./);
+  expect(dictionaryChunks.length).toBeGreaterThan(0);
+  expect(fetched.some((f) => f.startsWith('password-judge.'))).toBe(true);
+  expect(fetched.some((f) => dictionaryChunks.includes(f))).toBe(true);
+
+  // The form does not stop it; the api does, and its reason comes back under the field.
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page.getByRole('alert')).toContainText('Could not register. Try again?');
+  await expect(password).toBeVisible();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(password).toHaveAccessibleDescription(
+    /^This password is too easy to guess\. This is a frequently used password\./,
+  );
+  await expect(page).toHaveURL(/\/patient\/signup$/);
+
+  await password.fill(STRONG);
+  await expect(feedback).toHaveText('Strong enough.');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
+});
+
+test("reset password: the account's own name is refused with the library's feedback; a passphrase is taken", async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('reset-weak');
+  const signup = await request.post(`${API_URL}/doctor/signup`, {
+    data: { name: 'Dr. Zorblax Quintero', email, password: PASSWORD },
+  });
+  expect(signup.status()).toBe(201);
+  await request.post(`${API_URL}/doctor/forgot-password`, { data: { email } });
+  const link = (await waitForEmail(email, RESET_SUBJECT)).match(
+    /http:\/\/localhost:8180(\/doctor\/reset-password\/[0-9a-f-]{36}\/[A-Za-z0-9_-]+)/,
+  )![1];
+  await page.goto(link);
+
+  const password = page.getByLabel('New password', { exact: true });
+  await password.fill('letmein123');
+  await expect(page.getByTestId('password-feedback')).toContainText('This password is too easy to guess.');
+
+  // The page does not know whose link it is; the api does, and refuses the name.
+  const ownName = 'zorblaxquintero2024';
+  await password.fill(ownName);
+  await page.getByLabel('Repeat the new password').fill(ownName);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Could not authenticate');
+  await expect(password).toHaveAccessibleDescription(/^This password is too easy to guess\. There should not be any personal/);
+
+  // The refusal did not spend the link.
+  await password.fill(STRONG);
+  await page.getByLabel('Repeat the new password').fill(STRONG);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByText('Your password has been reset. You can now log in.')).toBeVisible();
+  expect((await request.post(`${API_URL}/doctor/login`, { data: { email, password: STRONG } })).status()).toBe(200);
+});

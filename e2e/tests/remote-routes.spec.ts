@@ -1,0 +1,90 @@
+import { expect, test } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Server } from 'node:http';
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment
+// @ts-ignore -- plain ESM script, no types
+import { startWebServer } from '../../scripts/web-server.mjs';
+import {
+  EXTRA_SHELL_PORTS,
+  PORTS,
+  ROOT,
+  origin,
+  runtimeConfig,
+  serveApp,
+  stopServer,
+  tempDir,
+  writeRuntimeConfig,
+} from '../stack';
+import { PASSWORD, uniqueEmail, signUpVia } from './helpers';
+
+test("a route added to remote-patient's list is served through the shell build as it is", async ({ page }) => {
+  // Building one remote on a shared machine takes a while.
+  test.setTimeout(400_000);
+  const shellPort = EXTRA_SHELL_PORTS[0];
+  const patientPort = 8196;
+  const dir = tempDir('qa-route');
+  const out = join(dir, 'dist');
+  // Only remote-patient is rebuilt, with its QA route on; the shell is the dist built before.
+  await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '--output-path', out], {
+    cwd: join(ROOT, 'remote-patient'),
+    env: { ...process.env, CARELOOP_QA_ROUTE: '1' },
+  });
+  const configFile = join(dir, 'runtime-config.json');
+  writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: patientPort, doctor: PORTS.doctor }));
+  const shell = await serveApp('shell', shellPort, configFile);
+  const patient: Server = await startWebServer({ dir: out, port: patientPort, host: '127.0.0.1', runtimeConfigFile: configFile });
+  try {
+    // The usual remote-patient has no such route: the shell's not-found screen.
+    await page.goto('/patient/qa-probe');
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+
+    await page.goto(`${origin(shellPort)}/patient/qa-probe`);
+    await expect(page.getByRole('heading', { name: 'QA probe' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    // The rebuilt remote's other routes still work through the same shell.
+    await page.goto(`${origin(shellPort)}/patient/signup`);
+    await expect(page.getByRole('heading', { name: 'Create your patient account' })).toBeVisible();
+  } finally {
+    await stopServer(shell);
+    await stopServer(patient);
+  }
+});
+
+test('the patient standalone host: its own login, a guarded page, log out back to its start', async ({ page, request }) => {
+  const email = uniqueEmail('standalone');
+  await signUpVia(request, 'patient', { email, name: 'Asha Verma' });
+  const host = origin(PORTS.patient);
+
+  // A guarded page sends a stranger to the host's start page, which is the patient login.
+  await page.goto(`${host}/patient/edit`);
+  await expect(page).toHaveURL(`${host}/login/patient`);
+  await expect(page.getByRole('heading', { name: 'Patient Sign In' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page).toHaveURL(`${host}/patient/dashboard`);
+  await expect(page.getByLabel('Profile summary')).toContainText('Asha Verma');
+
+  const bar = page.getByRole('navigation', { name: 'Standalone' });
+  await bar.getByRole('button', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(`${host}/login/patient`);
+
+  // No router developer 404: the host's own not-found screen.
+  await page.goto(`${host}/no/such/page`);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+});
+
+test('the public standalone host links to the patient and doctor logins', async ({ page }) => {
+  await page.goto(origin(PORTS.public));
+  const bar = page.getByRole('navigation', { name: 'Standalone' });
+  await expect(bar.getByRole('link', { name: 'Patient login (remote-patient)' })).toHaveAttribute(
+    'href',
+    `${origin(PORTS.patient)}/login/patient`,
+  );
+  await expect(bar.getByRole('link', { name: 'Doctor login (remote-doctor)' })).toHaveAttribute(
+    'href',
+    `${origin(PORTS.doctor)}/login/doctor`,
+  );
+});

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { API_URL, SHELL_URL } from '../stack';
+import { PASSWORD, auth, openMenu, signUpVia, uniqueEmail } from './helpers';
+import { VERIFY_SUBJECT, waitForEmail } from './mail';
+
+// Issue 11: a patient is found by a doctor only once the e-mail is proven by the mailed link.
+test('a patient signs up, follows the link from the .eml, and only then can a doctor find them', async ({ page, request }) => {
+  const email = uniqueEmail('verify-patient');
+  const doctorEmail = uniqueEmail('verify-doctor');
+  const doctor = await signUpVia(request, 'doctor', { name: 'Dr. Vera Linke', email: doctorEmail });
+  const ask = (address: string) =>
+    request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: address } });
+
+  await page.goto('/');
+  await openMenu(page, 'Create an account', 'As Patient');
+  await page.getByLabel('Name').fill('Mira Sol');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
+
+  // The banner says what is missing; a resend right after signup is refused, and says so.
+  await expect(page.getByText('Please verify your e-mail address.')).toBeVisible();
+  await page.getByRole('button', { name: 'Resend the link' }).click();
+  await expect(page.getByRole('alert')).toContainText('less than a minute ago');
+
+  // Before verification the doctor gets the very answer of an unknown address.
+  const unknown = await ask(uniqueEmail('nobody'));
+  const hidden = await ask(email);
+  expect(hidden.status()).toBe(404);
+  expect(hidden.status()).toBe(unknown.status());
+  expect(await hidden.text()).toBe(await unknown.text());
+
+  // The link from the .eml, followed on a phone-sized screen.
+  const mail = await waitForEmail(email, VERIFY_SUBJECT);
+  const link = new RegExp(`${SHELL_URL}/patient/verify-email/[A-Za-z0-9_-]+`).exec(mail)?.[0];
+  expect(link).toBeTruthy();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(link!);
+  await expect(page.getByRole('heading', { name: 'Verify your e-mail address' })).toBeVisible();
+  await page.getByRole('button', { name: 'Verify my e-mail address' }).click();
+  await expect(page.getByRole('status')).toHaveText('Your e-mail address is verified. Thank you!');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+  // A link works once.
+  const again = await request.post(`${API_URL}/patient/verify-email/${link!.split('/').pop()}`);
+  expect(again.status()).toBe(400);
+
+  await page.getByRole('link', { name: 'Go to your dashboard' }).click();
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
+  await expect(page.getByLabel('Profile summary')).toContainText('Mira Sol');
+  await expect(page.getByText('Please verify your e-mail address.')).toHaveCount(0);
+
+  // Now the doctor finds the patient; the answer names the address, not the person.
+  const found = await ask(email);
+  expect(found.status()).toBe(201);
+  expect(await found.json()).toEqual({ message: `Request sent to ${email}.` });
+});
+
+test('an unverified doctor cannot send a connection request, and a bad link says so', async ({ page, request }) => {
+  const doctorEmail = uniqueEmail('unverified-doctor');
+  const doctor = await signUpVia(request, 'doctor', { name: 'Dr. Not Yet', email: doctorEmail }, { verified: false });
+  const patientEmail = uniqueEmail('verified-patient');
+  await signUpVia(request, 'patient', { name: 'Ola Verified', email: patientEmail });
+  const res = await request.post(`${API_URL}/doctor/requestPatient`, { headers: auth(doctor), data: { email: patientEmail } });
+  expect(res.status()).toBe(403);
+  expect((await res.json()).error).toMatch(/^Verify your e-mail address first/);
+
+  await page.goto(`/doctor/verify-email/${'x'.repeat(43)}`);
+  await page.getByRole('button', { name: 'Verify my e-mail address' }).click();
+  await expect(page.getByRole('alert')).toHaveText('This verification link is invalid, already used or expired');
+  await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login/doctor');
+});

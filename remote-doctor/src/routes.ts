@@ -1,0 +1,32 @@
+import type { RemoteRoute } from 'shared-ui';
+
+/**
+ * Every route remote-doctor serves, once: exposed as remote_doctor/routes to the shell (which sends
+ * it the URLs under /doctor, /medical-record and /create-prescription, shell/src/routes.tsx) and
+ * served alone by the standalone host.
+ */
+const routes: RemoteRoute[] = [
+  { path: '/doctor/signup', view: () => import('./views/Signup') },
+  { path: '/doctor/dashboard', view: () => import('./views/Dashboard'), access: 'doctor' },
+  { path: '/doctor/edit', view: () => import('./views/EditProfile'), access: 'doctor' },
+  { path: '/doctor/access-history', view: () => import('./views/AccessHistory'), access: 'doctor' },
+  { path: '/doctor/complete-profile', view: () => import('./views/CompleteProfile'), access: 'doctor' },
+  { path: '/doctor/enable2fa', view: () => import('./views/EnableTwoFactor'), access: 'doctor' },
+  { path: '/doctor/assign-patients', view: () => import('./views/AssignPatients'), access: 'doctor' },
+  { path: '/doctor/view-incoming-requests', view: () => import('./views/IncomingRequests'), access: 'doctor' },
+  { path: '/doctor/view-outgoing-requests', view: () => import('./views/OutgoingRequests'), access: 'doctor' },
+  { path: '/doctor/all-medical-records', view: () => import('./views/Records'), access: 'doctor' },
+  { path: '/doctor/dashboard/medical-files', view: () => import('./views/MedicalFiles'), access: 'doctor' },
+  { path: '/doctor/dashboard/reminder', view: () => import('./views/Reminder'), access: 'doctor' },
+  { path: '/medical-record/create', view: () => import('./views/PickRecordPatient'), access: 'doctor' },
+  { path: '/medical-record/create/:id', view: () => import('./views/CreateRecord'), access: 'doctor' },
+  { path: '/create-prescription', view: () => import('./views/PickPrescriptionPatient'), access: 'doctor' },
+  { path: '/create-prescription/:id', view: () => import('./views/CreatePrescription'), access: 'doctor' },
+
+  // SPEC's role-dependent routes: the shell hands them to the signed-in role's remote.
+  { path: '/dashboard', view: () => import('./views/Dashboard'), access: 'doctor' },
+  { path: '/prescription', view: () => import('./views/Prescriptions'), access: 'doctor' },
+  { path: '/all-medical-records/:id', view: () => import('./views/MedicalRecord'), access: 'doctor' },
+];
+
+export default routes;

@@ -1,0 +1,136 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import type { WorklistItem } from 'shared-contracts';
+import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { startFakeApi } from '../../../test-support/fake-api';
+import { doctorMe } from '../../../test-support/fixtures';
+import { changeText, news2Text, Worklist } from './Worklist';
+
+const id = (n: number) => `6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a${String(n).padStart(2, '0')}`;
+const AT = '2026-11-23T09:15:00.000Z';
+
+const item = (n: number, name: string, over: Partial<WorklistItem> = {}): WorklistItem => ({
+  patient: id(n),
+  name,
+  DOB: '1960-01-02',
+  email: `${name.split(' ')[0].toLowerCase()}@example.com`,
+  latest: null,
+  change: null,
+  lastRecordAt: null,
+  ...over,
+});
+const latest = (total: number, complete: boolean, band?: 'low' | 'low-medium' | 'medium' | 'high') => ({
+  recordId: id(90 + total),
+  recordedAt: AT,
+  news2: { total, complete, singleParameterThree: false, ...(band ? { band } : {}) },
+  ...(complete ? {} : { missing: ['consciousness' as const] }),
+});
+
+// The api's order, as sent: the component must keep it.
+const ITEMS: WorklistItem[] = [
+  item(1, 'Sam Septic', { latest: latest(7, true, 'high'), change: 4, lastRecordAt: AT }),
+  item(2, 'Pia Partial', { latest: latest(3, false), change: null, lastRecordAt: AT }),
+  item(3, 'Nora None'),
+  item(4, 'Stan Steady', { latest: latest(1, true, 'low'), change: 0, lastRecordAt: AT }),
+  item(5, 'Fay Falling', { latest: latest(0, true, 'low'), change: -2, lastRecordAt: AT }),
+];
+
+let worklistReply: { status: number; body: unknown } = { status: 200, body: { items: ITEMS } };
+let fake: Awaited<ReturnType<typeof startFakeApi>>;
+beforeAll(async () => {
+  fake = await startFakeApi({
+    'GET /doctor/worklist': () => worklistReply,
+    'GET /doctor/me': {
+      status: 200,
+      body: doctorMe({ assignedPatients: ITEMS.map(({ patient, name, DOB, email }) => ({ patient, name, DOB, email })) }),
+    },
+    [`DELETE /doctor/patients/${id(3)}`]: { status: 200, body: { message: 'Patient released.' } },
+  });
+  configureApi(fake.url);
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+  worklistReply = { status: 200, body: { items: ITEMS } };
+  useSession.getState().login('t', 'doctor');
+});
+
+function renderWorklist() {
+  const router = createMemoryRouter([{ path: '/doctor/dashboard', element: <Worklist /> }], {
+    initialEntries: ['/doctor/dashboard'],
+  });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+const rows = async () => within(await screen.findByRole('region', { name: 'Assigned patients' })).findAllByRole('listitem');
+
+test('lists the patients in the order the api ranked them, each linking to their records by id', async () => {
+  renderWorklist();
+  const items = await rows();
+  expect(items.map((li) => within(li).getByRole('link').textContent)).toEqual([
+    expect.stringMatching(/^Sam Septic/),
+    expect.stringMatching(/^Pia Partial/),
+    expect.stringMatching(/^Nora None/),
+    expect.stringMatching(/^Stan Steady/),
+    expect.stringMatching(/^Fay Falling/),
+  ]);
+  expect(items.map((li) => within(li).getByRole('link').getAttribute('href'))).toEqual(
+    [1, 2, 3, 4, 5].map((n) => `/doctor/all-medical-records?patientId=${id(n)}`),
+  );
+  // identity as everywhere on the doctor side: date of birth and e-mail with the name
+  expect(within(items[0]).getByRole('link')).toHaveTextContent(/Born 2 Jan 1960 \(\d+\) · sam@example\.com/);
+  expect(screen.getByText('Highest risk first, by the latest NEWS2.')).toBeInTheDocument();
+});
+
+test('each row says the score, its change and the time of the last record', async () => {
+  renderWorklist();
+  const facts = (await rows()).map((li) => within(li).getByTestId('worklist-facts').textContent);
+  const when = `Last record ${new Date(AT).toLocaleString()}`;
+  expect(facts).toEqual([
+    `NEWS2 7 (high)+4 since previous${when}`,
+    `NEWS2 incomplete (at least 3)— no comparable previous score${when}`,
+    'No records yet',
+    `NEWS2 1 (low)no change${when}`,
+    `NEWS2 0 (low)−2 since previous${when}`,
+  ]);
+});
+
+test('the texts: score, incomplete lower bound, no record; change up, down, none, not comparable', () => {
+  expect(news2Text(latest(7, true, 'high'))).toBe('NEWS2 7 (high)');
+  expect(news2Text(latest(3, false))).toBe('NEWS2 incomplete (at least 3)');
+  expect(news2Text(null)).toBe('No records yet');
+  expect(changeText(4)).toBe('+4 since previous');
+  expect(changeText(-2)).toBe('−2 since previous');
+  expect(changeText(0)).toBe('no change');
+  expect(changeText(null)).toBe('—');
+});
+
+test('no assigned patients: "No assigned patients found"', async () => {
+  worklistReply = { status: 200, body: { items: [] } };
+  renderWorklist();
+  expect(await screen.findByText('No assigned patients found')).toBeInTheDocument();
+  expect(screen.queryByRole('listitem')).toBeNull();
+});
+
+test('if the worklist cannot be read the patients are still listed, their risk "not available"', async () => {
+  worklistReply = { status: 404, body: { error: 'Not found' } };
+  renderWorklist();
+  const items = await rows();
+  expect(items).toHaveLength(ITEMS.length);
+  expect(items[0]).toHaveTextContent('Risk not available: the worklist could not be loaded');
+  expect(screen.queryByText('No assigned patients found')).toBeNull();
+});
+
+test('releasing a patient keeps its confirm step and reads the worklist again', async () => {
+  renderWorklist();
+  const items = await rows();
+  fireEvent.click(within(items[2]).getByRole('button', { name: /^Release: Nora None/ }));
+  fireEvent.click(within(items[2]).getByRole('button', { name: 'Release' }));
+  await screen.findByText('Patient released.');
+  await waitFor(() => expect(fake.requests.filter((r) => r.path === '/doctor/worklist')).toHaveLength(2));
+});

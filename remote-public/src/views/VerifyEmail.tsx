@@ -1,0 +1,7 @@
+import type { Role } from 'shared-contracts';
+import { VerifyEmailView } from 'shared-ui';
+
+/** /{role}/verify-email/{token}: the one view both roles use lives in shared-ui. */
+export default function VerifyEmail({ role }: { role: Role }) {
+  return <VerifyEmailView role={role} />;
+}

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint';
+
+/*
+ * The read-only FHIR R4 api (issue 15; api/src/modules/fhir). Bodies are FHIR JSON
+ * (`application/fhir+json`), built and checked against the R4 StructureDefinitions by the api's
+ * tests, so the schemas here are loose: they name the shape for OpenAPI, they do not restate FHIR.
+ */
+
+export const FHIR_BASE = '/fhir/R4';
+export const FHIR_MIME = 'application/fhir+json';
+
+/** The resource types served (read by id and search). */
+export const FHIR_TYPES = [
+  'Patient',
+  'Practitioner',
+  'Encounter',
+  'Observation',
+  'AllergyIntolerance',
+  'MedicationRequest',
+  'DocumentReference',
+  'Composition',
+] as const;
+export type FhirType = (typeof FHIR_TYPES)[number];
+
+/** Any FHIR resource (Bundle, CapabilityStatement, …). */
+export const FhirResource = z.looseObject({ resourceType: z.string() }).meta({ description: 'A FHIR R4 resource' });
+
+/** FHIR's error body: every error of the FHIR routes (404 alike for missing and not allowed). */
+export const OperationOutcome = z
+  .looseObject({
+    resourceType: z.literal('OperationOutcome'),
+    issue: z.array(z.looseObject({ severity: z.string(), code: z.string(), diagnostics: z.string().optional() })),
+  })
+  .meta({ description: 'A FHIR R4 OperationOutcome' });
+
+const FhirId = z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, { error: 'Invalid id' });
+
+export const FhirTypeParams = z.strictObject({ type: z.enum(FHIR_TYPES) });
+export const FhirReadParams = z.strictObject({ type: z.enum(FHIR_TYPES), id: FhirId });
+export const FhirPatientParams = z.strictObject({ id: FhirId });
+
+/**
+ * Search parameters. `patient` (or `subject`) is `Patient/{id}` or `{id}`; `code` is
+ * `system|code`, `code` or `|code` (comma = any of); `date` is `[eq|ge|gt|le|lt]YYYY-MM-DD[Thh:mm…]`,
+ * repeatable; `_count` a page's size, `_offset` where it starts (the `next` link carries both).
+ * Other parameters are refused (400), so a filter the api does not apply is never silently dropped.
+ */
+export const FhirSearchQuery = z.strictObject({
+  patient: z.string().max(200).optional(),
+  subject: z.string().max(200).optional(),
+  code: z.string().max(500).optional(),
+  date: z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]).optional(),
+  _count: z.coerce.number().int().min(0).max(100).optional(),
+  _offset: z.coerce.number().int().min(0).max(100000).optional(),
+  _format: z.string().max(40).optional(),
+});
+
+const anyRole = ['patient', 'doctor'] as const;
+const outcomes = { 400: OperationOutcome, 401: OperationOutcome, 403: OperationOutcome, 404: OperationOutcome };
+
+export const FHIR_ENDPOINTS = {
+  fhirMetadata: endpoint({
+    method: 'GET',
+    path: '/fhir/R4/metadata',
+    summary: 'FHIR R4 CapabilityStatement: the resource types, interactions and search parameters served',
+    tags: ['fhir'],
+    access: 'public',
+    status: 200,
+    response: FhirResource,
+    errors: [],
+  }),
+  fhirPatientEverything: endpoint({
+    method: 'GET',
+    path: '/fhir/R4/Patient/{id}/$everything',
+    summary:
+      "Everything CareLoop holds on a patient as a FHIR searchset Bundle: the patient's own, or an assigned patient's (doctor)",
+    tags: ['fhir'],
+    access: anyRole,
+    params: FhirPatientParams,
+    status: 200,
+    response: FhirResource,
+    errors: [],
+    otherResponses: outcomes,
+  }),
+  fhirSearch: endpoint({
+    method: 'GET',
+    path: '/fhir/R4/{type}',
+    summary:
+      'FHIR search: a searchset Bundle of the resources of a type the caller may see (by patient; Observation also by code and date)',
+    tags: ['fhir'],
+    access: anyRole,
+    params: FhirTypeParams,
+    query: FhirSearchQuery,
+    status: 200,
+    response: FhirResource,
+    errors: [],
+    otherResponses: outcomes,
+  }),
+  fhirRead: endpoint({
+    method: 'GET',
+    path: '/fhir/R4/{type}/{id}',
+    summary: 'FHIR read: one resource by id, if the caller may see it (404 otherwise, as for a missing id)',
+    tags: ['fhir'],
+    access: anyRole,
+    params: FhirReadParams,
+    status: 200,
+    response: FhirResource,
+    errors: [],
+    otherResponses: outcomes,
+  }),
+};

@@ -1,0 +1,72 @@
+import { MIN_PULSE, MIN_RESPIRATORY_RATE } from './constants';
+
+/*
+ * Vital-sign text rules shared by the api (the payload check, the summary engine) and the record
+ * form, so that what the form lets through, the api stores and the engine reads are the same.
+ * See api/CLINICAL.md (hazard log) for why each rule exists.
+ */
+
+/* Outside these no heart or breathing rate is physiologically possible: a typing error. Also the
+   api's limits: a pulse of 44 or a rate of 9 must be recordable (bradycardia, opioid toxicity). */
+export const PULSE_RANGE = [20, 300] as const;
+export const RESPIRATORY_RATE_RANGE = [3, 80] as const;
+/* A saturation below 20 % is not a reading a pulse oximeter reports (and not a survivable one). */
+export const OXYGEN_SATURATION_RANGE = [20, 100] as const;
+
+/*
+ * SPEC §5's minimums kept as the form's warning thresholds (a deliberate departure, see README):
+ * a lower value asks the doctor to confirm it, and is then recorded.
+ */
+export const PULSE_WARN_BELOW = MIN_PULSE;
+export const RESPIRATORY_RATE_WARN_BELOW = MIN_RESPIRATORY_RATE;
+
+/*
+ * Plausible blood pressure (mmHg): no published cut-off; wide enough to keep profound shock and
+ * hypertensive emergencies, narrow enough to catch a slip such as "1200/80" or "12/80".
+ */
+export const SYSTOLIC_RANGE = [50, 300] as const;
+export const DIASTOLIC_RANGE = [20, 200] as const;
+
+export type BloodPressureCheck =
+  { ok: true; systolic: number; diastolic: number } | { ok: false; reason: 'format' | 'range'; message: string };
+
+export const BLOOD_PRESSURE_FORMAT_MESSAGE = 'Blood pressure must be systolic/diastolic in mmHg, 2–3 digits each (e.g. 120/80)';
+
+/**
+ * "128/84" or "128 / 84 mmHg" (the whole text) → the pair, checked against the plausible ranges
+ * and systolic > diastolic. `within` reads the pair inside a longer note ("BP 128/84 sitting"),
+ * still 2–3 digits each and never part of a longer number ("1200/80" is not 200/80).
+ */
+export function checkBloodPressure(text: string, { within = false } = {}): BloodPressureCheck {
+  const pattern = within ? /(?<![\d.])(\d{2,3})\s*\/\s*(\d{2,3})(?![\d.])/ : /^\s*(\d{2,3})\s*\/\s*(\d{2,3})\s*(?:mm\s*hg)?\s*$/i;
+  const m = pattern.exec(text);
+  if (!m) return { ok: false, reason: 'format', message: BLOOD_PRESSURE_FORMAT_MESSAGE };
+  const systolic = Number(m[1]);
+  const diastolic = Number(m[2]);
+  const [sLo, sHi] = SYSTOLIC_RANGE;
+  const [dLo, dHi] = DIASTOLIC_RANGE;
+  if (systolic < sLo || systolic > sHi)
+    return { ok: false, reason: 'range', message: `Blood pressure: systolic ${systolic} mmHg is outside ${sLo}–${sHi} mmHg` };
+  if (diastolic < dLo || diastolic > dHi)
+    return { ok: false, reason: 'range', message: `Blood pressure: diastolic ${diastolic} mmHg is outside ${dLo}–${dHi} mmHg` };
+  if (systolic <= diastolic)
+    return {
+      ok: false,
+      reason: 'range',
+      message: `Blood pressure: systolic (${systolic}) must be higher than diastolic (${diastolic})`,
+    };
+  return { ok: true, systolic, diastolic };
+}
+
+/** The two glucose units the form offers; the stored text carries one of them. */
+export const GLUCOSE_UNITS = ['mmol/L', 'mg/dL'] as const;
+export type GlucoseUnit = (typeof GLUCOSE_UNITS)[number];
+
+export const GLUCOSE_UNIT_MESSAGE = 'Blood sugar level needs its unit: mmol/L or mg/dL (e.g. 5.4 mmol/L or 97 mg/dL)';
+
+/** The unit a glucose text names, if it names one of the two (case and spacing free: "97 mg/dl", "5.4mmol/l"). */
+export function glucoseUnitOf(text: string): GlucoseUnit | undefined {
+  if (/mmol\s*\/\s*l\b/i.test(text)) return 'mmol/L';
+  if (/mg\s*\/\s*dl\b/i.test(text)) return 'mg/dL';
+  return undefined;
+}

@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { ENDPOINTS, googleSignInErrorText, LoginBody, VerifyLoginCodeBody, type Role } from 'shared-contracts';
+import {
+  clearIdleSignOutNotice,
+  dashboardPath,
+  endpointUrl,
+  login,
+  roleTitle,
+  idleSignOutNotice,
+  serverError,
+  useSession,
+  verifyLoginCode,
+} from 'shared-auth';
+import { Banner, Button, Heading, Narrow, Page, Row } from './components';
+import { FormTextField } from './fields';
+import { SchemaForm } from './SchemaForm';
+import { useSchemaForm } from './formSchemas';
+import { SessionHandoff } from './SessionHandoff';
+
+const FAILED = 'Could not authenticate';
+/** The code step's field of the api's body (the account id comes from the first step). */
+const CodeForm = VerifyLoginCodeBody.pick({ code: true });
+
+/** /login/patient and /login/doctor: the role comes from the path (SPEC §6). */
+export function Login({ role }: { role: Role }) {
+  const navigate = useNavigate();
+  const startSession = useSession((s) => s.login);
+  const credentials = useSchemaForm(LoginBody, { email: '', password: '' });
+  const codeForm = useSchemaForm(CodeForm, { code: '' });
+  const [params] = useSearchParams();
+  // Google sign-in for an account with two-factor on comes back asking for the code step.
+  const [accountId, setAccountId] = useState<string | null>(() =>
+    params.get('twoFactorRequired') === 'true' ? params.get(role === 'patient' ? 'patientId' : 'doctorId') : null,
+  );
+  const [failed, setFailed] = useState(false);
+  // SPEC §8: the server's message is kept, not shown.
+  const [, setServerMessage] = useState<string | undefined>();
+  // Google sign-in returns here with ?token=<one-time code>&role (SessionHandoff below), or with ?error.
+  const googleError = googleSignInErrorText(params.get('error'));
+  const { isAuthenticated, role: signedInAs } = useSession();
+
+  // Read once: stays on screen while the person signs in again.
+  const [idleNotice] = useState(idleSignOutNotice);
+
+  const finish = (token: string) => {
+    clearIdleSignOutNotice();
+    startSession(token, role);
+    navigate(dashboardPath(role));
+  };
+
+  async function attempt(call: () => Promise<void>) {
+    setFailed(false);
+    try {
+      await call();
+    } catch (err) {
+      setServerMessage(await serverError(err));
+      setFailed(true);
+    }
+  }
+
+  const submitCredentials = (body: LoginBody) =>
+    attempt(async () => {
+      const res = await login(role, body);
+      const id = role === 'patient' ? res.patientId : res.doctorId;
+      if (res.twoFactorRequired && id) setAccountId(id);
+      else if (res.token) finish(res.token);
+      else throw new Error('no token');
+    });
+
+  const submitCode = (code: string) =>
+    attempt(async () => {
+      finish((await verifyLoginCode(role, accountId!, code)).token);
+    });
+
+  const loginPage = (
+    <Page>
+      <Narrow>
+        <Heading>{roleTitle(role)} Sign In</Heading>
+        {idleNotice && <Banner tone="info">{idleNotice}</Banner>}
+        {googleError && <Banner tone="error">{googleError}</Banner>}
+        {accountId ? (
+          <SchemaForm key="code" form={codeForm} onSubmit={({ code }) => submitCode(code)}>
+            <FormTextField
+              name="code"
+              label="2FA Code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              autoFocus
+            />
+            {failed && <Banner tone="error">{FAILED}</Banner>}
+            <Row>
+              <Button type="submit" disabled={codeForm.formState.isSubmitting}>
+                Verify
+              </Button>
+            </Row>
+          </SchemaForm>
+        ) : (
+          <SchemaForm key="credentials" form={credentials} onSubmit={submitCredentials}>
+            <FormTextField name="email" label="Email" type="email" autoComplete="username" required />
+            <FormTextField name="password" label="Password" type="password" autoComplete="current-password" required />
+            {failed && <Banner tone="error">{FAILED}</Banner>}
+            <Row>
+              <Button type="submit" disabled={credentials.formState.isSubmitting}>
+                Log In
+              </Button>
+            </Row>
+          </SchemaForm>
+        )}
+        {!accountId && (
+          <>
+            <p>
+              <Link to={`/${role}/forgot-password`}>Forgot Password</Link>
+            </p>
+            <p>
+              No account yet? <Link to={`/${role}/signup`}>Sign up</Link>
+            </p>
+            {role === 'patient' && (
+              <Button as="a" href={endpointUrl(ENDPOINTS.patientGoogleSignIn)} $variant="secondary">
+                Continue with Google
+              </Button>
+            )}
+          </>
+        )}
+      </Narrow>
+    </Page>
+  );
+
+  return (
+    <SessionHandoff role={role}>
+      {isAuthenticated && signedInAs === role ? <Navigate to={dashboardPath(role)} replace /> : loginPage}
+    </SessionHandoff>
+  );
+}

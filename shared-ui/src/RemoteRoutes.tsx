@@ -1,0 +1,28 @@
+import type { ComponentType, ReactNode } from 'react';
+import type { Role } from 'shared-contracts';
+import { RequireSession } from 'shared-auth';
+import { SessionHandoff } from './SessionHandoff';
+
+/**
+ * One route a remote owns. Each remote keeps its list in src/routes.ts and exposes it as
+ * `./routes`: the shell serves it under the remote's prefixes, the standalone host serves it alone.
+ */
+export interface RemoteRoute {
+  path: string;
+  /** the view, fetched the first time it is shown (a chunk of its own) */
+  // Views take their own props (e.g. Login's role), given in `props`.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  view: () => Promise<{ default: ComponentType<any> }>;
+  /** who may see it; anyone else is sent to / */
+  access?: Role;
+  /** also signs in from ?token=<one-time code>&role=… (SPEC §2: the patient dashboard; issue 11) */
+  sessionFromQuery?: boolean;
+  props?: Record<string, unknown>;
+}
+
+/** The guards a route asks for, the same in the shell and in a standalone host. */
+export function guardRoute({ access, sessionFromQuery }: RemoteRoute, view: ReactNode): ReactNode {
+  if (!access) return view;
+  const guarded = <RequireSession role={access}>{view}</RequireSession>;
+  return sessionFromQuery ? <SessionHandoff role={access}>{guarded}</SessionHandoff> : guarded;
+}
