@@ -52,9 +52,18 @@ export function useIdleLogoff(): { secondsLeft: number | null; staySignedIn(): v
   const [secondsLeft, setSecondsLeft] = useState<number | null>(null);
   const last = useRef(0);
 
+  const pointer = useRef({ x: NaN, y: NaN });
+
   const markActive = (e?: Event) => {
-    // The warning moving focus to its own button is not the person coming back.
-    if (e?.type === 'focus' && e.target instanceof Element && e.target.closest('[data-idle-warning]')) return;
+    // While the warning shows, only its button brings the person back (staySignedIn): the focus it
+    // moves to that button, or the hover of it appearing under a still pointer, are not activity.
+    if (e?.target instanceof Element && e.target.closest('[data-idle-warning]')) return;
+    if (e instanceof MouseEvent && e.type === 'pointermove') {
+      // The browser re-checks hover when the page changes under a pointer that did not move.
+      const moved = e.screenX !== pointer.current.x || e.screenY !== pointer.current.y;
+      pointer.current = { x: e.screenX, y: e.screenY };
+      if (!moved) return;
+    }
     const now = Date.now();
     // At most one write a second: pointermove fires far more often.
     if (now - last.current < 1000) return;
