@@ -1,7 +1,7 @@
 import { act, fireEvent, renderHook } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useIdleLogoff } from './idle';
+import { configureIdleTimeout, idleSignOutNotice, useIdleLogoff } from './idle';
 import { useSession } from './session';
 
 // The automatic logoff counts only what a person does: a pointer that did not move (the browser
@@ -79,4 +79,17 @@ test('events on the warning are not activity; "Stay signed in" is', () => {
   advance(MINUTE + 1000);
   expect(useSession.getState().isAuthenticated).toBe(false);
   warning.remove();
+});
+
+test('the login notice counts the minutes in words a person reads: "1 minute", "15 minutes"', () => {
+  signedIn();
+  advance(15 * MINUTE + 1000);
+  expect(idleSignOutNotice()).toBe('You were signed out after 15 minutes without activity');
+
+  configureIdleTimeout(1);
+  act(() => useSession.setState({ token: 't2', role: 'doctor', isAuthenticated: true }));
+  advance(MINUTE + 1000);
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(idleSignOutNotice()).toBe('You were signed out after 1 minute without activity');
+  configureIdleTimeout(15);
 });

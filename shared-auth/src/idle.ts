@@ -35,7 +35,7 @@ export function idleSignedOutRole(): Role | null {
 /** "You were signed out after N minutes without activity", for the login page; null when not signed out so. */
 export function idleSignOutNotice(): string | null {
   const minutes = localStorage.getItem(NOTICE_KEY)?.split(':')[1];
-  return minutes ? `You were signed out after ${minutes} minutes without activity` : null;
+  return minutes ? `You were signed out after ${minutes} ${minutes === '1' ? 'minute' : 'minutes'} without activity` : null;
 }
 /** Called on the next sign-in: the notice has been seen. */
 export const clearIdleSignOutNotice = () => localStorage.removeItem(NOTICE_KEY);

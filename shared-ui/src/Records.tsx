@@ -150,6 +150,18 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
   const [selected, setSelected] = useState<string | null>(null);
   const items = records.data?.items ?? [];
   const current = items.find((r) => r._id === selected) ?? items[0];
+  // narrowed to a patient who is not (or no longer) the doctor's: the api's 404, said once, with no
+  // allergy or trend panels that would read as a passing fault or offer to add an allergy
+  const notFound = (records.error as { response?: Response } | null)?.response?.status === 404;
+  if (role === 'doctor' && patientId && notFound)
+    return (
+      <>
+        <Heading>Medical Records</Heading>
+        <Card>
+          <EmptyState>No medical record found</EmptyState>
+        </Card>
+      </>
+    );
   return (
     <>
       <Heading>Medical Records</Heading>

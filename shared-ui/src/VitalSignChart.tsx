@@ -65,6 +65,8 @@ function PanelChart({ panel, trend }: { panel: TrendPanel; trend: VitalSignTrend
     const bands = panel.bands(trend);
     const half = panel.integer ? 0.5 : 0;
     const xs = trend.points.map((p) => seconds(p.at));
+    const first = Math.min(...xs);
+    const last = Math.max(...xs);
     const data: uPlot.AlignedData = [xs, ...panel.series.map((s) => trend.points.map(s.value))];
     const range = yRange(panel, trend, bands);
     const plot = new uPlot(
@@ -76,11 +78,12 @@ function PanelChart({ panel, trend }: { panel: TrendPanel; trend: VitalSignTrend
         legend: { show: false },
         cursor: { drag: { x: false, y: false } },
         scales: {
-          // a margin either side so the first and last points are not cut by the edge (half a day for one time)
+          // a margin either side so the first and last points are not cut by the edge (half a day for one time);
+          // from the data, not the arguments: uPlot widens a single time by 1000 days before it asks
           x: {
             time: true,
-            range: (_u, min, max) =>
-              min === max ? [min - 43200, max + 43200] : [min - (max - min) * 0.05, max + (max - min) * 0.05],
+            range: () =>
+              first === last ? [first - 43200, last + 43200] : [first - (last - first) * 0.05, last + (last - first) * 0.05],
           },
           y: { range: () => range },
         },

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { recordFields, recordSections, shortLabelOf, type MedicalRecord } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
-import { RecordDetail } from './Records';
+import { RecordDetail, RecordList } from './Records';
 import { SummaryText } from './SummaryText';
 
 const record: MedicalRecord = {
@@ -169,4 +169,12 @@ test('an unmeasured vital reads "not measured", never a number; options read as 
   expect(examination.getByText('SpO2').nextSibling).toHaveTextContent(/^not measured$/);
   expect(examination.getByText('Consciousness').nextSibling).toHaveTextContent('C: new confusion');
   expect(examination.getByText('Air or oxygen').nextSibling).toHaveTextContent(/^Air$/);
+});
+
+test('a doctor narrowed to a patient who is not theirs (404) reads one not-found notice: no allergy form, no load errors', async () => {
+  // the fake api answers 404 to every route not listed, as the api does for a patient not assigned
+  renderView(<RecordList role="doctor" patientId="7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a99" />);
+  expect(await screen.findByText('No medical record found')).toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Add an allergy' })).not.toBeInTheDocument();
+  expect(screen.queryByText(/Could not load/)).not.toBeInTheDocument();
 });

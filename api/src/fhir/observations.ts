@@ -1,6 +1,6 @@
 import type { CodeableConcept, Coding, Observation, Quantity } from '@medplum/fhirtypes';
 import type { PatientRows } from '../access';
-import { recordObservations } from '../clinical';
+import { NEWS2_LABELS, recordObservations } from '../clinical';
 import { toMedicalRecord } from '../access';
 
 /*
@@ -117,7 +117,7 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
         text: 'Body temperature',
       }),
       // as recorded: °F when it was written in °F
-      valueQuantity: fahrenheit !== undefined ? quantity(fahrenheit, '[degF]') : quantity(celsius, 'Cel'),
+      valueQuantity: fahrenheit !== undefined ? quantity(fahrenheit, '°F', '[degF]') : quantity(celsius, '°C', 'Cel'),
     });
   }
   if (o.bp.status === 'ok')
@@ -129,11 +129,11 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
       component: [
         {
           code: { coding: [loinc(LOINC_CODES.systolic, 'Systolic blood pressure')] },
-          valueQuantity: quantity(o.bp.value.systolic, 'mm[Hg]'),
+          valueQuantity: quantity(o.bp.value.systolic, 'mmHg', 'mm[Hg]'),
         },
         {
           code: { coding: [loinc(LOINC_CODES.diastolic, 'Diastolic blood pressure')] },
-          valueQuantity: quantity(o.bp.value.diastolic, 'mm[Hg]'),
+          valueQuantity: quantity(o.bp.value.diastolic, 'mmHg', 'mm[Hg]'),
         },
       ],
     });
@@ -168,7 +168,9 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
       ...base('news2', null, category('survey', 'Survey'), { text: 'NEWS2 score' }),
       method: { text: 'Royal College of Physicians. National Early Warning Score (NEWS) 2, 2017' },
       valueInteger: o.news2.total,
-      ...(o.news2.complete ? {} : { note: [{ text: `Partial score, not measured: ${o.news2.missing.join(', ')}` }] }),
+      ...(o.news2.complete
+        ? {}
+        : { note: [{ text: `Partial score, not measured: ${o.news2.missing.map((m) => NEWS2_LABELS[m].label).join(', ')}` }] }),
     });
   return out;
 }
