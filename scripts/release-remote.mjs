@@ -63,7 +63,8 @@ export function releaseRemote({ owner, dist, site, url, config, keep = KEEP_RELE
   return { id, manifestUrl, removed };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a command (not imported by a test). Not import.meta: Playwright loads this file as CommonJS.
+if (process.argv[1]?.endsWith('release-remote.mjs')) {
   const { values } = parseArgs({
     options: {
       owner: { type: 'string' },

@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { careloopFederationPlugin, fetchWithRetry, isRemoteLoadFailure, withRetries } from './federationPlugin';
+import {
+  REMOTE_DEADLINE_MS,
+  careloopFederationPlugin,
+  fetchWithRetry,
+  isRemoteLoadFailure,
+  withRetries,
+} from './federationPlugin';
 
 // A real local HTTP server whose answers each test scripts: the fetches are real, the delays short.
 let server: Server;
@@ -92,8 +98,17 @@ test('the plugin falls back to a marked module when loadRemote fails, and leaves
   expect(await plugin.errorLoadRemote!({ id: 'x', error, lifecycle: 'afterResolve' } as never)).toBeUndefined();
 });
 
-test('remote entry scripts get the deadline; scripts with their own attributes keep the runtime default', () => {
+test('remote entry scripts get the deadline, with the attributes the runtime asked for', () => {
   const plugin = careloopFederationPlugin();
-  expect(plugin.createScript!({ url: 'https://r/remoteEntry.js', attrs: {} } as never)).toEqual({ timeout: 4000 });
-  expect(plugin.createScript!({ url: 'https://r/x.js', attrs: { fetchpriority: 'high' } } as never)).toBeUndefined();
+  const answer = plugin.createScript!({
+    url: 'https://r.example.org/remoteEntry.js',
+    attrs: { fetchpriority: 'high', async: true },
+  } as never) as {
+    script: HTMLScriptElement;
+    timeout: number;
+  };
+  expect(answer.timeout).toBe(REMOTE_DEADLINE_MS);
+  expect(answer.script.src).toBe('https://r.example.org/remoteEntry.js');
+  expect(answer.script.getAttribute('fetchpriority')).toBe('high');
+  expect(answer.script.async).toBe(true);
 });

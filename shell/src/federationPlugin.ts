@@ -2,9 +2,10 @@ import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/
 
 /**
  * A remote that accepts the connection and never answers must show its contained panel within 5 s
- * (issue 14): the runtime's own limit for a remote entry is 20 s and a manifest fetch has none.
+ * (issue 14), the shell's own start-up included: the runtime's limit for a remote entry is 20 s and a
+ * manifest fetch has none. A manifest is a few KB, a remote entry tens: enough on a slow phone.
  */
-export const REMOTE_DEADLINE_MS = 4000;
+export const REMOTE_DEADLINE_MS = 2500;
 /** Waits before the 2nd and 3rd try of a failed fetch: a remote mid-switch or a dropped connection. */
 export const RETRY_DELAYS_MS = [300, 900];
 
@@ -58,19 +59,28 @@ export function isRemoteLoadFailure(mod: unknown): mod is RemoteLoadFailure {
   return typeof mod === 'object' && mod !== null && 'remoteLoadFailed' in mod;
 }
 
+function scriptElement(url: string, attrs: Record<string, unknown> = {}): HTMLScriptElement {
+  const script = document.createElement('script');
+  for (const [name, value] of Object.entries(attrs))
+    if (name === 'async' || name === 'defer') script[name] = Boolean(value);
+    else script.setAttribute(name, String(value));
+  script.src = url;
+  return script;
+}
+
 /**
  * Retries, a deadline, then a fallback, for every remote the shell loads. Our own rather than
  * @module-federation/retry-plugin: its only release (0.17.1) is built on @module-federation/sdk 0.17.1,
- * a second copy of the SDK beside our runtime 2.9.2, and it has no deadline for a server that never answers.
+ * a second copy of the SDK beside our runtime's 2.9.2, for what these few lines do.
  */
 export function careloopFederationPlugin(): ModuleFederationRuntimePlugin {
   return {
     name: 'careloop-releases',
     // The remote's mf-manifest.json.
     fetch: (url, init) => fetchWithRetry(url, init),
-    // remoteEntry.js: a <script>, which the runtime waits for up to this long. Only for scripts with no
-    // attributes: answering at all makes the runtime skip them (a preload's, say).
-    createScript: ({ attrs }) => (Object.keys(attrs ?? {}).length ? undefined : { timeout: REMOTE_DEADLINE_MS }),
+    // remoteEntry.js: a <script>, which the runtime waits for up to this long. The runtime applies no
+    // attributes to a script a plugin answers with, so they are set here as it would.
+    createScript: ({ url, attrs }) => ({ script: scriptElement(url, attrs), timeout: REMOTE_DEADLINE_MS }),
     // A failed load resolves to a marked module (not a throw out of the runtime); only for loadRemote
     // itself ('onLoad'): at the other stages the runtime would take our answer for a manifest or a request.
     errorLoadRemote: ({ lifecycle, error }) =>
