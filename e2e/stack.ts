@@ -17,6 +17,9 @@ export const OIDC_ISSUER = `http://localhost:${OIDC_PORT}`;
 export const OIDC_CLIENT = { id: 'careloop-e2e', secret: 'e2e-client-secret' };
 /** Extra shells that tests start with their own runtime-config.json. */
 export const EXTRA_SHELL_PORTS = [8190, 8191];
+/** e2e/tests/releases.spec.ts: a remote's site of immutable release folders, and a remote that never answers. */
+export const RELEASES_PORT = 8192;
+export const HANGING_PORT = 8193;
 export const origin = (port: number) => `http://localhost:${port}`;
 export const API_URL = origin(PORTS.api);
 export const SHELL_URL = origin(PORTS.shell);

@@ -4,6 +4,7 @@ import { useIdleLogoff, useSession } from 'shared-auth';
 import { GlobalStyle, IdleWarningDialog } from 'shared-ui';
 import { Sidebar } from './Sidebar';
 import { TopNav } from './TopNav';
+import { NewVersionBanner } from './NewVersionBanner';
 
 const Body = styled.div`
   display: flex;
@@ -27,6 +28,7 @@ export function Layout() {
       <GlobalStyle />
       <IdleLogoff />
       <TopNav />
+      <NewVersionBanner />
       <Body>
         {isAuthenticated && role && <Sidebar role={role} />}
         {/* Content renders only once the stored session has been read (SPEC §4). */}

@@ -5,6 +5,7 @@ import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from 'shared
 import { NotFound } from './NotFound';
 import { REMOTE_NAMES, type Owner } from './remotes';
 import { incompatibleShared, needsNewer } from './remoteErrors';
+import { isRemoteLoadFailure, withRetries } from './federationPlugin';
 
 const AREA_NAMES: Record<Owner, string> = { public: 'public pages', patient: 'patient area', doctor: 'doctor area' };
 
@@ -20,6 +21,8 @@ function ownerRoutesView(owner: Owner): OwnerRoutesView {
     view = lazy(async () => {
       try {
         const mod = await loadRemote<{ default: RemoteRoute[] }>(`${REMOTE_NAMES[owner]}/routes`);
+        // careloopFederationPlugin's fallback after its retries: the contained panel below, with the cause.
+        if (isRemoteLoadFailure(mod)) throw mod.remoteLoadFailed;
         if (!Array.isArray(mod?.default)) throw new Error(`${REMOTE_NAMES[owner]}/routes did not load`);
         const list = [...mod.default.map(routeObject), { path: '*', element: <NotFound /> }];
         /** The owner's route list matched against the URL (or `at`); its own 404 when it has no such route. */
@@ -37,12 +40,13 @@ function ownerRoutesView(owner: Owner): OwnerRoutesView {
   return view;
 }
 
-/** A route of a remote's list, its view fetched on first show; a failed fetch is tried again on the next mount. */
+/** A route of a remote's list, its view fetched on first show; a failed fetch is retried, then again on the next mount. */
 function routeObject(route: RemoteRoute): RouteObject {
   let View: ComponentType<Record<string, unknown>> | undefined;
   function RouteView() {
+    // A chunk that failed (ChunkLoadError) is tried again a few times before the panel offers Retry.
     View ??= lazy(() =>
-      route.view().catch((err: unknown) => {
+      withRetries(route.view).catch((err: unknown) => {
         View = undefined; // React.lazy keeps a rejection: the next try needs a fresh one.
         throw err;
       }),

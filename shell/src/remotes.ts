@@ -1,5 +1,7 @@
-import { registerRemotes } from '@module-federation/enhanced/runtime';
+import { registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { RuntimeConfig } from 'shared-auth';
+import { careloopFederationPlugin } from './federationPlugin';
+import { rememberLoadedReleases } from './releases';
 
 export type Owner = 'public' | 'patient' | 'doctor';
 
@@ -12,6 +14,8 @@ export const REMOTE_NAMES: Record<Owner, string> = {
 
 /** Where each remote lives comes from runtime-config.json, never from the shell's build. */
 export function registerRemoteLocations(config: RuntimeConfig): void {
+  registerPlugins([careloopFederationPlugin()]);
+  rememberLoadedReleases(config);
   registerRemotes(
     (Object.keys(REMOTE_NAMES) as Owner[]).map((owner) => ({
       name: REMOTE_NAMES[owner],
