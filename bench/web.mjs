@@ -133,9 +133,12 @@ async function scriptBytes(browser, { url, heading, storage, dirs }) {
         const dir = dirs[u.port];
         return {
           url: r.url,
+          status: r.status,
           file,
           origin: u.port === String(new URL(url).port) ? 'page' : u.host,
-          gzip: r.encoding === 'gzip' ? (r.contentLength ?? r.transfer) : null,
+          // compressed bytes as served (Brotli when Chromium asks for it, else gzip)
+          gzip: r.encoding === 'gzip' || r.encoding === 'br' ? (r.contentLength ?? r.transfer) : null,
+          encoding: r.encoding,
           transfer: r.transfer,
           raw: r.raw,
           beforeHeading: r.beforeHeading,
@@ -145,7 +148,12 @@ async function scriptBytes(browser, { url, heading, storage, dirs }) {
       .sort((a, b) => (b.gzip ?? 0) - (a.gzip ?? 0));
     const before = scripts.filter((s) => s.beforeHeading);
     const sum = (list, k) => list.reduce((n, s) => n + (s[k] ?? 0), 0);
-    if (before.some((s) => s.gzip === null)) throw new Error(`a script was not served gzipped on ${url}`);
+    const plain = before.filter((s) => s.gzip === null);
+    if (plain.length) {
+      throw new Error(
+        `not served compressed on ${url}: ${plain.map((s) => `${s.file} (${s.encoding}, ${s.status})`).join(', ')}`,
+      );
+    }
     return {
       url,
       headingMs: headingAt,
