@@ -25,8 +25,8 @@ const versionOf = (pkg: string): string =>
 const SINGLETONS = [
   'react',
   'react-dom',
-  'react-router',
-  'react-router-dom',
+  // the router facade (shared-router/src/index.ts), not react-router itself: only what the apps use ships
+  'shared-router',
   'zustand',
   'styled-components',
   '@tanstack/react-query',

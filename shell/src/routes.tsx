@@ -1,5 +1,5 @@
-import type { RouteObject } from 'react-router-dom';
-import { matchPath, useLocation } from 'react-router-dom';
+import type { RouteObject } from 'shared-router';
+import { matchPath, useLocation } from 'shared-router';
 import { RequireSession, useSession } from 'shared-auth';
 import { Layout } from './Layout';
 import { RouterError } from './RouterError';
