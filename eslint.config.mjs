@@ -5,7 +5,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/', '**/dist/', '**/data/', 'api/drizzle/', 'test-results/', 'playwright-report/'] },
+  {
+    ignores: [
+      '**/node_modules/',
+      '**/dist/',
+      '**/data/',
+      'api/drizzle/',
+      'test-results/',
+      'playwright-report/',
+      'bench/results/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

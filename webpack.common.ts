@@ -25,8 +25,8 @@ const versionOf = (pkg: string): string =>
 const SINGLETONS = [
   'react',
   'react-dom',
-  'react-router',
-  'react-router-dom',
+  // the router facade (shared-router/src/index.ts), not react-router itself: only what the apps use ships
+  'shared-router',
   'zustand',
   'styled-components',
   '@tanstack/react-query',
@@ -69,15 +69,23 @@ export interface AppOptions {
   /** the views a remote exposes to the shell */
   exposes?: Record<string, string>;
   title: string;
+  /**
+   * The federation runtime the page runs on (issue 14: one for the whole page). 'provide': this app puts its
+   * runtime-core on the page for the remotes (the shell); 'external': the remote entry uses the one on the
+   * page and ships none; 'bundled': its own (a standalone host, alone in its page).
+   */
+  runtime?: 'provide' | 'external' | 'bundled';
 }
 
 export function createConfig(
-  { dir, name, exposes, title }: AppOptions,
+  { dir, name, exposes, title, runtime = 'bundled' }: AppOptions,
   argv: { mode?: 'development' | 'production' } = {},
 ): Configuration {
   const mode = argv.mode ?? 'production';
   return {
     mode,
+    // No Node fallbacks in the federation runtime (browserslist would pick them otherwise).
+    target: 'web',
     context: dir,
     // src/index.ts only does import('./bootstrap'): the async boundary federation needs.
     entry: './src/index.ts',
@@ -134,10 +142,13 @@ export function createConfig(
         // mf-manifest.json beside a remote's remoteEntry.js: the shell may register a remote by either URL.
         // Not for the shell: nobody loads it as a remote.
         manifest: Boolean(exposes),
+        experiments: { provideExternalRuntime: runtime === 'provide', externalRuntime: runtime === 'external' },
       }),
       // Off unless set: e2e/tests/remote-routes.spec.ts builds remote-patient with one extra route.
       new DefinePlugin({ 'process.env.CARELOOP_QA_ROUTE': JSON.stringify(process.env.CARELOOP_QA_ROUTE ?? '') }),
-      new HtmlWebpackPlugin({ title, publicPath: '/', template: path.join(root, 'index.html') }),
+      ...(runtime === 'external'
+        ? []
+        : [new HtmlWebpackPlugin({ title, publicPath: '/', template: path.join(root, 'index.html') })]),
       // Brotli and gzip files beside each text asset, served as they are by scripts/web-server.mjs.
       ...(mode === 'production'
         ? [
@@ -154,4 +165,27 @@ export function createConfig(
     performance: { hints: false },
     stats: 'errors-warnings',
   };
+}
+
+/**
+ * A remote is two builds into one dist: its remote entry (and mf-manifest.json) on the page's one
+ * federation runtime, which the shell provides, and its standalone QA host (index.html) with a runtime of
+ * its own, as nobody provides one there. Built one after the other: the first cleans dist.
+ */
+export function createRemoteConfigs(
+  options: AppOptions & { exposes: Record<string, string> },
+  argv: { mode?: 'development' | 'production' } = {},
+): Configuration[] {
+  const container = createConfig({ ...options, runtime: 'external' }, argv);
+  const standalone = createConfig({ ...options, exposes: undefined, runtime: 'bundled' }, argv);
+  return [
+    // The remote entry is the container's own entry: no app entry here.
+    { ...container, name: `${options.name}-entry`, entry: {} },
+    {
+      ...standalone,
+      name: `${options.name}-standalone`,
+      dependencies: [`${options.name}-entry`],
+      output: { ...standalone.output, clean: false },
+    },
+  ];
 }

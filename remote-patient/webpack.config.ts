@@ -1,7 +1,7 @@
-import { createConfig } from '../webpack.common';
+import { createRemoteConfigs } from '../webpack.common';
 
 export default (_env: unknown, argv: { mode?: 'development' | 'production' }) =>
-  createConfig(
+  createRemoteConfigs(
     {
       dir: __dirname,
       name: 'remote_patient',

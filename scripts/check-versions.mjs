@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export const SHARED_PACKAGES = ['shared-auth', 'shared-contracts', 'shared-ui'];
+export const SHARED_PACKAGES = ['shared-auth', 'shared-contracts', 'shared-router', 'shared-ui'];
 
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 const tryGit = (cwd, ...args) => {

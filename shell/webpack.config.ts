@@ -12,7 +12,7 @@ const defaults = {
 };
 
 export default (_env: unknown, argv: { mode?: 'development' | 'production' }) => {
-  const config = createConfig({ dir: __dirname, name: 'shell', title: 'CareLoop' }, argv);
+  const config = createConfig({ dir: __dirname, name: 'shell', title: 'CareLoop', runtime: 'provide' }, argv);
   config.plugins!.push({
     apply(compiler: Compiler) {
       compiler.hooks.thisCompilation.tap('RuntimeConfig', (compilation) => {

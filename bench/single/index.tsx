@@ -5,7 +5,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createBrowserRouter } from 'react-router-dom';
+import { RouterProvider, createBrowserRouter } from 'shared-router';
 import { ThemeProvider } from 'styled-components';
 import { configureApi, createQueryClient, loadRuntimeConfig, useSession } from 'shared-auth';
 import { theme } from 'shared-ui';

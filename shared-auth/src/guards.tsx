@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Navigate } from 'shared-router';
 import type { Role } from 'shared-contracts';
 import { idleSignedOutRole } from './idle';
 import { useSession } from './session';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'shared-router';
 import { ENDPOINTS, type Role } from 'shared-contracts';
 import { logoutOnServer } from './auth';
 import { call } from './client';

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'shared-router';
 import { logoutOnServer } from './auth';
 import { clearAllDrafts } from './drafts';
 import { useSession } from './session';

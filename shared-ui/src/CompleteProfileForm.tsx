@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseFormReturn } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'shared-router';
 import { DoctorCompleteProfile, type Gender, type PatientCompleteProfile, type Role } from 'shared-contracts';
 import { completeProfile, profileKey, roleTitle, serverError, useSession } from 'shared-auth';
 import { Banner, Button, Heading, Narrow, Page } from './components';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { Link } from 'shared-router';
 import styled from 'styled-components';
 import { ConnectionRequestBody, type Role } from 'shared-contracts';
 import {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from 'shared-router';
 import styled from 'styled-components';
 import type { Role } from 'shared-contracts';
 import {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'shared-router';
 import { ENDPOINTS, googleSignInErrorText, LoginBody, VerifyLoginCodeBody, type Role } from 'shared-contracts';
 import {
   clearIdleSignOutNotice,

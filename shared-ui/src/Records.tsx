@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'shared-router';
 import styled from 'styled-components';
 import { displayValue, recordSections, shortLabelOf, valueIn, type MedicalRecord, type Role } from 'shared-contracts';
 import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from 'shared-auth';

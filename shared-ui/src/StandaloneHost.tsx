@@ -1,7 +1,7 @@
 import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Link, Navigate, RouterProvider, createBrowserRouter, Outlet, type RouteObject } from 'react-router-dom';
+import { Link, Navigate, RouterProvider, createBrowserRouter, Outlet, type RouteObject } from 'shared-router';
 import styled, { ThemeProvider } from 'styled-components';
 import type { Role } from 'shared-contracts';
 import { configureApi, createQueryClient, dashboardPath, loadRuntimeConfig, roleTitle, useLogout, useSession } from 'shared-auth';

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'shared-router';
 import type { DoctorSignup, PatientSignup, Role } from 'shared-contracts';
 import { useFormContext, useWatch, type UseFormReturn } from 'react-hook-form';
 import { dashboardPath, roleTitle, signup, useSession } from 'shared-auth';

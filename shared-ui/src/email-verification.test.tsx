@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { doctorMe, patientMe } from '../../test-support/fixtures';

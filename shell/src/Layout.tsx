@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router-dom';
+import { Outlet } from 'shared-router';
 import styled from 'styled-components';
 import { useIdleLogoff, useSession } from 'shared-auth';
 import { GlobalStyle, IdleWarningDialog } from 'shared-ui';

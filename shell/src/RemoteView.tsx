@@ -1,5 +1,5 @@
 import { Component, Suspense, lazy, useState, type ComponentType, type ReactNode } from 'react';
-import { useRoutes, type RouteObject } from 'react-router-dom';
+import { useRoutes, type RouteObject } from 'shared-router';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from 'shared-ui';
 import { NotFound } from './NotFound';

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { isRouteErrorResponse, useRouteError } from 'shared-router';
 import { Card, Page } from 'shared-ui';
 
 /** SPEC §8: the router's default screen for 400, 403, 404, 405 and thrown errors. */

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'shared-router';
 import styled from 'styled-components';
 import type { Role } from 'shared-contracts';
 import { theme } from 'shared-ui';

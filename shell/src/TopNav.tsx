@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Link, NavLink, useLocation } from 'shared-router';
 import styled, { css } from 'styled-components';
 import { useLogout, useSession } from 'shared-auth';
 import { Button, theme } from 'shared-ui';

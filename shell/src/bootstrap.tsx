@@ -1,27 +1,20 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createBrowserRouter } from 'react-router-dom';
+import { RouterProvider, createBrowserRouter } from 'shared-router';
 import { ThemeProvider } from 'styled-components';
-import {
-  configureApi,
-  configureIdleTimeout,
-  createQueryClient,
-  listenForDraftClearing,
-  loadRuntimeConfig,
-  useSession,
-} from 'shared-auth';
+import { configureApi, configureIdleTimeout, createQueryClient, listenForDraftClearing, useSession } from 'shared-auth';
 import { theme } from 'shared-ui';
-import { registerRemoteLocations } from './remotes';
 import { routes } from './routes';
+import { runtimeConfig } from './startup';
 
 async function start() {
   const root = createRoot(document.getElementById('root')!);
   try {
-    const config = await loadRuntimeConfig();
+    // fetched (and the remotes registered) by src/index.ts as the page started
+    const config = await runtimeConfig;
     configureApi(config.apiUrl);
     configureIdleTimeout(config.idleTimeoutMinutes);
-    registerRemoteLocations(config);
   } catch (err) {
     console.error(err);
     root.render(<p role="alert">CareLoop could not start: its configuration did not load. Please reload the page.</p>);

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { createQueryClient, useSession } from 'shared-auth';
 import { ownerOf, routes } from './routes';
 import { sidebarEntries } from './Sidebar';

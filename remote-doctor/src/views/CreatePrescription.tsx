@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'shared-router';
 import { PrescriptionCreate } from 'shared-contracts';
 import { createPrescription, overrideRequiredAlerts } from 'shared-auth';
 import {

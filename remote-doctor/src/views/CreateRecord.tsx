@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'shared-router';
 import { useWatch } from 'react-hook-form';
 import {
   RecordForm,

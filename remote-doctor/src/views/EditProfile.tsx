@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'shared-router';
 import { DoctorProfileFields, GENDERS, needsCurrentPassword, type Gender } from 'shared-contracts';
 import { useDoctorProfile, useUpdateProfile } from 'shared-auth';
 import {

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from 'shared-router';
 import styled from 'styled-components';
 import { useDoctorProfile } from 'shared-auth';
 import { Card, EmptyState, Heading, Page, PatientIdentity, theme } from 'shared-ui';

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'shared-router';
 import { Page, RecordList } from 'shared-ui';
 
 /** /doctor/all-medical-records, or ?patientId=… for one assigned patient's records (from the dashboard). */

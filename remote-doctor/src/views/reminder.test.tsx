@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from 'shared-router';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import Reminder from './Reminder';

@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router-dom';
+import { Navigate } from 'shared-router';
 import { usePatientProfile } from 'shared-auth';
 import {
   AssignedPeople,

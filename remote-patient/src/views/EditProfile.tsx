@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from 'shared-router';
 import { GENDERS, MARITAL_STATUSES, PatientProfileUpdate, type Gender, type MaritalStatus } from 'shared-contracts';
 import { usePatientProfile, useUpdateProfile } from 'shared-auth';
 import {

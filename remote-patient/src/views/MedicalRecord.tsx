@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from 'shared-router';
 import { Page, RecordPage } from 'shared-ui';
 
 /** /all-medical-records/{id}: one record, read-only. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'shared-router';
 import { PDF_MIME } from 'shared-contracts';
 import { putFile, requestUploadUrl, usePatientProfile } from 'shared-auth';
 import { Banner, Button, Heading, Narrow, Page } from 'shared-ui';

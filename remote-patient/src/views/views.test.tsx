@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { CURRENT_PASSWORD_WRONG } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { preloadPasswordJudge } from 'shared-ui';

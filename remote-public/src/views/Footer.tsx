@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'shared-router';
 import styled from 'styled-components';
 import { CONTACT_EMAIL } from 'shared-contracts';
 import { theme } from 'shared-ui';

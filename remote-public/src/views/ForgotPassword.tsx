@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from 'shared-router';
 import { ForgotPasswordBody, type Role } from 'shared-contracts';
 import { requestPasswordReset, roleTitle } from 'shared-auth';
 import { Banner, Button, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm } from 'shared-ui';

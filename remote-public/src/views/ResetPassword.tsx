@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from 'shared-router';
 import { PASSWORD_MIN, ResetPasswordBody, type Role } from 'shared-contracts';
 import { resetPassword, serverError } from 'shared-auth';
 import {

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from 'shared-router';
 import { CONTACT_EMAIL } from 'shared-contracts';
 import About from './About';
 import Contact from './Contact';
