@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'shared-router';
 import styled from 'styled-components';
 import { Banner, Button } from 'shared-ui';
 import { newReleaseAvailable } from './releases';

@@ -1,5 +1,7 @@
-import { loadRuntimeConfig } from 'shared-auth';
 import type { RuntimeConfig } from 'shared-auth';
+import { fetchRuntimeConfig } from './runtimeConfigFile';
+
+// No shared module here (types only): remotes.ts calls it from the entry chunk (startup.ts).
 
 /**
  * A deploy adds a release folder and then points runtime-config.json at it (README "Releasing a remote
@@ -25,7 +27,7 @@ let reading: Promise<boolean> | undefined;
 export function newReleaseAvailable(): Promise<boolean> {
   if (!loaded) return Promise.resolve(false);
   const tab = loaded;
-  reading ??= loadRuntimeConfig()
+  reading ??= fetchRuntimeConfig()
     .then((config) => changedRemotes(tab, config.remotes ?? {}).length > 0)
     .catch(() => false)
     .finally(() => {

@@ -2,6 +2,7 @@ import { loadRemote } from '@module-federation/enhanced/runtime';
 import type { RuntimeConfig } from 'shared-auth';
 import type { RemoteRoute } from 'shared-ui';
 import { ownerOf } from './owners';
+import { fetchRuntimeConfig } from './runtimeConfigFile';
 import { REMOTE_NAMES, registerRemoteLocations, type Owner } from './remotes';
 
 // Runs from the entry chunk, before the shared chunks arrive: no shared module may be imported here
@@ -11,15 +12,10 @@ import { REMOTE_NAMES, registerRemoteLocations, type Owner } from './remotes';
  * runtime-config.json, asked for as the page starts, in parallel with the shared chunks (not after
  * them); the remotes are registered as soon as it is read.
  */
-export const runtimeConfig: Promise<RuntimeConfig> = fetch('/runtime-config.json', { cache: 'no-store' })
-  .then(async (res) => {
-    if (!res.ok) throw new Error(`Could not load /runtime-config.json: ${res.status}`);
-    return (await res.json()) as RuntimeConfig;
-  })
-  .then((config) => {
-    registerRemoteLocations(config);
-    return config;
-  });
+export const runtimeConfig: Promise<RuntimeConfig> = fetchRuntimeConfig().then((config) => {
+  registerRemoteLocations(config);
+  return config;
+});
 
 /** The remote this URL will most likely show; null when it depends on a session not yet checked. */
 function likelyOwner(pathname: string): Owner | null {
