@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { assignments, doctors, patients, reminders } from '../db/schema';
@@ -36,6 +36,17 @@ export async function assignedPatientsOf(db: Queryable, doctorId: string): Promi
     .innerJoin(patients, eq(patients.id, assignments.patientId))
     .where(eq(assignments.doctorId, doctorId))
     .orderBy(asc(patients.name), asc(patients.id));
+}
+
+/**
+ * assignedDoctorsOf as a JSON subquery on a patient id column, so a profile is read in the same
+ * statement as its row (GET /patient/me: one round trip). Same rows, same order.
+ */
+export function assignedDoctorsJson(patientId: AnyColumn): SQL<AssignedDoctor[]> {
+  return sql<AssignedDoctor[]>`coalesce((
+    select json_agg(json_build_object('doctor', ${doctors.id}, 'name', ${doctors.name}) order by ${doctors.name}, ${doctors.id})
+    from ${assignments} inner join ${doctors} on ${doctors.id} = ${assignments.doctorId}
+    where ${assignments.patientId} = ${patientId}), '[]'::json)`;
 }
 
 /** The patient's doctors, by name: Patient.assignedDoctors. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
 import { accountTables, accountTokens } from '../../db/schema';
@@ -37,6 +37,21 @@ export async function issueEmailToken(
   // Keep the table small: tokens dead for a day are of no use to anyone.
   await db.delete(accountTokens).where(lt(accountTokens.expiresAt, new Date(args.now.getTime() - 86_400_000)));
   return token;
+}
+
+/**
+ * pendingEmailOf as a subquery on the account's id and e-mail columns, so a profile is read in one
+ * statement with it (GET /{role}/me). The same conditions: keep the two in step.
+ */
+export function pendingEmailSql(role: Role, accountId: AnyColumn, currentEmail: AnyColumn, now: Placeholder): SQL<string | null> {
+  return sql<string | null>`(select ${accountTokens.email} from ${accountTokens} where ${and(
+    eq(accountTokens.role, role),
+    eq(accountTokens.accountId, accountId),
+    eq(accountTokens.purpose, 'email-verify'),
+    isNull(accountTokens.usedAt),
+    gt(accountTokens.expiresAt, now),
+    ne(accountTokens.email, currentEmail),
+  )} order by ${accountTokens.createdAt} desc limit 1)`;
 }
 
 /**
