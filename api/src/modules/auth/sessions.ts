@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Db, Queryable } from '../../adapters/db';
 import { sessions } from '../../db/schema';
@@ -23,17 +23,28 @@ export async function createSession(db: Queryable, role: Role, accountId: string
   return token;
 }
 
+/**
+ * The condition of a live session, its token hash and the time as the placeholders `tokenHash` and
+ * `now` of a prepared statement; with a role, only that role's sessions. Shared by the guard's lookup
+ * and the statements that read a session together with what its route needs (sessionRead).
+ */
+export function liveSession(role?: Role): SQL | undefined {
+  return and(
+    eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+    role ? eq(sessions.role, role) : undefined,
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, sql.placeholder('now')),
+  );
+}
+
+/** The placeholder values of liveSession() for a bearer token. */
+export const liveSessionParams = (token: string, now: Date) => ({ tokenHash: hashToken(token), now: now.toISOString() });
+
 function activeSessionQuery(db: Db) {
   return db
     .select({ id: sessions.id, role: sessions.role, accountId: sessions.accountId })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
-        isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, sql.placeholder('now')),
-      ),
-    )
+    .where(liveSession())
     .limit(1)
     .prepare('active_session_by_token');
 }
@@ -52,7 +63,7 @@ export async function findActiveSession(db: Db, token: string, now: Date): Promi
     query = activeSessionQuery(db);
     activeSessionQueries.set(db, query);
   }
-  const [row] = await query.execute({ tokenHash: hashToken(token), now: now.toISOString() });
+  const [row] = await query.execute(liveSessionParams(token, now));
   return row ? { ...row, role: row.role as Role } : undefined;
 }
 

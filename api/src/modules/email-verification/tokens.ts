@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
+import { qualified } from '../../db/qualified';
 import { accountTables, accountTokens } from '../../db/schema';
 import { hashToken, newToken } from '../../lib/tokens';
 
@@ -44,14 +45,12 @@ export async function issueEmailToken(
  * statement with it (GET /{role}/me). The same conditions: keep the two in step.
  */
 export function pendingEmailSql(role: Role, accountId: AnyColumn, currentEmail: AnyColumn, now: Placeholder): SQL<string | null> {
-  return sql<string | null>`(select ${accountTokens.email} from ${accountTokens} where ${and(
-    eq(accountTokens.role, role),
-    eq(accountTokens.accountId, accountId),
-    eq(accountTokens.purpose, 'email-verify'),
-    isNull(accountTokens.usedAt),
-    gt(accountTokens.expiresAt, now),
-    ne(accountTokens.email, currentEmail),
-  )} order by ${accountTokens.createdAt} desc limit 1)`;
+  const t = accountTokens;
+  return sql<string | null>`(select ${qualified(t.email)} from ${t} where ${qualified(t.role)} = ${role}
+    and ${qualified(t.accountId)} = ${qualified(accountId)} and ${qualified(t.purpose)} = 'email-verify'
+    and ${qualified(t.usedAt)} is null and ${qualified(t.expiresAt)} > ${now}
+    and ${qualified(t.email)} <> ${qualified(currentEmail)}
+    order by ${qualified(t.createdAt)} desc limit 1)`;
 }
 
 /**

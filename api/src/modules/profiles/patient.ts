@@ -9,28 +9,43 @@ import {
   type Patient,
 } from 'shared-contracts';
 import type { z } from 'zod';
-import { patients } from '../../db/schema';
-import type { Queryable } from '../../adapters/db';
+import { patients, sessions } from '../../db/schema';
+import type { Db, Queryable } from '../../adapters/db';
 import { assignedDoctorsJson } from '../../access';
+import { liveSession, liveSessionParams } from '../auth/sessions';
 import { pendingEmailSql } from '../email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof patients.$inferSelect;
 
-/** The whole profile — row, pending e-mail, assigned doctors — in ONE prepared statement. */
+/** The whole profile — row, pending e-mail, assigned doctors — as one select. */
+const meFields = () => ({
+  row: patients,
+  pendingEmail: pendingEmailSql('patient', patients.id, patients.email, sql.placeholder('now')),
+  assignedDoctors: assignedDoctorsJson(patients.id),
+});
+
 function meQuery(db: Queryable) {
   return db
-    .select({
-      row: patients,
-      pendingEmail: pendingEmailSql('patient', patients.id, patients.email, sql.placeholder('now')),
-      assignedDoctors: assignedDoctorsJson(patients.id),
-    })
+    .select(meFields())
     .from(patients)
     .where(eq(patients.id, sql.placeholder('id')))
     .limit(1)
     .prepare('patient_me');
 }
 const meQueries = new WeakMap<Queryable, ReturnType<typeof meQuery>>();
+
+/** The same with the session of a token: GET /patient/me in one round trip. */
+function meBySessionQuery(db: Db) {
+  return db
+    .select({ sessionId: sessions.id, ...meFields() })
+    .from(sessions)
+    .innerJoin(patients, eq(patients.id, sessions.accountId))
+    .where(liveSession('patient'))
+    .limit(1)
+    .prepare('patient_me_by_session');
+}
+const meBySessionQueries = new WeakMap<Db, ReturnType<typeof meBySessionQuery>>();
 type Update = z.output<typeof PatientProfileUpdate>;
 
 function toPatient(r: Row, assignedDoctors: Patient['assignedDoctors'], pendingEmail: string | null): Patient {
@@ -94,6 +109,20 @@ export const patientProfile: ProfileSpec<
     const [me] = await query.execute({ id, now: now.toISOString() });
     if (!me) return undefined;
     return { patient: toPatient(me.row, me.assignedDoctors, me.pendingEmail), profileUrl: null };
+  },
+
+  async loadBySession(db, token, now) {
+    let query = meBySessionQueries.get(db);
+    if (!query) {
+      query = meBySessionQuery(db);
+      meBySessionQueries.set(db, query);
+    }
+    const [me] = await query.execute(liveSessionParams(token, now));
+    if (!me) return undefined;
+    return {
+      session: { id: me.sessionId, role: 'patient', accountId: me.row.id },
+      me: { patient: toPatient(me.row, me.assignedDoctors, me.pendingEmail), profileUrl: null },
+    };
   },
 
   async update(db, id, input: Omit<Update, 'password' | 'currentPassword' | 'email'>, passwordHash, now) {
