@@ -1,7 +1,10 @@
 // The real HTTP api, used to set up the users, the care-network assignment and the records
 // before anything is measured; and a keep-alive client for sequential latency samples.
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { OUTBOXES } from './proc.mjs';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -59,8 +62,34 @@ export const PASSWORD = 'Bench-Passw0rd-CareLoop!';
 export async function signup(base, role, email, name, extra = {}) {
   const body = { name, email, password: PASSWORD, ...extra };
   const res = await ok(base, 'POST', `/${role}/signup`, { body }, [201]);
+  await verifyEmail(base, role, email);
   const me = await ok(base, 'GET', `/${role}/me`, { token: res.token }, [200]);
   return { token: res.token, id: me[role]._id, email, name };
+}
+
+/**
+ * Follows the verification link the api mailed to `email` (its outbox folder): only a verified
+ * account may send or receive a connection request.
+ */
+async function verifyEmail(base, role, email) {
+  const outbox = OUTBOXES.get(base);
+  if (!outbox) throw new Error(`no outbox known for ${base}`);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    let files = [];
+    try {
+      files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
+    } catch {
+      // not written yet
+    }
+    for (const f of files) {
+      const raw = readFileSync(join(outbox, f), 'utf8').replace(/=\r?\n/g, '');
+      if (!raw.split('\n').some((l) => l.startsWith('To:') && l.includes(email))) continue;
+      const token = new RegExp(`/${role}/verify-email/([A-Za-z0-9_-]+)`).exec(raw)?.[1];
+      if (token) return void (await ok(base, 'POST', `/${role}/verify-email/${token}`, {}, [200]));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no verification mail to ${email} in ${outbox}`);
 }
 
 /** doctor asks, patient accepts: the assignment is made by the api itself. */

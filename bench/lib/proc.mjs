@@ -129,6 +129,9 @@ export async function waitHealthy(proc, url, timeoutMs = 60_000) {
   throw new Error(`${proc.name} did not answer ${url} within ${timeoutMs} ms:\n${proc.stderr()}`);
 }
 
+/** api base URL → the folder its mail is written to (no SMTP here): signup reads its verification link. */
+export const OUTBOXES = new Map();
+
 /**
  * The BUILT api (`node api/dist/server.js`), PGlite in dataDir unless databaseUrl is given.
  * Fast password hashing for seeding, a login/signup rate limit that never trips, warn logs.
@@ -156,6 +159,7 @@ export async function startApi({ port, dataDir, databaseUrl, webOrigins = [] }) 
     name: `api(${databaseUrl ? 'postgres' : 'pglite'}:${port})`,
   });
   await waitHealthy(proc, `http://${HOST}:${port}/health`, 90_000);
+  OUTBOXES.set(`http://${HOST}:${port}`, join(dataDir, 'outbox'));
   return { ...proc, url: `http://${HOST}:${port}` };
 }
 

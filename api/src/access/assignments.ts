@@ -1,6 +1,7 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
+import { qualified } from '../db/qualified';
 import { assignments, doctors, patients, reminders } from '../db/schema';
 import { audit, type AuditActor } from './audit';
 
@@ -36,6 +37,19 @@ export async function assignedPatientsOf(db: Queryable, doctorId: string): Promi
     .innerJoin(patients, eq(patients.id, assignments.patientId))
     .where(eq(assignments.doctorId, doctorId))
     .orderBy(asc(patients.name), asc(patients.id));
+}
+
+/**
+ * assignedDoctorsOf as a JSON subquery on a patient id column, so a profile is read in the same
+ * statement as its row (GET /patient/me: one round trip). Same rows, same order.
+ */
+export function assignedDoctorsJson(patientId: AnyColumn): SQL<AssignedDoctor[]> {
+  const [d, a] = [qualified(doctors.id), qualified(assignments.doctorId)];
+  const name = qualified(doctors.name);
+  return sql<AssignedDoctor[]>`coalesce((
+    select json_agg(json_build_object('doctor', ${d}, 'name', ${name}) order by ${name}, ${d})
+    from ${assignments} inner join ${doctors} on ${d} = ${a}
+    where ${qualified(assignments.patientId)} = ${qualified(patientId)}), '[]'::json)`;
 }
 
 /** The patient's doctors, by name: Patient.assignedDoctors. */

@@ -37,18 +37,25 @@ export function actorOf(request: FastifyRequest, clock: Clock): AuditActor {
  * Appends one row to audit_log (append-only: a trigger refuses UPDATE, DELETE and TRUNCATE).
  * Pass the transaction of the write it records, so the row and the write commit together.
  */
+const auditRow = (entry: AuditEntry) => ({
+  at: entry.at,
+  actorId: entry.actorId,
+  actorRole: entry.actorRole,
+  action: entry.action,
+  entity: entry.entity,
+  entityId: entry.entityId ?? null,
+  patientId: entry.patientId ?? null,
+  ip: entry.ip,
+  detail: entry.detail ?? null,
+});
+
 export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
-    at: entry.at,
-    actorId: entry.actorId,
-    actorRole: entry.actorRole,
-    action: entry.action,
-    entity: entry.entity,
-    entityId: entry.entityId ?? null,
-    patientId: entry.patientId ?? null,
-    ip: entry.ip,
-    detail: entry.detail ?? null,
-  });
+  await db.insert(auditLog).values(auditRow(entry));
+}
+
+/** Several rows in ONE statement (a list's row per patient): all are written, or none and it throws. */
+export async function auditAll(db: Queryable, entries: AuditEntry[]): Promise<void> {
+  if (entries.length) await db.insert(auditLog).values(entries.map(auditRow));
 }
 
 /**

@@ -23,7 +23,7 @@ export { signedDownload, signedUploads } from './signed-files';
 
 // Connections: the doctor–patient assignments every check above reads, made when a request is
 // accepted, ended (audited) when either side revokes.
-export { assign, assignedDoctorsOf, assignedPatientsOf, isAssigned, revokeAssignment } from './assignments';
+export { assign, assignedDoctorsJson, assignedDoctorsOf, assignedPatientsOf, isAssigned, revokeAssignment } from './assignments';
 
 // System actor: the reminder runner is a background job, not a request; it sends what doctors scheduled.
 export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type RunResult } from './reminder-runner';

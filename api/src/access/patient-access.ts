@@ -17,7 +17,7 @@ import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
 import { allergyEntriesFor } from './allergy-entries';
 import { assignedPatientsOf, isAssigned } from './assignments';
-import { actorOf, audit, type AuditActor, type AuditEntity } from './audit';
+import { actorOf, audit, auditAll, type AuditActor, type AuditEntity } from './audit';
 import {
   NOT_YOUR_PATIENT,
   PATIENT_EMAIL_UNVERIFIED,
@@ -181,14 +181,14 @@ export class PatientAccess {
     });
   }
 
+  // No transaction around a list: it only reads, and its audit rows are ONE insert after the read
+  // (all or none); if that insert fails the request fails and nothing is shown. Saves BEGIN/COMMIT.
   async listRecords(q: PageRequest): Promise<Page<MedicalRecord>> {
-    return this.db.transaction(async (tx) => {
-      const scope = await listScope(tx, this.caller, q.patientId);
-      const page = await listRecords(tx, scope, q.page, q.limit);
-      const shown = 'patientId' in scope ? [scope.patientId] : page.items.map((r) => r.patient);
-      await this.auditList(tx, 'medical_record', shown);
-      return page;
-    });
+    const scope = await listScope(this.db, this.caller, q.patientId);
+    const page = await listRecords(this.db, scope, q.page, q.limit);
+    const shown = 'patientId' in scope ? [scope.patientId] : page.items.map((r) => r.patient);
+    await this.auditList(this.db, 'medical_record', shown);
+    return page;
   }
 
   async readRecord(id: string): Promise<MedicalRecord> {
@@ -297,13 +297,11 @@ export class PatientAccess {
   }
 
   async listPrescriptions(q: PageRequest): Promise<Page<Prescription>> {
-    return this.db.transaction(async (tx) => {
-      const scope = await listScope(tx, this.caller, q.patientId);
-      const page = await listPrescriptions(tx, scope, q.page, q.limit);
-      const shown = 'patientId' in scope ? [scope.patientId] : page.items.map((p) => p.patientId);
-      await this.auditList(tx, 'prescription', shown);
-      return page;
-    });
+    const scope = await listScope(this.db, this.caller, q.patientId);
+    const page = await listPrescriptions(this.db, scope, q.page, q.limit);
+    const shown = 'patientId' in scope ? [scope.patientId] : page.items.map((p) => p.patientId);
+    await this.auditList(this.db, 'prescription', shown);
+    return page;
   }
 
   async readPrescription(id: string): Promise<Prescription> {
@@ -501,7 +499,8 @@ export class PatientAccess {
 
   /** One list row per patient whose data the answer holds, in order of first appearance. */
   private async auditList(tx: Queryable, entity: AuditEntity, patientIds: string[]): Promise<void> {
-    for (const patientId of new Set(patientIds)) await this.audit(tx, 'list', entity, patientId);
+    const rows = [...new Set(patientIds)].map((patientId) => ({ ...this.actor, action: 'list' as const, entity, patientId }));
+    await auditAll(tx, rows);
   }
 }
 

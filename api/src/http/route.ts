@@ -14,7 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorResponse, routePattern, type Endpoint, type EndpointDef } from 'shared-contracts';
 import type { z } from 'zod';
 import type { AppDeps } from '../app';
-import { requireAnyRole } from '../modules/auth/guard';
+import { requireAnyRole, type SessionRead } from '../modules/auth/guard';
 
 /** The app (or a plugin scope of it) with zod schemas as its types. */
 export type ZodApp = FastifyInstance<
@@ -59,6 +59,8 @@ export interface RouteExtra {
   config?: RouteShorthandOptions['config'];
   /** The handler reads request.validationError itself instead of the error handler answering. */
   attachValidation?: boolean;
+  /** The session and what the handler needs in one round trip (modules/auth/guard.ts SessionRead). */
+  sessionRead?: SessionRead;
 }
 
 /**
@@ -106,7 +108,7 @@ export function routeSchema(e: Endpoint) {
  * schema and, unless the endpoint is public, the guard that admits only its roles.
  */
 export function route<E extends Endpoint>(app: ZodApp, deps: AppDeps, e: E, handler: HandlerOf<E>, extra: RouteExtra = {}): void {
-  const guard = e.access === 'public' ? undefined : requireAnyRole(deps, e.access);
+  const guard = e.access === 'public' ? undefined : requireAnyRole(deps, e.access, extra.sessionRead);
   app.route({
     method: e.method,
     url: routePattern(e.path),

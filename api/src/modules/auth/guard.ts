@@ -7,8 +7,17 @@ import { findActiveSession, type Session } from './sessions';
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: Session;
+    /** What the route's sessionRead read in the same statement as the session (see RouteExtra). */
+    sessionRead?: unknown;
   }
 }
+
+/**
+ * A route's own session lookup: ONE statement that checks the session (for the route's single
+ * role) and reads what the handler needs. undefined when it found nothing — the guard then looks the
+ * session up alone, so a missing, wrong-role or account-less session is answered as before.
+ */
+export type SessionRead = (token: string, now: Date) => Promise<{ session: Session; read: unknown } | undefined>;
 
 // Our tokens are 43 base64url characters; anything far off is rejected without a database trip.
 const BEARER = /^Bearer ([A-Za-z0-9_-]{16,256})$/;
@@ -18,10 +27,18 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{16,256})$/;
  * 401 without a live session, 403 for a role not listed. On onRequest, an unauthenticated or
  * wrong-role caller is answered before its body or parameters are even validated.
  */
-export function requireAnyRole(deps: AppDeps, roles: readonly Role[]) {
+export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRead?: SessionRead) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match) throw new HttpError(401, 'Unauthorized');
+    if (sessionRead) {
+      const found = await sessionRead(match[1], deps.clock.now());
+      if (found && roles.includes(found.session.role)) {
+        request.auth = found.session;
+        request.sessionRead = found.read;
+        return;
+      }
+    }
     const session = await findActiveSession(deps.db.db, match[1], deps.clock.now());
     if (!session) throw new HttpError(401, 'Unauthorized');
     if (!roles.includes(session.role)) throw new HttpError(403, 'Forbidden');

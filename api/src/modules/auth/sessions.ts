@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
-import type { Queryable } from '../../adapters/db';
+import type { Db, Queryable } from '../../adapters/db';
 import { sessions } from '../../db/schema';
 import { hashToken, newToken } from '../../lib/tokens';
 
@@ -23,12 +23,47 @@ export async function createSession(db: Queryable, role: Role, accountId: string
   return token;
 }
 
-export async function findActiveSession(db: Queryable, token: string, now: Date): Promise<Session | undefined> {
-  const [row] = await db
+/**
+ * The condition of a live session, its token hash and the time as the placeholders `tokenHash` and
+ * `now` of a prepared statement; with a role, only that role's sessions. Shared by the guard's lookup
+ * and the statements that read a session together with what its route needs (sessionRead).
+ */
+export function liveSession(role?: Role): SQL | undefined {
+  return and(
+    eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+    role ? eq(sessions.role, role) : undefined,
+    isNull(sessions.revokedAt),
+    gt(sessions.expiresAt, sql.placeholder('now')),
+  );
+}
+
+/** The placeholder values of liveSession() for a bearer token. */
+export const liveSessionParams = (token: string, now: Date) => ({ tokenHash: hashToken(token), now: now.toISOString() });
+
+function activeSessionQuery(db: Db) {
+  return db
     .select({ id: sessions.id, role: sessions.role, accountId: sessions.accountId })
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-    .limit(1);
+    .where(liveSession())
+    .limit(1)
+    .prepare('active_session_by_token');
+}
+
+// Every authenticated request runs this lookup: its SQL is built once per database handle and sent
+// as a named prepared statement (node-postgres parses it once per connection; PGlite ignores the name).
+const activeSessionQueries = new WeakMap<Db, ReturnType<typeof activeSessionQuery>>();
+
+/**
+ * The live session of a token: not revoked and not expired, read on every request (no cache), so a
+ * logout, a password change or a revocation holds from the very next request on every replica.
+ */
+export async function findActiveSession(db: Db, token: string, now: Date): Promise<Session | undefined> {
+  let query = activeSessionQueries.get(db);
+  if (!query) {
+    query = activeSessionQuery(db);
+    activeSessionQueries.set(db, query);
+  }
+  const [row] = await query.execute(liveSessionParams(token, now));
   return row ? { ...row, role: row.role as Role } : undefined;
 }
 

@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, isNull, lt, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
+import { qualified } from '../../db/qualified';
 import { accountTables, accountTokens } from '../../db/schema';
 import { hashToken, newToken } from '../../lib/tokens';
 
@@ -37,6 +38,19 @@ export async function issueEmailToken(
   // Keep the table small: tokens dead for a day are of no use to anyone.
   await db.delete(accountTokens).where(lt(accountTokens.expiresAt, new Date(args.now.getTime() - 86_400_000)));
   return token;
+}
+
+/**
+ * pendingEmailOf as a subquery on the account's id and e-mail columns, so a profile is read in one
+ * statement with it (GET /{role}/me). The same conditions: keep the two in step.
+ */
+export function pendingEmailSql(role: Role, accountId: AnyColumn, currentEmail: AnyColumn, now: Placeholder): SQL<string | null> {
+  const t = accountTokens;
+  return sql<string | null>`(select ${qualified(t.email)} from ${t} where ${qualified(t.role)} = ${role}
+    and ${qualified(t.accountId)} = ${qualified(accountId)} and ${qualified(t.purpose)} = 'email-verify'
+    and ${qualified(t.usedAt)} is null and ${qualified(t.expiresAt)} > ${now}
+    and ${qualified(t.email)} <> ${qualified(currentEmail)}
+    order by ${qualified(t.createdAt)} desc limit 1)`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   PatientMeResponse,
   PatientProfileUpdate,
@@ -9,12 +9,43 @@ import {
   type Patient,
 } from 'shared-contracts';
 import type { z } from 'zod';
-import { patients } from '../../db/schema';
-import { assignedDoctorsOf } from '../../access';
-import { pendingEmailOf } from '../email-verification/tokens';
+import { patients, sessions } from '../../db/schema';
+import type { Db, Queryable } from '../../adapters/db';
+import { assignedDoctorsJson } from '../../access';
+import { liveSession, liveSessionParams } from '../auth/sessions';
+import { pendingEmailSql } from '../email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
 type Row = typeof patients.$inferSelect;
+
+/** The whole profile — row, pending e-mail, assigned doctors — as one select. */
+const meFields = () => ({
+  row: patients,
+  pendingEmail: pendingEmailSql('patient', patients.id, patients.email, sql.placeholder('now')),
+  assignedDoctors: assignedDoctorsJson(patients.id),
+});
+
+function meQuery(db: Queryable) {
+  return db
+    .select(meFields())
+    .from(patients)
+    .where(eq(patients.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('patient_me');
+}
+const meQueries = new WeakMap<Queryable, ReturnType<typeof meQuery>>();
+
+/** The same with the session of a token: GET /patient/me in one round trip. */
+function meBySessionQuery(db: Db) {
+  return db
+    .select({ sessionId: sessions.id, ...meFields() })
+    .from(sessions)
+    .innerJoin(patients, eq(patients.id, sessions.accountId))
+    .where(liveSession('patient'))
+    .limit(1)
+    .prepare('patient_me_by_session');
+}
+const meBySessionQueries = new WeakMap<Db, ReturnType<typeof meBySessionQuery>>();
 type Update = z.output<typeof PatientProfileUpdate>;
 
 function toPatient(r: Row, assignedDoctors: Patient['assignedDoctors'], pendingEmail: string | null): Patient {
@@ -70,10 +101,28 @@ export const patientProfile: ProfileSpec<
   },
 
   async load(db, id, now) {
-    const [row] = await db.select().from(patients).where(eq(patients.id, id)).limit(1);
-    if (!row) return undefined;
-    const pending = await pendingEmailOf(db, { role: 'patient', accountId: id, currentEmail: row.email, now });
-    return { patient: toPatient(row, await assignedDoctorsOf(db, id), pending), profileUrl: null };
+    let query = meQueries.get(db);
+    if (!query) {
+      query = meQuery(db);
+      meQueries.set(db, query);
+    }
+    const [me] = await query.execute({ id, now: now.toISOString() });
+    if (!me) return undefined;
+    return { patient: toPatient(me.row, me.assignedDoctors, me.pendingEmail), profileUrl: null };
+  },
+
+  async loadBySession(db, token, now) {
+    let query = meBySessionQueries.get(db);
+    if (!query) {
+      query = meBySessionQuery(db);
+      meBySessionQueries.set(db, query);
+    }
+    const [me] = await query.execute(liveSessionParams(token, now));
+    if (!me) return undefined;
+    return {
+      session: { id: me.sessionId, role: 'patient', accountId: me.row.id },
+      me: { patient: toPatient(me.row, me.assignedDoctors, me.pendingEmail), profileUrl: null },
+    };
   },
 
   async update(db, id, input: Omit<Update, 'password' | 'currentPassword' | 'email'>, passwordHash, now) {

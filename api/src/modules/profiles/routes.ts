@@ -32,7 +32,26 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         return me;
       }
 
-      route(app, deps, ENDPOINTS[`${role}Me`], async (request) => current(sessionOf(request).accountId), onlyAfterInput);
+      const loadBySession = profile.loadBySession?.bind(profile);
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}Me`],
+        // Read with the session when the guard's one statement found both; else on its own.
+        async (request) =>
+          (request.sessionRead as Awaited<ReturnType<typeof current>> | undefined) ?? current(sessionOf(request).accountId),
+        {
+          ...onlyAfterInput,
+          ...(loadBySession
+            ? {
+                sessionRead: async (token, now) => {
+                  const found = await loadBySession(db.db, token, now);
+                  return found && { session: found.session, read: found.me };
+                },
+              }
+            : {}),
+        },
+      );
 
       route(
         app,

@@ -1,6 +1,7 @@
 import type { Role } from 'shared-contracts';
 import type { z } from 'zod';
-import type { Queryable } from '../../adapters/db';
+import type { Db, Queryable } from '../../adapters/db';
+import type { Session } from '../auth/sessions';
 
 /**
  * What differs between the patient and the doctor account: schemas from the shared contract and
@@ -22,6 +23,11 @@ export interface ProfileSpec<
   create(db: Queryable, input: z.output<Signup>, passwordHash: string): Promise<string>;
   /** `now`: a pending new e-mail counts only while its link is alive. */
   load(db: Queryable, id: string, now: Date): Promise<z.output<Me> | undefined>;
+  /**
+   * GET /{role}/me in one round trip: the live session of the token (this role's only) and its
+   * account's profile in one statement; undefined when either is missing (the guard then decides).
+   */
+  loadBySession?(db: Db, token: string, now: Date): Promise<{ session: Session; me: z.output<Me> } | undefined>;
   /**
    * Sets only the fields present (undefined ones are skipped); passwordHash when it changes. Never
    * the e-mail: a new one is in force only once verified (email-verification/tokens.ts).
