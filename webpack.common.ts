@@ -57,6 +57,8 @@ export const shared = {
   ),
 };
 
+const INJECT_RUNTIME_PLUGIN = path.join(root, 'node_modules/@module-federation/inject-external-runtime-core-plugin/dist/index');
+
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 /** A deployment replaces this file after the build: a stale compressed copy beside it would win. */
 const DEPLOY_TIME = /runtime-config\.json$/;
@@ -105,10 +107,15 @@ export function createConfig(
       extensions: ['.tsx', '.ts', '.js'],
       // Workspace packages resolve through their package.json `exports`: this condition picks their sources.
       conditionNames: [SOURCE_CONDITION, '...'],
+      alias: {
+        // provideExternalRuntime adds its runtime plugin by require.resolve, i.e. the CommonJS build, which
+        // would pull a second, CommonJS copy of runtime-core into the shell: the ES build shares the one copy.
+        [`${INJECT_RUNTIME_PLUGIN}.cjs$`]: `${INJECT_RUNTIME_PLUGIN}.js`,
+        ...(SHARED_UI_DIR ? { 'shared-ui$': path.join(SHARED_UI_DIR, 'src', 'index.ts') } : {}),
+      },
       // The patched copy lives outside the repo: its own imports resolve from the repo's node_modules.
       ...(SHARED_UI_DIR
         ? {
-            alias: { 'shared-ui$': path.join(SHARED_UI_DIR, 'src', 'index.ts') },
             modules: ['node_modules', path.join(root, 'shared-ui', 'node_modules'), path.join(root, 'node_modules')],
           }
         : {}),
