@@ -14,7 +14,14 @@ import {
 import type { AppDeps } from './deps';
 import { contractTransform } from './http/openapi';
 import { BackgroundTasks } from './lib/background';
-import { DB_UNAVAILABLE_MESSAGE, DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError, isDatabaseUnavailable } from './lib/errors';
+import {
+  DB_BUSY_MESSAGE,
+  DB_BUSY_RETRY_AFTER_SECONDS,
+  DB_UNAVAILABLE_MESSAGE,
+  DB_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  HttpError,
+  isDatabaseUnavailable,
+} from './lib/errors';
 import { authRoutes } from './modules/sign-in/routes';
 import { connectionRoutes } from './modules/connections/routes';
 import { revokeRoutes } from './modules/connections/revoke';
@@ -146,6 +153,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // login throttle and the reset-mail limits live in the database and still hold.
     skipOnError: true,
     errorResponseBuilder: () => ({ statusCode: 429, error: 'Too many requests. Try again later.' }),
+  });
+  // Bounded queueing: when DB_MAX_QUEUE operations already wait for the database, a new request
+  // is turned away at once (before it reads or writes anything) rather than queued into a timeout.
+  app.addHook('onRequest', async () => {
+    if (deps.db.queueDepth() >= config.dbMaxQueue) throw new HttpError(503, DB_BUSY_MESSAGE, DB_BUSY_RETRY_AFTER_SECONDS);
   });
 
   await app.register(swagger, {

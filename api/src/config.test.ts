@@ -9,6 +9,7 @@ describe('config', () => {
       host: '127.0.0.1',
       dataDir: path.resolve(__dirname, '../../data'),
       databaseUrl: undefined,
+      dbMaxQueue: 200,
       webOrigins: ['http://localhost:8080', 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083'],
       sessionTtlHours: 12,
       logLevel: 'info',
@@ -38,6 +39,8 @@ describe('config', () => {
     expect(c.reminders.perDoctorPerHour).toBe(3);
     expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL: must start with redis:\/\//);
     expect(() => loadConfig({ REMINDERS_PER_DOCTOR_PER_HOUR: '0' })).toThrow(/REMINDERS_PER_DOCTOR_PER_HOUR/);
+    expect(() => loadConfig({ DB_MAX_QUEUE: '0' })).toThrow(/DB_MAX_QUEUE/);
+    expect(loadConfig({ DB_MAX_QUEUE: '5' }).dbMaxQueue).toBe(5);
   });
 
   describe('files and reminders', () => {

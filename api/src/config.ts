@@ -28,6 +28,7 @@ const Env = z
     PORT: int(0, 65535).default(4000),
     HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).optional(),
+    DB_MAX_QUEUE: z.coerce.number().int().min(1).max(100_000).default(200),
     DATABASE_URL: z.string().min(1).optional(),
     WEB_ORIGINS: z.string().default(DEFAULT_WEB_ORIGINS),
     SESSION_TTL_HOURS: z.coerce
@@ -105,6 +106,11 @@ export interface Config {
   dataDir: string;
   /** When set, PostgreSQL is used instead of the embedded PGlite. */
   databaseUrl?: string;
+  /**
+   * Database operations that may wait at once (PGlite's queue, or requests waiting for a pooled
+   * PostgreSQL connection); past it new requests get 503 + Retry-After instead of a timeout.
+   */
+  dbMaxQueue: number;
   webOrigins: string[];
   sessionTtlHours: number;
   logLevel: string;
@@ -187,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR ?? path.join(REPO_ROOT, 'data')),
     databaseUrl: e.DATABASE_URL,
+    dbMaxQueue: e.DB_MAX_QUEUE,
     webOrigins: e.WEB_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean),

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -12,6 +12,7 @@ import { MIGRATIONS_DIR } from '../config';
 import * as schema from '../db/schema';
 import { OWNER_ONLY_DIR, restrictToOwner } from '../lib/owner-only';
 import { LockFile } from './lockfile';
+import { PgliteWorker } from './pglite-worker';
 
 /** The query interface the modules use; the same for PGlite and PostgreSQL. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -41,6 +42,11 @@ export interface DbAdapter {
    * is in-process and single-connection). Parameterless text may hold several statements.
    */
   readonly executor?: SqlExecutor;
+  /**
+   * Database operations waiting or running now (PGlite: its worker's queue; PostgreSQL: requests
+   * waiting for a pooled connection). Past DB_MAX_QUEUE the api answers 503 (app.ts).
+   */
+  queueDepth(): number;
   /** Applies pending migrations; safe to call from several replicas at once and more than once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -65,9 +71,10 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
   // PGlite creates only the last directory level itself.
   fs.mkdirSync(dataDir, { recursive: true, mode: OWNER_ONLY_DIR });
   const lock = LockFile.acquire(path.join(dataDir, 'db.lock'));
-  let client: PGlite;
+  let client: PgliteWorker;
   try {
-    client = await PGlite.create(dbDir);
+    // In a worker thread (pglite-worker.ts), so its queries do not block the requests' event loop.
+    client = await PgliteWorker.open(dbDir);
     // PGlite sets modes itself (0666 for a new cluster's files, 0644 for its relation cache
     // files), past the umask: tightened here, and again at close.
     restrictToOwner(dbDir);
@@ -75,14 +82,15 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
     lock.release();
     throw err;
   }
-  // Drizzle's own PGlite driver (not pglite's node-postgres shim, which misbehaves after errors).
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  // Drizzle's own PGlite driver on the worker's client, which answers query/exec/transaction as
+  // PGlite does (not pglite's node-postgres shim, which misbehaves after errors).
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
   let closed = false;
   const executor: SqlExecutor = {
     async executeSql(text, values) {
       if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
       // exec() runs several statements in one call (pg-boss's BEGIN; …; COMMIT; scripts) and,
-      // like every PGlite call, never interleaves with an open drizzle transaction.
+      // like every call to the worker, never interleaves with an open drizzle transaction.
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
@@ -91,6 +99,7 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
     kind: 'pglite',
     db,
     executor,
+    queueDepth: () => client.queueDepth,
     async migrate() {
       const migrationsFolder = opts.migrationsFolder ?? MIGRATIONS_DIR;
       // One connection only, so the advisory lock is held by the session the migrator uses.
@@ -147,6 +156,7 @@ async function openPostgres(url: string, opts: OpenDbOptions): Promise<DbAdapter
     kind: 'postgres',
     db,
     connectionString: url,
+    queueDepth: () => pool.waitingCount,
     async migrate() {
       const migrationsFolder = opts.migrationsFolder ?? MIGRATIONS_DIR;
       // Session-level advisory lock: it must be taken and released on the very connection

@@ -26,6 +26,10 @@ export const DB_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable. Please t
 /** Seconds a client should wait before retrying after a 503. */
 export const DB_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
+/** What a client sees when too many requests already wait for the database (503, Retry-After: 1). */
+export const DB_BUSY_MESSAGE = 'The service is busy. Please try again shortly.';
+export const DB_BUSY_RETRY_AFTER_SECONDS = 1;
+
 // Socket-level failures reaching the server (node's errno codes).
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

@@ -1,0 +1,195 @@
+import { Worker } from 'node:worker_threads';
+
+/*
+ * PGlite runs its PostgreSQL (WebAssembly) synchronously: in the api's own thread every query
+ * stalls the event loop that serves requests. Here it lives in a worker thread owned by the api
+ * process (so the single-process lock in db.ts still holds), and the main thread talks to it by
+ * messages. The class below looks to drizzle's pglite driver like a PGlite client (query, exec,
+ * transaction), so the app's queries, migrations and pg-boss keep the same code paths.
+ */
+
+// CommonJS run with `eval: true`: the same source works from dist/ and under Jest (whose module
+// system a worker does not share). PGlite's path comes from the main thread's resolution.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { PGlite } = require(workerData.pglitePath);
+let client;
+const identity = (value) => value;
+function serializeError(err) {
+  const out = { message: err && err.message ? String(err.message) : String(err), name: err && err.name ? String(err.name) : 'Error' };
+  if (err && typeof err === 'object') {
+    for (const [key, value] of Object.entries(err)) {
+      if (typeof value === 'string' || typeof value === 'number') out[key] = value;
+    }
+  }
+  return out;
+}
+async function handle(msg) {
+  switch (msg.op) {
+    case 'open':
+      client = await PGlite.create(msg.dataDir);
+      return null;
+    case 'query': {
+      const parsers = {};
+      for (const oid of msg.rawTypes) parsers[oid] = identity;
+      const r = await client.query(msg.sql, msg.params, { rowMode: msg.rowMode, parsers });
+      return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows };
+    }
+    case 'exec':
+      return (await client.exec(msg.sql)).map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
+    case 'close':
+      await client.close();
+      return null;
+    default:
+      throw new Error('unknown op ' + msg.op);
+  }
+}
+parentPort.on('message', (msg) => {
+  handle(msg).then(
+    (result) => parentPort.postMessage({ id: msg.id, ok: true, result }),
+    (err) => parentPort.postMessage({ id: msg.id, ok: false, error: serializeError(err) }),
+  );
+});
+`;
+
+export interface QueryResult {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are whatever shape the caller's SQL returns
+  rows: any[];
+  fields: { name: string; dataTypeID: number }[];
+  affectedRows?: number;
+}
+
+/** drizzle passes parsers that keep date/time and numeric-array values as text; only their type ids cross over. */
+interface QueryOptions {
+  rowMode?: 'array' | 'object';
+  parsers?: Record<number, unknown>;
+}
+
+type Request =
+  | { op: 'open'; dataDir: string }
+  | { op: 'query'; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; rawTypes: number[] }
+  | { op: 'exec'; sql: string }
+  | { op: 'close' };
+
+/** What a transaction callback gets: statements go straight to the worker, inside the held turn. */
+export interface PgliteWorkerTx {
+  query(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult>;
+  exec(sql: string): Promise<QueryResult[]>;
+}
+
+/** Rebuilds a PostgreSQL error with its fields (code, constraint, …): the api maps e.g. 23505 to a 409. */
+function toError(fields: Record<string, unknown>): Error {
+  const err = new Error(String(fields.message));
+  Object.assign(err, fields);
+  return err;
+}
+
+export class PgliteWorker {
+  private readonly worker: Worker;
+  private readonly replies = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private nextId = 1;
+  /** Operations hold the one connection in turn (FIFO); a transaction holds it until COMMIT/ROLLBACK. */
+  private turn: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+  private failure: Error | undefined;
+  private exited = false;
+
+  private constructor(pglitePath: string) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pglitePath } });
+    this.worker.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: Record<string, unknown> }) => {
+      const reply = this.replies.get(msg.id);
+      if (!reply) return;
+      this.replies.delete(msg.id);
+      if (msg.ok) reply.resolve(msg.result);
+      else reply.reject(toError(msg.error ?? { message: 'PGlite worker error' }));
+    });
+    const fail = (err: Error) => {
+      // Class 08 (connection failure): the api answers 503 (lib/errors.ts), not 500.
+      this.failure ??= Object.assign(new Error(`PGlite worker stopped: ${err.message}`), { code: '08006' });
+      for (const reply of this.replies.values()) reply.reject(this.failure);
+      this.replies.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      fail(new Error(`exit code ${code}`));
+    });
+  }
+
+  /** Starts the worker and opens (or creates) the database in `dataDir`. */
+  static async open(dataDir: string): Promise<PgliteWorker> {
+    const client = new PgliteWorker(require.resolve('@electric-sql/pglite'));
+    try {
+      await client.send({ op: 'open', dataDir });
+    } catch (err) {
+      await client.worker.terminate();
+      throw err;
+    }
+    return client;
+  }
+
+  /** Operations waiting for the database or running in it: the api's queue depth (DB_MAX_QUEUE). */
+  get queueDepth(): number {
+    return this.queued;
+  }
+
+  query(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<QueryResult> {
+    return this.inTurn(() => this.sendQuery(sql, params, options));
+  }
+
+  exec(sql: string): Promise<QueryResult[]> {
+    return this.inTurn(() => this.send({ op: 'exec', sql }) as Promise<QueryResult[]>);
+  }
+
+  /** No other statement runs between BEGIN and COMMIT/ROLLBACK: PGlite has one connection. */
+  transaction<T>(callback: (tx: PgliteWorkerTx) => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
+      await this.send({ op: 'exec', sql: 'BEGIN' });
+      const tx: PgliteWorkerTx = {
+        query: (sql, params = [], options = {}) => this.sendQuery(sql, params, options),
+        exec: (sql) => this.send({ op: 'exec', sql }) as Promise<QueryResult[]>,
+      };
+      let result: T;
+      try {
+        result = await callback(tx);
+      } catch (err) {
+        await this.send({ op: 'exec', sql: 'ROLLBACK' }).catch(() => undefined);
+        throw err;
+      }
+      await this.send({ op: 'exec', sql: 'COMMIT' });
+      return result;
+    });
+  }
+
+  /** Waits for the queued operations, closes PGlite (flushing its files), then stops the worker. */
+  async close(): Promise<void> {
+    try {
+      if (!this.exited) await this.inTurn(() => this.send({ op: 'close' }));
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  private inTurn<T>(operation: () => Promise<T>): Promise<T> {
+    this.queued++;
+    const run = this.turn.then(operation);
+    this.turn = run.catch(() => undefined);
+    return run.finally(() => {
+      this.queued--;
+    });
+  }
+
+  private sendQuery(sql: string, params: unknown[], options: QueryOptions): Promise<QueryResult> {
+    const rawTypes = Object.keys(options.parsers ?? {}).map(Number);
+    return this.send({ op: 'query', sql, params, rowMode: options.rowMode, rawTypes }) as Promise<QueryResult>;
+  }
+
+  private send(request: Request): Promise<unknown> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.replies.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+}
