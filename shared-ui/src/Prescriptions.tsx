@@ -78,8 +78,10 @@ export function PrescriptionList({ role }: { role: Role }) {
               <dd>{current.administrationRoute}</dd>
               <dt>Frequency</dt>
               <dd>{current.dosageFrequency}</dd>
+              {/* Only what was typed on this prescription: an empty list must not read as "no known
+                  allergies" (the patient's allergies on file are on their records page). */}
               <dt>Allergies</dt>
-              <dd>{current.allergies.length ? current.allergies.join(', ') : 'None recorded'}</dd>
+              <dd>{current.allergies.length ? current.allergies.join(', ') : 'None listed on this prescription'}</dd>
               <dt>Prescribed by</dt>
               <dd>{current.assignedBy}</dd>
               <dt>Date</dt>

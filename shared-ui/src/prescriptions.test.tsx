@@ -81,3 +81,10 @@ test("a patient's own list shows the prescribing doctor, not a patient line", as
   expect(within(detail).queryByText('Patient')).not.toBeInTheDocument();
   expect(within(detail).getByText('Dr. Lee')).toBeInTheDocument();
 });
+
+test('an empty allergy list never reads as no known allergies', async () => {
+  renderAs('patient');
+  const detail = await screen.findByRole('region', { name: 'Prescription' });
+  expect(within(detail).getByText('None listed on this prescription')).toBeInTheDocument();
+  expect(detail).not.toHaveTextContent(/None recorded|No known/i);
+});
