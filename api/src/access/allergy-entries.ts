@@ -118,7 +118,7 @@ export async function allergyEntriesFor(db: Queryable, patientId: string, typed:
 }
 
 /** The category of an entry read from text: the engine does not say; coded substances are medicines. */
-const categoryOf = (entry: AllergyEntry): AllergyIntolerance['category'] =>
+export const categoryOf = (entry: AllergyEntry): AllergyIntolerance['category'] =>
   (entry as { category?: AllergyIntolerance['category'] }).category ?? 'medication';
 
 /** The unreviewed entries read from free text, as the allergy list shows them (no _id, unconfirmed). */

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, or } from 'drizzle-orm';
 import type { Queryable } from '../adapters/db';
 import { allergyIntolerances, assignments, doctors, medicalFiles, medicalRecords, patients, prescriptions } from '../db/schema';
+import { allergyNotesOf, reviewedKeys, type AllergyNote } from './allergy-entries';
 
 /*
  * The rows a patient's FHIR resources are made from (api/src/fhir maps them). Read only through
@@ -24,6 +25,12 @@ export interface PatientRows {
   records: (typeof medicalRecords.$inferSelect)[];
   prescriptions: PrescriptionRow[];
   allergies: AllergyRow[];
+  /**
+   * The free-text allergy notes of their records and prescriptions that no structured entry
+   * reviews: unconfirmed allergies until a doctor reviews them (hazard L4: an export must not read
+   * "no allergy" for a patient whose notes state one).
+   */
+  allergyNotes: AllergyNote[];
   files: FileRow[];
 }
 
@@ -73,7 +80,9 @@ export async function patientRowsOf(db: Queryable, patientId: string): Promise<P
         .where(inArray(doctors.id, doctorIds))
         .orderBy(doctors.name, doctors.id)
     : [];
-  return { patient, doctors: doctorRows, records, prescriptions: rx, allergies, files };
+  const reviewed = reviewedKeys(allergies);
+  const allergyNotes = (await allergyNotesOf(db, patientId)).filter((n) => !reviewed.has(n.key));
+  return { patient, doctors: doctorRows, records, prescriptions: rx, allergies, allergyNotes, files };
 }
 
 /** The patient a record, prescription, allergy entry or file belongs to (undefined: no such row). */

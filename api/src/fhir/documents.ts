@@ -1,5 +1,7 @@
 import type { AllergyIntolerance, Composition, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
-import type { PatientRows } from '../access';
+import { createHash } from 'node:crypto';
+import { categoryOf, type AllergyNote, type PatientRows } from '../access';
+import { readAllergyText } from '../clinical';
 import { LOINC } from './observations';
 import { nonEmpty, text } from './resources';
 
@@ -36,6 +38,43 @@ export function toAllergyIntolerance(a: PatientRows['allergies'][number]): Aller
     ),
     note: text(a.note) ? [{ text: text(a.note)! }] : undefined,
   };
+}
+
+/** The id of an allergy read from a note: the patient's id first, so a read by id finds whose it is. */
+export const noteAllergyId = (patientId: string, note: AllergyNote, index: number) =>
+  `${patientId}-note-${createHash('sha256').update(note.key).digest('hex').slice(0, 12)}-${index}`;
+export const NOTE_ALLERGY_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-note-[0-9a-f]{12}-\d+$/i;
+
+/**
+ * The allergies a free-text note states that no structured entry reviews, as the allergy list
+ * shows them: unconfirmed (hazard L4 in api/CLINICAL.md — left out, an export read "no allergy"
+ * for a patient whose record said penicillin). The note goes with it as written.
+ */
+export function toNoteAllergyIntolerances(patientId: string, note: AllergyNote): AllergyIntolerance[] {
+  const where = note.source === 'record' ? 'a medical record' : 'a prescription';
+  return readAllergyText(note.text).map((entry, index) => ({
+    resourceType: 'AllergyIntolerance',
+    id: noteAllergyId(patientId, note, index),
+    clinicalStatus: {
+      coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical', code: entry.clinicalStatus }],
+    },
+    verificationStatus: {
+      coding: [{ system: 'http://terminology.hl7.org/CodeSystem/allergyintolerance-verification', code: 'unconfirmed' }],
+    },
+    type: entry.type,
+    category: [categoryOf(entry)],
+    criticality: entry.criticality,
+    code: { text: entry.substance.text },
+    patient: { reference: `Patient/${patientId}` },
+    recordedDate: note.at.toISOString(),
+    recorder: { reference: `Practitioner/${note.doctorId}` },
+    reaction: nonEmpty(
+      entry.reactions
+        .filter((r) => text(r.manifestation))
+        .map((r) => ({ manifestation: [{ text: text(r.manifestation)! }], ...(r.severity ? { severity: r.severity } : {}) })),
+    ),
+    note: [{ text: `Not yet reviewed; as written in ${where}: "${note.text}"` }],
+  }));
 }
 
 /** A prescription as a MedicationRequest (an order by the prescribing doctor; the drug as written). */

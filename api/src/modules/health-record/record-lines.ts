@@ -156,6 +156,8 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
       status && `status: ${status}`,
       a.criticality && `criticality: ${a.criticality}`,
       reactions.length && `reaction: ${reactions.join(', ')}`,
+      // an unconfirmed allergy read from a note carries the note as written
+      ...(a.note ?? []).map((n) => n.text),
     ]
       .filter(Boolean)
       .join('; ');
