@@ -3,14 +3,10 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { ENDPOINTS, PDF_MIME, routePattern, type Endpoint } from 'shared-contracts';
 import { routeSchema } from './route';
 
-/** `/prescription/:patientId` and `/prescription/:id` have one shape: `/prescription/:`. */
-const shapeOf = (method: string, url: string) => `${method} ${url.replace(/:\w+/g, ':')}`;
-
-const BY_SHAPE = new Map<string, Endpoint>(Object.values(ENDPOINTS).map((e) => [shapeOf(e.method, routePattern(e.path)), e]));
-
-/** The contract endpoint a registered route serves, if any. */
-export function endpointOf(method: string, url: string): Endpoint | undefined {
-  return BY_SHAPE.get(shapeOf(method, url));
+/** The contract endpoint a route serves: route() (./route.ts) names it by its operationId. */
+function endpointOf(schema: { operationId?: unknown } | undefined): Endpoint | undefined {
+  const id = schema?.operationId;
+  return typeof id === 'string' && Object.hasOwn(ENDPOINTS, id) ? (ENDPOINTS as Record<string, Endpoint>)[id] : undefined;
 }
 
 /**
@@ -18,8 +14,7 @@ export function endpointOf(method: string, url: string): Endpoint | undefined {
  * names, operationId, security, schemas); the raw PDF answer (`response: null`) is added here.
  */
 export const contractTransform: SwaggerTransform = (input) => {
-  const methods = ([] as string[]).concat(input.route.method);
-  const e = endpointOf(methods[0], input.url);
+  const e = endpointOf(input.schema as { operationId?: unknown } | undefined);
   if (!e) return jsonSchemaTransform(input);
   const out = jsonSchemaTransform({ ...input, url: routePattern(e.path), schema: { ...routeSchema(e), hide: false } });
   if (e.response !== null) return out;
