@@ -62,6 +62,11 @@ interface FieldCommon {
   optionLabels?: Record<string, string>;
   /** the read-only views' text of each stored value (String(value) → text), where it differs */
   valueLabels?: Record<string, string>;
+  /**
+   * The measurement (a field of the same group, by key) this one qualifies: shown only beside a
+   * value of it (the SpO2 scale means nothing without an SpO2, and is stored as 1 by default).
+   */
+  qualifies?: string;
 }
 
 /** One line ('text') or several ('note') of free text, trimmed. */
@@ -317,6 +322,7 @@ export const RECORD_FIELDS = {
         section: 'Examination',
         label: 'SpO2 scale',
         measurement: true,
+        qualifies: 'oxygenSaturation',
         options: ['1', '2'],
         values: { '1': 1, '2': 2 },
         // RCP 2017: scale 1 unless a clinician has decided on scale 2
@@ -486,6 +492,21 @@ export function valueIn(record: object, f: Pick<PlacedRecordField, 'readPath'>):
   for (const key of f.readPath)
     node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined;
   return node;
+}
+
+/**
+ * A field's value in a stored record as the read-only views show it (displayValue); a field that
+ * qualifies a measurement not taken reads "not applicable: SpO2 not measured", never its default.
+ */
+export function displayValueIn(record: object, f: PlacedRecordField): string {
+  if (f.qualifies) {
+    const path = [...f.readPath.slice(0, -1), f.qualifies];
+    const qualified = recordFields.find((g) => g.readPath.join('.') === path.join('.'));
+    const reading = valueIn(record, { readPath: path });
+    if (reading === undefined || reading === null || reading === '')
+      return `not applicable: ${qualified ? shortLabelOf(qualified) : f.qualifies} not measured`;
+  }
+  return displayValue(f, valueIn(record, f));
 }
 
 /** A measurement's value as the read-only views show it: "not measured" when absent, the option's text, the unit. */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'shared-router';
 import styled from 'styled-components';
-import { displayValue, recordSections, shortLabelOf, valueIn, type MedicalRecord, type Role } from 'shared-contracts';
+import { displayValueIn, recordSections, shortLabelOf, type MedicalRecord, type Role } from 'shared-contracts';
 import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading } from './components';
 import { Allergies } from './Allergies';
@@ -114,7 +114,7 @@ export function RecordDetail({ role, record, page = false }: { role: Role; recor
           key={section.title}
           title={section.title}
           // an unmeasured vital reads "not measured", never a number
-          entries={section.fields.map((f) => [shortLabelOf(f), displayValue(f, valueIn(record, f))])}
+          entries={section.fields.map((f) => [shortLabelOf(f), displayValueIn(record, f)])}
         />
       ))}
       <Section aria-label="Summary">

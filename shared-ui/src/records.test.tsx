@@ -171,6 +171,22 @@ test('an unmeasured vital reads "not measured", never a number; options read as 
   expect(examination.getByText('Air or oxygen').nextSibling).toHaveTextContent(/^Air$/);
 });
 
+test('the SpO2 scale shows only beside an SpO2: with none measured it reads "not applicable", never "Scale 1"', () => {
+  const gpe = record.examination.generalPhysicalExamination;
+  const withScale = (oxygenSaturation: number | null) => ({
+    ...record,
+    examination: { ...record.examination, generalPhysicalExamination: { ...gpe, oxygenSaturation, spo2Scale: 1 } },
+  });
+  const { unmount } = renderView(<RecordDetail role="doctor" record={withScale(null)} />);
+  let examination = within(screen.getByRole('region', { name: 'Examination' }));
+  expect(examination.getByText('SpO2 scale').nextSibling).toHaveTextContent(/^not applicable: SpO2 not measured$/);
+  unmount();
+  renderView(<RecordDetail role="doctor" record={withScale(95)} />);
+  examination = within(screen.getByRole('region', { name: 'Examination' }));
+  expect(examination.getByText('SpO2').nextSibling).toHaveTextContent(/^95 %$/);
+  expect(examination.getByText('SpO2 scale').nextSibling).toHaveTextContent(/^Scale 1$/);
+});
+
 test('a doctor narrowed to a patient who is not theirs (404) reads one not-found notice: no allergy form, no load errors', async () => {
   // the fake api answers 404 to every route not listed, as the api does for a patient not assigned
   renderView(<RecordList role="doctor" patientId="7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a99" />);
