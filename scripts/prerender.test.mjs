@@ -16,7 +16,7 @@ test('puts the markup in a shown #prerendered and hides the empty #root; styles 
   assert.match(page, /<style data-styled="true">h1\{margin:0\}<\/style><\/head>/);
   assert.match(
     page,
-    /<div id="prerendered"><header>CareLoop<\/header><h1>Empower Healthcare Decisions<\/h1><\/div><div id="root" hidden><\/div>/,
+    /<div id="prerendered" inert><header>CareLoop<\/header><h1>Empower Healthcare Decisions<\/h1><\/div><div id="root" hidden><\/div>/,
   );
   assert.match(page, /<script defer src=\/main\.0123abcd\.js><\/script>/);
   assert.equal(page.match(/<script/g).length, 1);
@@ -24,7 +24,7 @@ test('puts the markup in a shown #prerendered and hides the empty #root; styles 
 
 test('markup with `$` patterns is inserted as it is', () => {
   const page = landingPage(SHELL_PAGE, { html: "<p>$& $' $1</p>", styleTags: '' });
-  assert.match(page, /<div id="prerendered"><p>\$& \$' \$1<\/p><\/div>/);
+  assert.match(page, /<div id="prerendered" inert><p>\$& \$' \$1<\/p><\/div>/);
 });
 
 test('refuses a shell page without an empty #root and markup holding an inline script', () => {

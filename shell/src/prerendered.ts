@@ -11,18 +11,20 @@ export function takeOverPrerendered(doc: Document = document): void {
   const shown = doc.getElementById('prerendered');
   const root = doc.getElementById('root');
   if (!shown || !root) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const observer = new MutationObserver(() => {
-    if (root.querySelector(READY)) swap();
-  });
-  function swap() {
-    observer.disconnect();
-    clearTimeout(timer);
-    shown!.remove();
-    root!.hidden = false;
-  }
+  const swap = () => {
+    shown.remove();
+    root.hidden = false;
+  };
   // shared-auth's TOKEN_KEY: signed in, `/` is the role's dashboard, not this landing.
   if (localStorage.getItem('token') !== null) return swap();
+  const observer = new MutationObserver(() => {
+    if (root.querySelector(READY)) done();
+  });
+  const timer = setTimeout(() => done(), LONGEST_MS);
+  function done() {
+    observer.disconnect();
+    clearTimeout(timer);
+    swap();
+  }
   observer.observe(root, { childList: true, subtree: true });
-  timer = setTimeout(swap, LONGEST_MS);
 }
