@@ -9,6 +9,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/',
       '**/dist/',
+      '**/prerender-dist/',
       '**/data/',
       'api/drizzle/',
       'test-results/',

@@ -171,7 +171,8 @@ function webReport(web, targets) {
   targets.push({
     section: 'web',
     what: '/ landing: JS before first paint ÷ single bundle',
-    value: `${fmt.x(ratio)} (${fmt.kb(js.landing.gzipBytes)} / ${fmt.kb(base.gzipBytes)})`,
+    // prerendered: say what the app itself then needs, beside the figure the target is about
+    value: `${fmt.x(ratio)} (${fmt.kb(js.landing.gzipBytes)} / ${fmt.kb(base.gzipBytes)}; app: ${fmt.x(js.landing.app.gzipBytes / base.app.gzipBytes)})`,
     target: `≤ ${fmt.x(LANDING_JS_RATIO_TARGET)}`,
     met: ratioMet,
   });
@@ -181,7 +182,7 @@ function webReport(web, targets) {
       targets.push({
         section: 'web',
         what: `${name}: JS gzipped before first paint`,
-        value: fmt.kb(r.gzipBytes),
+        value: `${fmt.kb(r.gzipBytes)} (app: ${fmt.kb(r.app.gzipBytes)})`,
         target: `≤ ${LANDING_JS_TARGET_KB} KB`,
         met,
       });
@@ -260,13 +261,29 @@ function webReport(web, targets) {
     mobileRow('/ landing, single bundle', mobile.single, '—', false),
   ];
   const chunks = js.landing.files
-    .filter((f) => f.beforeHeading)
+    .filter((f) => f.beforeApp)
     .slice(0, 8)
     .map((f) => [f.file, f.origin, fmt.kb(f.gzip), fmt.kb(f.raw), f.contains]);
   return [
-    'JS downloaded by Chromium before the page heading is visible (cache disabled, Brotli/gzip as served by scripts/web-server.mjs):',
+    'JS downloaded by Chromium before the page heading is visible (cache disabled, slow 4G as Lighthouse mobile, Brotli/gzip as served by scripts/web-server.mjs):',
     table(['page', 'JS gzipped', 'JS raw', 'scripts', 'heading at', 'baseline', 'target'], jsRows),
-    '\nLargest scripts of the federated landing (what dominates):',
+    // `/` is prerendered (landing.html): its heading paints before any script. What the page needs to
+    // become the app is shown here too, beside the same for the single bundle, with no target.
+    'JS downloaded before the app has taken over the page (prerendered pages: the static copy swapped for the app; others: as above):',
+    table(
+      ['page', 'JS gzipped', 'scripts', 'app at', 'ratio to single bundle'],
+      [
+        [
+          '/ landing (federated, prerendered)',
+          fmt.kb(js.landing.app.gzipBytes),
+          js.landing.app.scripts,
+          `${js.landing.appMs} ms`,
+          fmt.x(js.landing.app.gzipBytes / base.app.gzipBytes),
+        ],
+        ['/ landing as ONE bundle', fmt.kb(base.app.gzipBytes), base.app.scripts, `${base.appMs} ms`, '—'],
+      ],
+    ),
+    '\nLargest scripts of the federated landing, until the app has taken over (what dominates):',
     table(['file', 'from', 'gzipped', 'raw', 'contains'], chunks),
     `\nLighthouse ${web.lighthouseRuns === 1 ? '(1 run)' : `(median of ${web.lighthouseRuns} runs)`}, ${web.preset} preset (simulated throttling), Debian Chromium headless:`,
     table(['page', 'performance', 'LCP', 'TBT', 'CLS', 'FCP', 'baseline', 'target'], lhRows),

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerender } from './prerender.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -20,3 +21,5 @@ run(bin('webpack'), [
   'production',
   ...['shell', 'remote-public', 'remote-patient', 'remote-doctor'].flatMap((app) => ['-c', `${app}/webpack.config.ts`]),
 ]);
+// `/`'s first screen as HTML, rendered from the sources just built (README "Prerendered landing").
+prerender();

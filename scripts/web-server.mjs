@@ -4,7 +4,7 @@
 // Pages carry a Content-Security-Policy built from runtime-config.json (the api's and the remotes'
 // origins) and may not be framed.
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import sirv from 'sirv';
 
@@ -97,6 +97,12 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
     return contentSecurityPolicy(config);
   };
 
+  const hasLanding = () =>
+    access(join(dir, 'landing.html')).then(
+      () => true,
+      () => false,
+    );
+
   const handle = async (req, res) => {
     // Remotes' entries and chunks are fetched by the shell's origin.
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -118,6 +124,8 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
     // On every answer, not only the paths that look like pages: sirv answers index.html for some
     // odd asset paths too (/a/%00.js), and a page must never come without its policy.
     res.setHeader('Content-Security-Policy', await pagePolicy());
+    // `/` gets its prerendered first screen where the build made one (scripts/prerender.mjs); deep links the plain page.
+    if (pathname === '/' && (await hasLanding())) req.url = `/landing.html${req.url.slice(1)}`;
     serveStatic(req, res, () => res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found'));
   };
   // One odd request must not stop the server (an unhandled rejection ends the process).

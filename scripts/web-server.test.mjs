@@ -3,7 +3,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
@@ -90,6 +90,26 @@ test('a deep link gets the app; a missing asset gets a 404', async () => {
   assert.equal(deep.headers['cache-control'], 'no-cache');
   const missing = await get('/main.ffffffff.js');
   assert.equal(missing.status, 404);
+});
+
+test('`/` gets the prerendered landing.html once the build made one, with its policy; deep links still the plain page', async () => {
+  const plain = await get('/');
+  assert.match(plain.body.toString(), /<title>CareLoop<\/title>/);
+  const landing = '<!doctype html><title>CareLoop</title><div id="prerendered"><h1>Empower</h1></div>';
+  writeFileSync(join(dir, 'landing.html'), landing);
+  try {
+    for (const path of ['/', '/?from=mail']) {
+      const res = await get(path);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), landing);
+      assert.equal(res.headers['cache-control'], 'no-cache');
+      assert.match(res.headers['content-security-policy'], /script-src 'self'/);
+    }
+    const deep = await get('/login/patient');
+    assert.doesNotMatch(deep.body.toString(), /prerendered/);
+  } finally {
+    rmSync(join(dir, 'landing.html'));
+  }
 });
 
 test('runtime-config.json comes from its own file, read on every request', async () => {

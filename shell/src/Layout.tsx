@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react';
 import { Outlet } from 'shared-router';
+import type { Role } from 'shared-contracts';
 import styled from 'styled-components';
 import { useIdleLogoff, useSession } from 'shared-auth';
 import { GlobalStyle, IdleWarningDialog } from 'shared-ui';
@@ -21,19 +23,28 @@ function IdleLogoff() {
   return secondsLeft === null ? null : <IdleWarningDialog secondsLeft={secondsLeft} onStay={staySignedIn} />;
 }
 
+/** The page around every view, for a signed-in role (with its sidebar) or none; prerender/landing.tsx renders it too. */
+export function Frame({ role, children }: { role: Role | null; children?: ReactNode }) {
+  return (
+    <>
+      <GlobalStyle />
+      <TopNav />
+      <NewVersionBanner />
+      <Body>
+        {role && <Sidebar role={role} />}
+        <Main>{children}</Main>
+      </Body>
+    </>
+  );
+}
+
 export function Layout() {
   const { isLoading, isAuthenticated, role } = useSession();
   return (
     <>
-      <GlobalStyle />
       <IdleLogoff />
-      <TopNav />
-      <NewVersionBanner />
-      <Body>
-        {isAuthenticated && role && <Sidebar role={role} />}
-        {/* Content renders only once the stored session has been read (SPEC §4). */}
-        <Main>{isLoading ? null : <Outlet />}</Main>
-      </Body>
+      {/* Content renders only once the stored session has been read (SPEC §4). */}
+      <Frame role={isAuthenticated ? role : null}>{isLoading ? null : <Outlet />}</Frame>
     </>
   );
 }

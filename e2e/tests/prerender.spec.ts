@@ -1,0 +1,57 @@
+// `/` is served as HTML rendered at build time (scripts/prerender.mjs): its first screen paints before
+// any script runs, and the app replaces it when its own page is there (shell/src/prerendered.ts).
+import { expect, test } from '@playwright/test';
+import { SHELL_URL } from '../stack';
+
+const HEADING = 'Empower Healthcare Decisions';
+
+test('the HTML of `/` already holds the landing heading; a deep link gets the plain shell page', async ({ request }) => {
+  const landing = await (await request.get(`${SHELL_URL}/`)).text();
+  expect(landing).toContain('<div id="prerendered" inert>');
+  expect(landing).toContain(HEADING);
+  expect(landing).toMatch(/<div id="root" hidden><\/div>/);
+  const deep = await (await request.get(`${SHELL_URL}/about`)).text();
+  expect(deep).not.toContain('id="prerendered"');
+  expect(deep).not.toContain(HEADING);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test('the landing still shows its first screen', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+  });
+});
+
+test('the app takes over the prerendered page: one heading, working links, no console error', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page.locator('#prerendered')).toHaveCount(0);
+  await expect(page.locator('#root')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+  await page.getByRole('link', { name: 'About' }).first().click();
+  await expect(page).toHaveURL(/\/about$/);
+  expect(errors).toEqual([]);
+});
+
+test('signed in, the app replaces the landing before its first screen, not after', async ({ page }) => {
+  // When the deferred entry script has run, is the static landing still in the page?
+  await page.addInitScript(() => {
+    document.addEventListener('DOMContentLoaded', () => {
+      (window as unknown as { landingAtStart: boolean }).landingAtStart = document.getElementById('prerendered') !== null;
+    });
+  });
+  const landingAtStart = () => page.evaluate(() => (window as unknown as { landingAtStart: boolean }).landingAtStart);
+  await page.goto('/');
+  // Logged out, it stays until the app's own landing is there (which needs the remote: later).
+  expect(await landingAtStart()).toBe(true);
+  // shared-auth's TOKEN_KEY, with a token the api will reject: the app decides what `/` shows.
+  await page.evaluate(() => localStorage.setItem('token', 'not-a-real-token'));
+  await page.goto('/');
+  expect(await landingAtStart()).toBe(false);
+});

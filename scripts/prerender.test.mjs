@@ -1,0 +1,33 @@
+// `node --test scripts/`: the prerendered landing page (scripts/prerender.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { landingPage } from './prerender.mjs';
+
+const SHELL_PAGE =
+  '<!doctype html><html lang=en><head><title>CareLoop</title><script defer src=/main.0123abcd.js></script></head>' +
+  '<body><noscript>CareLoop needs JavaScript.</noscript><div id=root></div></body></html>';
+const RENDERED = {
+  html: '<header>CareLoop</header><h1>Empower Healthcare Decisions</h1>',
+  styleTags: '<style data-styled="true">h1{margin:0}</style>',
+};
+
+test('puts the markup in a shown #prerendered and hides the empty #root; styles in the head; scripts untouched', () => {
+  const page = landingPage(SHELL_PAGE, RENDERED);
+  assert.match(page, /<style data-styled="true">h1\{margin:0\}<\/style><\/head>/);
+  assert.match(
+    page,
+    /<div id="prerendered" inert><header>CareLoop<\/header><h1>Empower Healthcare Decisions<\/h1><\/div><div id="root" hidden><\/div>/,
+  );
+  assert.match(page, /<script defer src=\/main\.0123abcd\.js><\/script>/);
+  assert.equal(page.match(/<script/g).length, 1);
+});
+
+test('markup with `$` patterns is inserted as it is', () => {
+  const page = landingPage(SHELL_PAGE, { html: "<p>$& $' $1</p>", styleTags: '' });
+  assert.match(page, /<div id="prerendered" inert><p>\$& \$' \$1<\/p><\/div>/);
+});
+
+test('refuses a shell page without an empty #root and markup holding an inline script', () => {
+  assert.throws(() => landingPage('<body><div id=app></div></body>', RENDERED), /no empty #root/);
+  assert.throws(() => landingPage(SHELL_PAGE, { html: '<script>alert(1)</script>', styleTags: '' }), /inline script/);
+});

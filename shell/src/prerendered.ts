@@ -1,0 +1,30 @@
+// Runs from the entry chunk (no shared module imported). landing.html (scripts/prerender.mjs) shows
+// `/`'s first screen as HTML in #prerendered while the app renders into a hidden #root; this swaps
+// them once the app's own page is there, in one step, so nothing moves and nothing blank shows.
+
+/** What says the app's page is there: a view's heading, an error panel or the start-up alert. */
+const READY = 'h1, [data-testid^="remote-"], [role="alert"]';
+/** Never keep the static copy longer than this, whatever happens. */
+const LONGEST_MS = 10_000;
+
+export function takeOverPrerendered(doc: Document = document): void {
+  const shown = doc.getElementById('prerendered');
+  const root = doc.getElementById('root');
+  if (!shown || !root) return;
+  const swap = () => {
+    shown.remove();
+    root.hidden = false;
+  };
+  // shared-auth's TOKEN_KEY: signed in, `/` is the role's dashboard, not this landing.
+  if (localStorage.getItem('token') !== null) return swap();
+  const observer = new MutationObserver(() => {
+    if (root.querySelector(READY)) done();
+  });
+  const timer = setTimeout(() => done(), LONGEST_MS);
+  function done() {
+    observer.disconnect();
+    clearTimeout(timer);
+    swap();
+  }
+  observer.observe(root, { childList: true, subtree: true });
+}
