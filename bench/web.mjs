@@ -248,6 +248,17 @@ async function lighthouseOnce({ url, storage, storageOrigin, mobile = false }) {
         score: i.score,
       })),
       lcpElement: findNodeLabel(lhr.audits['largest-contentful-paint-element']?.details),
+      // what blocks the main thread (TBT): the longest tasks and the scripts that cost most to run
+      longTasks: (lhr.audits['long-tasks']?.details?.items ?? []).slice(0, 5).map((t) => ({
+        url: t.url,
+        startTime: Math.round(t.startTime),
+        duration: Math.round(t.duration),
+      })),
+      bootup: (lhr.audits['bootup-time']?.details?.items ?? []).slice(0, 5).map((b) => ({
+        url: b.url,
+        scripting: Math.round(b.scripting),
+        parse: Math.round(b.scriptParseCompile),
+      })),
       warnings: lhr.runWarnings ?? [],
     };
   } finally {

@@ -88,9 +88,16 @@ export class PgliteWorker {
   private readonly worker: Worker;
   private readonly replies = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private nextId = 1;
-  /** Operations hold the one connection in turn (FIFO); a transaction holds it until COMMIT/ROLLBACK. */
+  /**
+   * Statements outside a transaction are posted at once: the worker runs them in arrival order
+   * (PGlite's own queue), so it never idles waiting for this thread to send the next one. A
+   * transaction holds the one connection from BEGIN to COMMIT/ROLLBACK: while one is waiting or
+   * open, every other operation waits its turn behind it (FIFO) instead.
+   */
   private turn: Promise<unknown> = Promise.resolve();
+  private transactions = 0;
   private queued = 0;
+  private readonly posted = new Set<Promise<unknown>>();
   private failure: Error | undefined;
   private exited = false;
 
@@ -134,16 +141,17 @@ export class PgliteWorker {
   }
 
   query(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<QueryResult> {
-    return this.inTurn(() => this.sendQuery(sql, params, options));
+    return this.outsideTransaction(() => this.sendQuery(sql, params, options));
   }
 
   exec(sql: string): Promise<QueryResult[]> {
-    return this.inTurn(() => this.send({ op: 'exec', sql }) as Promise<QueryResult[]>);
+    return this.outsideTransaction(() => this.send({ op: 'exec', sql }) as Promise<QueryResult[]>);
   }
 
   /** No other statement runs between BEGIN and COMMIT/ROLLBACK: PGlite has one connection. */
   transaction<T>(callback: (tx: PgliteWorkerTx) => Promise<T>): Promise<T> {
-    return this.inTurn(async () => {
+    this.transactions++;
+    const held = this.inTurn(async () => {
       await this.send({ op: 'exec', sql: 'BEGIN' });
       const tx: PgliteWorkerTx = {
         query: (sql, params = [], options = {}) => this.sendQuery(sql, params, options),
@@ -159,15 +167,33 @@ export class PgliteWorker {
       await this.send({ op: 'exec', sql: 'COMMIT' });
       return result;
     });
+    return held.finally(() => {
+      this.transactions--;
+    });
   }
 
   /** Waits for the queued operations, closes PGlite (flushing its files), then stops the worker. */
   async close(): Promise<void> {
     try {
-      if (!this.exited) await this.inTurn(() => this.send({ op: 'close' }));
+      if (!this.exited) {
+        await Promise.allSettled([...this.posted]);
+        await this.inTurn(() => this.send({ op: 'close' }));
+      }
     } finally {
       await this.worker.terminate();
     }
+  }
+
+  /** Posted at once when no transaction is waiting or open; else in turn behind it. */
+  private outsideTransaction<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.transactions > 0) return this.inTurn(operation);
+    this.queued++;
+    const run = operation();
+    this.posted.add(run);
+    return run.finally(() => {
+      this.posted.delete(run);
+      this.queued--;
+    });
   }
 
   private inTurn<T>(operation: () => Promise<T>): Promise<T> {
