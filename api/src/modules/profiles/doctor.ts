@@ -13,7 +13,19 @@ import { assignedPatientsOf } from '../../access';
 import { pendingEmailOf } from '../email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
-type Row = typeof doctors.$inferSelect;
+/** The columns a profile shows, and only those (never the password hash or the two-factor secrets). */
+const PROFILE_COLUMNS = {
+  id: doctors.id,
+  name: doctors.name,
+  email: doctors.email,
+  yearsOfExperience: doctors.yearsOfExperience,
+  specialization: doctors.specialization,
+  qualifications: doctors.qualifications,
+  gender: doctors.gender,
+  twoFactorEnabled: doctors.twoFactorEnabled,
+  emailVerifiedAt: doctors.emailVerifiedAt,
+};
+type Row = Pick<typeof doctors.$inferSelect, keyof typeof PROFILE_COLUMNS>;
 type Update = z.output<typeof DoctorProfileUpdate>;
 
 function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingEmail: string | null): Doctor {
@@ -62,7 +74,7 @@ export const doctorProfile: ProfileSpec<
   },
 
   async load(db, id, now) {
-    const [row] = await db.select().from(doctors).where(eq(doctors.id, id)).limit(1);
+    const [row] = await db.select(PROFILE_COLUMNS).from(doctors).where(eq(doctors.id, id)).limit(1);
     if (!row) return undefined;
     const pending = await pendingEmailOf(db, { role: 'doctor', accountId: id, currentEmail: row.email, now });
     return { doctor: toDoctor(row, await assignedPatientsOf(db, id), pending), profileUrl: null };

@@ -4,7 +4,7 @@ import { patients } from '../../db/schema';
 import { account, connect } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, PASSWORD, uniqueEmail, type TestApp } from '../../test/helpers';
 import { pendingEmailOf } from '../email-verification/tokens';
-import { patientProfile } from './patient';
+import { meBySessionQuery, meQuery, patientProfile } from './patient';
 
 // GET /patient/me reads the session and the whole profile in ONE statement (issue 17): it must
 // answer exactly what the separate lookups answered, and refuse what the guard refused.
@@ -47,6 +47,14 @@ describe.each(BACKENDS)('GET /patient/me in one statement on %s', (backend) => {
     const res = await getMe(patient.token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(JSON.parse(JSON.stringify(both?.me)));
+  });
+
+  it('reads no password hash and no two-factor secret: only the columns a profile shows', () => {
+    for (const statement of [meBySessionQuery(t.db.db), meQuery(t.db.db)]) {
+      const { sql } = statement.getQuery();
+      expect(sql).toContain('"patients"."email"');
+      expect(sql).not.toMatch(/password_hash|two_factor_secret|two_factor_pending_secret|two_factor_last_step/);
+    }
   });
 
   it('refuses a logged-out session on the very next request', async () => {

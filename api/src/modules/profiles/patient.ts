@@ -16,16 +16,36 @@ import { liveSession, liveSessionParams } from '../auth/sessions';
 import { pendingEmailSql } from '../email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
-type Row = typeof patients.$inferSelect;
+/**
+ * The columns a profile shows, and only those: GET /patient/me runs on every page load, and has no
+ * business reading the password hash or the two-factor secrets (nor paying to send them).
+ */
+const PROFILE_COLUMNS = {
+  id: patients.id,
+  name: patients.name,
+  email: patients.email,
+  dob: patients.dob,
+  gender: patients.gender,
+  maritalStatus: patients.maritalStatus,
+  occupation: patients.occupation,
+  addressStreet: patients.addressStreet,
+  addressCity: patients.addressCity,
+  addressState: patients.addressState,
+  addressPinCode: patients.addressPinCode,
+  profileComplete: patients.profileComplete,
+  twoFactorEnabled: patients.twoFactorEnabled,
+  emailVerifiedAt: patients.emailVerifiedAt,
+};
+type Row = Pick<typeof patients.$inferSelect, keyof typeof PROFILE_COLUMNS>;
 
-/** The whole profile — row, pending e-mail, assigned doctors — as one select. */
+/** The whole profile — its columns, pending e-mail, assigned doctors — as one select. */
 const meFields = () => ({
-  row: patients,
+  row: PROFILE_COLUMNS,
   pendingEmail: pendingEmailSql('patient', patients.id, patients.email, sql.placeholder('now')),
   assignedDoctors: assignedDoctorsJson(patients.id),
 });
 
-function meQuery(db: Queryable) {
+export function meQuery(db: Queryable) {
   return db
     .select(meFields())
     .from(patients)
@@ -36,7 +56,7 @@ function meQuery(db: Queryable) {
 const meQueries = new WeakMap<Queryable, ReturnType<typeof meQuery>>();
 
 /** The same with the session of a token: GET /patient/me in one round trip. */
-function meBySessionQuery(db: Db) {
+export function meBySessionQuery(db: Db) {
   return db
     .select({ sessionId: sessions.id, ...meFields() })
     .from(sessions)
