@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -13,6 +12,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
 import { contractTransform } from './http/openapi';
+import { addSecurityHeaders } from './http/security-headers';
 import { BackgroundTasks } from './lib/background';
 import {
   DB_BUSY_MESSAGE,
@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'Not found' }));
 
   // The api serves only JSON: a CSP that allows nothing. /docs replaces it with its own below.
-  await app.register(helmet, {
+  addSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },

@@ -1,6 +1,6 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
-import type { Queryable } from '../adapters/db';
+import { selectRows, type Queryable } from '../adapters/db';
 import { patients, prescriptions } from '../db/schema';
 import { countScope, listQueries, type ListScope, type Page } from './pagination';
 import { distinctNotes } from './records';
@@ -75,10 +75,18 @@ export async function listPrescriptions(
  * medications" of the interaction check. The product records no stop date, so none has ended.
  */
 export async function prescribedDrugsOf(db: Queryable, patientId: string): Promise<string[]> {
-  const rows = await db
-    .select({ drug: prescriptions.prescribedDrug })
-    .from(prescriptions)
-    .where(eq(prescriptions.patientId, patientId))
-    .orderBy(asc(prescriptions.createdAt), asc(prescriptions.id));
+  // One row per drug as distinctNotes counts them (spacing and case ignored; the oldest spelling
+  // kept), picked by the database: a patient with thousands of prescriptions sends back a handful of
+  // names, not every row. distinctNotes still has the last word on what counts as the same note.
+  const p = prescriptions;
+  const key = sql`lower(btrim(regexp_replace(${p.prescribedDrug}, '\\s+', ' ', 'g')))`;
+  const rows = await selectRows<{ drug: string }>(
+    db,
+    sql`select d.drug from (
+      select distinct on (${key}) ${p.prescribedDrug} as drug, ${p.createdAt} as at, ${p.id} as id
+      from ${p} where ${p.patientId} = ${patientId}
+      order by ${key}, ${p.createdAt} asc, ${p.id} asc
+    ) d order by d.at asc, d.id asc`,
+  );
   return distinctNotes(rows.map((r) => r.drug));
 }

@@ -450,6 +450,23 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
   });
 
   describe('GET /drug-alerts/{patientId}', () => {
+    it('lists each drug on file once, as first written, oldest first, however often it was prescribed', async () => {
+      const { doctor, patient } = await pair();
+      for (const drug of [
+        'Warfarin 5 mg',
+        'Ibuprofen 400 mg',
+        'warfarin  5 MG',
+        ' Ibuprofen 400\tmg ',
+        'Warfarin 5 mg',
+        'Omeprazole',
+      ]) {
+        t.clock.advance(60_000);
+        expect((await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: drug }))).statusCode).toBe(201);
+      }
+      const body = DrugAlertResponse.parse((await drugAlerts(doctor, patient.id, '?drug=Paracetamol')).json());
+      expect(body.activeMedications).toEqual(['Warfarin 5 mg', 'Ibuprofen 400 mg', 'Omeprazole']);
+    });
+
     it('checks the drug against the recorded allergies and the typed ones', async () => {
       const { doctor, patient } = await pair();
       await writeRecord(doctor, patient, recordBody({ allergies: 'Penicillin' }));
