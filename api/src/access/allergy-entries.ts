@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { AllergyIntolerance } from 'shared-contracts';
-import type { Queryable } from '../adapters/db';
+import { selectRows, type Queryable } from '../adapters/db';
 import { readAllergyText, type AllergyEntry } from '../clinical';
 import { allergyIntolerances, doctors, medicalRecords, patients, prescriptions } from '../db/schema';
 
@@ -28,38 +28,41 @@ export interface AllergyNote {
   at: Date;
 }
 
-/** At most this many records and prescriptions are read for notes (newest kept). */
-const NOTE_SOURCES_LIMIT = 1000;
-
-/** Every distinct allergy note of the patient's records and prescriptions, oldest first. */
+/**
+ * Every distinct allergy note of the patient's records and prescriptions, oldest first. All of them:
+ * a note is never dropped for being old (hazard L6: only the newest 1,000 sources were read, so a
+ * penicillin anaphylaxis noted before them stopped alerting). The database returns each note text
+ * once, where it was first written — however many prescriptions repeat it — and the loop below merges
+ * the spellings that differ only in case or spacing, as it always has.
+ */
 export async function allergyNotesOf(db: Queryable, patientId: string): Promise<AllergyNote[]> {
-  const recordNote = sql<string>`${medicalRecords.history}->>'allergies'`;
-  const fromRecords = await db
-    .select({
-      note: recordNote,
-      doctorId: medicalRecords.doctorId,
-      doctorName: sql<string>`${medicalRecords.doctorInfo}->>'doctorName'`,
-      at: medicalRecords.createdAt,
-    })
-    .from(medicalRecords)
-    .where(and(eq(medicalRecords.patientId, patientId), sql`coalesce(${recordNote}, '') <> ''`))
-    .orderBy(desc(medicalRecords.createdAt))
-    .limit(NOTE_SOURCES_LIMIT);
-  const fromPrescriptions = await db
-    .select({
-      notes: prescriptions.allergies,
-      doctorId: prescriptions.doctorId,
-      doctorName: prescriptions.assignedBy,
-      at: prescriptions.createdAt,
-    })
-    .from(prescriptions)
-    .where(and(eq(prescriptions.patientId, patientId), sql`cardinality(${prescriptions.allergies}) > 0`))
-    .orderBy(desc(prescriptions.createdAt))
-    .limit(NOTE_SOURCES_LIMIT);
-  const all = [
-    ...fromRecords.map((r) => ({ ...r, source: 'record' as const, notes: [r.note] })),
-    ...fromPrescriptions.map((r) => ({ ...r, source: 'prescription' as const })),
-  ].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const m = medicalRecords;
+  const p = prescriptions;
+  const firstOfEach = await selectRows<{
+    note: string;
+    source: 'record' | 'prescription';
+    doctorId: string;
+    doctorName: string | null;
+    atMs: number | string;
+  }>(
+    db,
+    sql`select distinct on (n.note) n.note, n.source, n.doctor_id as "doctorId", n.doctor_name as "doctorName",
+      (extract(epoch from n.at) * 1000)::float8 as "atMs"
+    from (
+      select ${m.history}->>'allergies' as note, 'record' as source, ${m.doctorId} as doctor_id,
+        ${m.doctorInfo}->>'doctorName' as doctor_name, ${m.createdAt} as at, 0::bigint as place
+      from ${m} where ${m.patientId} = ${patientId}
+      union all
+      select a.note, 'prescription', ${p.doctorId}, ${p.assignedBy}, ${p.createdAt}, a.place
+      from ${p} cross join lateral unnest(${p.allergies}) with ordinality as a(note, place)
+      where ${p.patientId} = ${patientId}
+    ) n
+    where coalesce(btrim(n.note), '') <> ''
+    order by n.note, n.at asc, n.source desc, n.place asc`,
+  );
+  const all = firstOfEach
+    .map((r) => ({ ...r, notes: [r.note], at: new Date(Number(r.atMs)) }))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
   const seen = new Map<string, AllergyNote>();
   for (const from of all) {
     for (const raw of from.notes) {

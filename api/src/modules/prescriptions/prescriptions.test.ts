@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   AuditPage,
   DrugAlertResponse,
@@ -450,6 +450,25 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
   });
 
   describe('GET /drug-alerts/{patientId}', () => {
+    it('still alerts on an allergy noted before a thousand later prescriptions with notes (hazard L6)', async () => {
+      const { doctor, patient } = await pair();
+      const first = await prescribe(
+        doctor,
+        patient.id,
+        prescriptionBody({ prescribedDrug: 'Paracetamol', allergies: ['Penicillin (anaphylaxis)'] }),
+      );
+      expect(first.statusCode).toBe(201);
+      // 1,000 later prescriptions, each noting another allergy: more than a bounded read of the newest holds
+      await t.db.db.execute(sql`insert into prescriptions
+        (patient_id, doctor_id, prescribed_drug, dosage, administration_route, dosage_frequency, allergies, assigned_by, created_at)
+        select patient_id, doctor_id, prescribed_drug, dosage, administration_route, dosage_frequency, array['Latex'],
+          assigned_by, created_at + g * interval '1 minute'
+        from prescriptions, generate_series(1, 1000) g where id = ${first.json()._id}`);
+      const body = DrugAlertResponse.parse((await drugAlerts(doctor, patient.id, '?drug=Amoxicillin')).json());
+      expect(body.allergies).toEqual(['Penicillin', 'Latex']);
+      expect(body.alerts).toContainEqual(expect.objectContaining({ kind: 'allergy', substance: 'Penicillin', severity: 'stop' }));
+    });
+
     it('lists each drug on file once, as first written, oldest first, however often it was prescribed', async () => {
       const { doctor, patient } = await pair();
       for (const drug of [
