@@ -292,6 +292,8 @@ function webReport(web, targets) {
     ...[...Object.entries(lh), ...Object.entries(mobile).map(([k, r]) => [`mobile ${k}`, r])].map(
       ([k, r]) =>
         `${k}: LCP element ${JSON.stringify(r.lcpElement)}` +
+        (r.observedLcp != null ? ` (observed in the trace at ${fmt.int(r.observedLcp)} ms, unthrottled)` : '') +
+        (r.longTasks?.length ? `; longest task ${r.longTasks[0].duration} ms (${r.longTasks[0].url.split('/').pop()})` : '') +
         (r.layoutShifts.length
           ? `; layout shifts: ${r.layoutShifts.map((x) => `${JSON.stringify(x.element)} (${x.score.toFixed(3)})`).join(', ')}`
           : ''),
