@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { AuditAction, AuditEntity, AuditEntry, Role, SecurityAction } from 'shared-contracts';
 import { useAccessHistory } from 'shared-auth';
 import { Button, Card, EmptyState, Heading, Page, Row } from './components';
+import { formatDateTime } from './dates';
 
 const ACTIONS: Record<AuditAction, string> = {
   read: 'viewed',
@@ -146,7 +147,7 @@ export function AccessHistoryView({ role }: { role: Role }) {
             <tbody>
               {data.items.map((e, i) => (
                 <tr key={`${e.at}-${i}`} style={{ borderTop: '1px solid #d9e2ec' }}>
-                  <td style={{ padding: '0.5rem 0.5rem 0.5rem 0' }}>{new Date(e.at).toLocaleString()}</td>
+                  <td style={{ padding: '0.5rem 0.5rem 0.5rem 0' }}>{formatDateTime(e.at)}</td>
                   <td>
                     <Who entry={e} role={role} />
                   </td>

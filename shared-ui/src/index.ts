@@ -28,3 +28,4 @@ export * from './SessionHandoff';
 export * from './PatientIdentity';
 export * from './IdleWarning';
 export * from './useFormDraft';
+export * from './dates';

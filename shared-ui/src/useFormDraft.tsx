@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { draftKey, readDraft, removeDraft, saveDraft, type StoredDraft } from 'shared-auth';
 import { Button, Row } from './components';
+import { formatDateTime } from './dates';
 
 /**
  * A long form's unsaved draft (shared-auth/drafts.ts): saved on every change, offered back
@@ -41,9 +42,7 @@ export function useFormDraft<Values extends FieldValues>(
 
   const restorePrompt = offer ? (
     <div role="region" aria-label="Unsaved draft" style={{ margin: '0 0 1rem' }}>
-      <p style={{ margin: '0 0 0.5rem', fontWeight: 600 }}>
-        Restore your unsaved draft from {new Date(offer.savedAt).toLocaleString()}?
-      </p>
+      <p style={{ margin: '0 0 0.5rem', fontWeight: 600 }}>Restore your unsaved draft from {formatDateTime(offer.savedAt)}?</p>
       <Row>
         <Button type="button" onClick={() => answer(true)}>
           Restore

@@ -7,6 +7,7 @@ import {
   EmptyState,
   FormTextAreaField,
   FormTextField,
+  formatDateTime,
   Heading,
   Narrow,
   Page,
@@ -112,7 +113,7 @@ export default function Reminder() {
                   <br />
                   <small>
                     {r.intervalDays === 0 ? 'once' : `every ${r.intervalDays} day${r.intervalDays === 1 ? '' : 's'}`}
-                    {r.nextRunAt && `, next ${new Date(r.nextRunAt).toLocaleString()}`}
+                    {r.nextRunAt && `, next ${formatDateTime(r.nextRunAt)}`}
                   </small>
                 </span>
                 <Button type="button" $variant="secondary" disabled={cancel.isPending} onClick={() => cancel.mutate(r._id)}>

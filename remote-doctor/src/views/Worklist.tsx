@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import type { WorklistItem } from 'shared-contracts';
 import { useDoctorProfile, useWorklist } from 'shared-auth';
-import { AssignedPeople, theme } from 'shared-ui';
+import { AssignedPeople, formatDateTime, theme } from 'shared-ui';
 
 /** "NEWS2 7 (high)", "NEWS2 incomplete (at least 3)" or "No records yet". */
 export function news2Text(latest: WorklistItem['latest']): string {
@@ -59,7 +59,7 @@ function WorklistFacts({ item }: { item: WorklistItem }) {
           )}
         </span>
       )}
-      {item.lastRecordAt && <span>Last record {new Date(item.lastRecordAt).toLocaleString()}</span>}
+      {item.lastRecordAt && <span>Last record {formatDateTime(item.lastRecordAt)}</span>}
     </Facts>
   );
 }

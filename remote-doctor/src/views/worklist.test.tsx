@@ -2,6 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'shared-router';
 import type { WorklistItem } from 'shared-contracts';
+import { formatDateTime } from 'shared-ui';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { doctorMe } from '../../../test-support/fixtures';
@@ -90,7 +91,7 @@ test('lists the patients in the order the api ranked them, each linking to their
 test('each row says the score, its change and the time of the last record', async () => {
   renderWorklist();
   const facts = (await rows()).map((li) => within(li).getByTestId('worklist-facts').textContent);
-  const when = `Last record ${new Date(AT).toLocaleString()}`;
+  const when = `Last record ${formatDateTime(AT)}`;
   expect(facts).toEqual([
     `NEWS2 7 (high)+4 since previous${when}`,
     `NEWS2 incomplete (at least 3)— no comparable previous score${when}`,
