@@ -75,17 +75,16 @@ export async function listPrescriptions(
  * medications" of the interaction check. The product records no stop date, so none has ended.
  */
 export async function prescribedDrugsOf(db: Queryable, patientId: string): Promise<string[]> {
-  // One row per drug as distinctNotes counts them (spacing and case ignored; the oldest spelling
-  // kept), picked by the database: a patient with thousands of prescriptions sends back a handful of
-  // names, not every row. distinctNotes still has the last word on what counts as the same note.
+  // Each drug text once, where it was first written, picked by the database (a patient with
+  // thousands of prescriptions sends back a handful of names); distinctNotes then merges spellings
+  // that differ only in case or spacing, as allergyNotesOf does with its notes.
   const p = prescriptions;
-  const key = sql`lower(btrim(regexp_replace(${p.prescribedDrug}, '\\s+', ' ', 'g')))`;
   const rows = await selectRows<{ drug: string }>(
     db,
     sql`select d.drug from (
-      select distinct on (${key}) ${p.prescribedDrug} as drug, ${p.createdAt} as at, ${p.id} as id
+      select distinct on (${p.prescribedDrug}) ${p.prescribedDrug} as drug, ${p.createdAt} as at, ${p.id} as id
       from ${p} where ${p.patientId} = ${patientId}
-      order by ${key}, ${p.createdAt} asc, ${p.id} asc
+      order by ${p.prescribedDrug}, ${p.createdAt} asc, ${p.id} asc
     ) d order by d.at asc, d.id asc`,
   );
   return distinctNotes(rows.map((r) => r.drug));
