@@ -2,7 +2,7 @@ import path from 'path';
 import CompressionPlugin from 'compression-webpack-plugin';
 import HtmlWebpackPlugin from 'html-webpack-plugin';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/webpack';
-import { DefinePlugin, type Configuration } from 'webpack';
+import { DefinePlugin, type Configuration, type RuleSetRule } from 'webpack';
 
 const root = __dirname;
 /** The `exports` condition under which a workspace package names its TypeScript sources (see shared-contracts/package.json). */
@@ -63,6 +63,22 @@ const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 /** A deployment replaces this file after the build: a stale compressed copy beside it would win. */
 const DEPLOY_TIME = /runtime-config\.json$/;
 
+/** How an app's sources load (its TypeScript through its own tsconfig, images, CSS); shell/webpack.prerender.ts too. */
+export function sourceRules(dir: string): RuleSetRule[] {
+  return [
+    {
+      test: /\.tsx?$/,
+      exclude: /node_modules/,
+      loader: 'ts-loader',
+      options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
+    },
+    { test: /\.(png|jpe?g|svg|webp)$/, type: 'asset/resource' },
+    // A library's stylesheet as text, put in the page by the view that loads it (uPlot's, in
+    // shared-ui's lazily loaded chart): no CSS loader needed, and it stays in that chunk.
+    { test: /\.css$/, type: 'asset/source' },
+  ];
+}
+
 export interface AppOptions {
   /** the package folder (pass __dirname) */
   dir: string;
@@ -121,18 +137,7 @@ export function createConfig(
         : {}),
     },
     module: {
-      rules: [
-        {
-          test: /\.tsx?$/,
-          exclude: /node_modules/,
-          loader: 'ts-loader',
-          options: { transpileOnly: true, configFile: path.join(dir, 'tsconfig.json') },
-        },
-        { test: /\.(png|jpe?g|svg|webp)$/, type: 'asset/resource' },
-        // A library's stylesheet as text, put in the page by the view that loads it (uPlot's, in
-        // shared-ui's lazily loaded chart): no CSS loader needed, and it stays in that chunk.
-        { test: /\.css$/, type: 'asset/source' },
-      ],
+      rules: sourceRules(dir),
     },
     plugins: [
       new ModuleFederationPlugin({

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Configuration } from 'webpack';
-import { SOURCE_CONDITION } from '../webpack.common';
+import { SOURCE_CONDITION, sourceRules } from '../webpack.common';
 
 /** prerender/landing.tsx as a CommonJS module for Node (scripts/prerender.mjs runs it once per build). */
 export default (): Configuration => ({
@@ -15,16 +15,6 @@ export default (): Configuration => ({
   },
   optimization: { minimize: false },
   resolve: { extensions: ['.tsx', '.ts', '.js'], conditionNames: [SOURCE_CONDITION, '...'] },
-  module: {
-    rules: [
-      {
-        test: /\.tsx?$/,
-        exclude: /node_modules/,
-        loader: 'ts-loader',
-        options: { transpileOnly: true, configFile: path.join(__dirname, 'tsconfig.json') },
-      },
-      { test: /\.css$/, type: 'asset/source' },
-    ],
-  },
+  module: { rules: sourceRules(__dirname) },
   performance: { hints: false },
 });
