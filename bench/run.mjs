@@ -267,7 +267,7 @@ function webReport(web, targets) {
   return [
     'JS downloaded by Chromium before the page heading is visible (cache disabled, slow 4G as Lighthouse mobile, Brotli/gzip as served by scripts/web-server.mjs):',
     table(['page', 'JS gzipped', 'JS raw', 'scripts', 'heading at', 'baseline', 'target'], jsRows),
-    // `/` is prerendered (landing.html): its heading paints before any script. What the page needs to
+    // `/` is prerendered (shell/dist/prerendered/): its heading paints before any script. What the page needs to
     // become the app is shown here too, beside the same for the single bundle, with no target.
     'JS downloaded before the app has taken over the page (prerendered pages: the static copy swapped for the app; others: as above):',
     table(

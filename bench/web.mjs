@@ -102,7 +102,7 @@ async function scriptBytes(browser, { url, heading, storage, dirs }) {
     });
     const reqs = new Map();
     let headingAt = null;
-    // A prerendered page (landing.html) paints its heading before any script; the app takes over later.
+    // A prerendered page (shell/dist/prerendered/) paints its heading before any script; the app takes over later.
     let appAt = null;
     cdp.on('Network.responseReceived', ({ requestId, type, response }) => {
       const h = Object.fromEntries(Object.entries(response.headers).map(([k, v]) => [k.toLowerCase(), v]));

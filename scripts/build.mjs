@@ -21,5 +21,6 @@ run(bin('webpack'), [
   'production',
   ...['shell', 'remote-public', 'remote-patient', 'remote-doctor'].flatMap((app) => ['-c', `${app}/webpack.config.ts`]),
 ]);
-// `/`'s first screen as HTML, rendered from the sources just built (README "Prerendered landing").
-prerender();
+// The first screen of `/` and of the logins as HTML, rendered from the sources just built
+// (README "Prerendered first screens").
+await prerender();

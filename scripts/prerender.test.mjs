@@ -1,7 +1,8 @@
-// `node --test scripts/`: the prerendered landing page (scripts/prerender.mjs).
+// `node --test scripts/`: the prerendered pages (scripts/prerender.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { landingPage } from './prerender.mjs';
+import { prerenderedPage } from './prerender.mjs';
+import { prerenderedFile } from './web-server.mjs';
 
 const SHELL_PAGE =
   '<!doctype html><html lang=en><head><title>CareLoop</title><script defer src=/main.0123abcd.js></script></head>' +
@@ -12,7 +13,7 @@ const RENDERED = {
 };
 
 test('puts the markup in a shown #prerendered and hides the empty #root; styles in the head; scripts untouched', () => {
-  const page = landingPage(SHELL_PAGE, RENDERED);
+  const page = prerenderedPage(SHELL_PAGE, RENDERED);
   assert.match(page, /<style data-styled="true">h1\{margin:0\}<\/style><\/head>/);
   assert.match(
     page,
@@ -23,11 +24,27 @@ test('puts the markup in a shown #prerendered and hides the empty #root; styles 
 });
 
 test('markup with `$` patterns is inserted as it is', () => {
-  const page = landingPage(SHELL_PAGE, { html: "<p>$& $' $1</p>", styleTags: '' });
+  const page = prerenderedPage(SHELL_PAGE, { html: "<p>$& $' $1</p>", styleTags: '' });
   assert.match(page, /<div id="prerendered" inert><p>\$& \$' \$1<\/p><\/div>/);
 });
 
 test('refuses a shell page without an empty #root and markup holding an inline script', () => {
-  assert.throws(() => landingPage('<body><div id=app></div></body>', RENDERED), /no empty #root/);
-  assert.throws(() => landingPage(SHELL_PAGE, { html: '<script>alert(1)</script>', styleTags: '' }), /inline script/);
+  assert.throws(() => prerenderedPage('<body><div id=app></div></body>', RENDERED), /no empty #root/);
+  assert.throws(() => prerenderedPage(SHELL_PAGE, { html: '<script>alert(1)</script>', styleTags: '' }), /inline script/);
+});
+
+test('every control of the static copy is disabled: nothing typed into it, no native submit of a password', () => {
+  const form =
+    '<form><input id="e" type="email" name="email"/><input type="password" name="password"/>' +
+    '<select name="s"><option>a</option></select><textarea name="t"></textarea><button type="submit">Log In</button></form>' +
+    '<p>an input: <inputs> stays text</p>';
+  const page = prerenderedPage(SHELL_PAGE, { html: form, styleTags: '' });
+  assert.equal(page.match(/<(input|select|textarea|button) disabled=""/g).length, 5);
+  assert.match(page, /<input disabled="" id="e" type="email" name="email"\/>/);
+  assert.match(page, /<p>an input: <inputs> stays text<\/p>/);
+});
+
+test("a page's copy lives at its path under prerendered/", () => {
+  assert.equal(prerenderedFile('/'), 'prerendered/index.html');
+  assert.equal(prerenderedFile('/login/patient'), 'prerendered/login/patient.html');
 });

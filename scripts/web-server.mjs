@@ -62,6 +62,11 @@ export function contentSecurityPolicy(runtimeConfig) {
 /** The path of a request URL, never throwing (`new URL('//%', base)` does: a host of '%'). */
 const pathOf = (url = '/') => url.split('?', 1)[0];
 
+/** Where the build writes the prerendered copy of a page (scripts/prerender.mjs) and this server finds it. */
+export const prerenderedFile = (pathname) => `prerendered${pathname === '/' ? '/index' : pathname}.html`;
+/** Paths that may have one: letters, digits, `-` and `/`, so no lookup ever leaves the folder. */
+const PAGE_PATH = /^\/[a-z0-9/-]*$/i;
+
 /**
  * @param {{ dir: string, port: number, host?: string, runtimeConfigFile?: string }} options
  *   runtimeConfigFile: served as /runtime-config.json, read on every request, so moving a remote
@@ -97,11 +102,15 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
     return contentSecurityPolicy(config);
   };
 
-  const hasLanding = () =>
-    access(join(dir, 'landing.html')).then(
-      () => true,
-      () => false,
+  /** The prerendered copy of a page's path, if the build made one (`/login/patient` → prerendered/login/patient.html). */
+  const prerendered = async (pathname) => {
+    if (!PAGE_PATH.test(pathname)) return undefined;
+    const file = prerenderedFile(pathname);
+    return access(join(dir, file)).then(
+      () => file,
+      () => undefined,
     );
+  };
 
   const handle = async (req, res) => {
     // Remotes' entries and chunks are fetched by the shell's origin.
@@ -124,8 +133,11 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
     // On every answer, not only the paths that look like pages: sirv answers index.html for some
     // odd asset paths too (/a/%00.js), and a page must never come without its policy.
     res.setHeader('Content-Security-Policy', await pagePolicy());
-    // `/` gets its prerendered first screen where the build made one (scripts/prerender.mjs); deep links the plain page.
-    if (pathname === '/' && (await hasLanding())) req.url = `/landing.html${req.url.slice(1)}`;
+    // A page the build rendered (scripts/prerender.mjs) gets its static first screen; any other the
+    // plain page. A query can change what a login shows (a Google sign-in's ?error, ?token), so the
+    // copy is for the bare path — and for `/` with any query (a mail's ?from=…), which it never reads.
+    const copy = req.url === pathname || pathname === '/' ? await prerendered(pathname) : undefined;
+    if (copy) req.url = `/${copy}${req.url.slice(pathname.length)}`;
     serveStatic(req, res, () => res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found'));
   };
   // One odd request must not stop the server (an unhandled rejection ends the process).

@@ -3,7 +3,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync, gunzipSync } from 'node:zlib';
@@ -92,23 +92,33 @@ test('a deep link gets the app; a missing asset gets a 404', async () => {
   assert.equal(missing.status, 404);
 });
 
-test('`/` gets the prerendered landing.html once the build made one, with its policy; deep links still the plain page', async () => {
+test('a prerendered page is served for its path once the build made one, with its policy; other URLs the plain page', async () => {
   const plain = await get('/');
   assert.match(plain.body.toString(), /<title>CareLoop<\/title>/);
-  const landing = '<!doctype html><title>CareLoop</title><div id="prerendered"><h1>Empower</h1></div>';
-  writeFileSync(join(dir, 'landing.html'), landing);
+  const copy = (h1) => `<!doctype html><title>CareLoop</title><div id="prerendered"><h1>${h1}</h1></div>`;
+  mkdirSync(join(dir, 'prerendered', 'login'), { recursive: true });
+  writeFileSync(join(dir, 'prerendered', 'index.html'), copy('Empower'));
+  writeFileSync(join(dir, 'prerendered', 'login', 'patient.html'), copy('Patient Sign In'));
   try {
-    for (const path of ['/', '/?from=mail']) {
+    // `/` never reads its query; a login does (?error, ?token): its copy is for the bare path only
+    for (const [path, body] of [
+      ['/', copy('Empower')],
+      ['/?from=mail', copy('Empower')],
+      ['/login/patient', copy('Patient Sign In')],
+    ]) {
       const res = await get(path);
       assert.equal(res.status, 200);
-      assert.equal(res.body.toString(), landing);
+      assert.equal(res.body.toString(), body);
       assert.equal(res.headers['cache-control'], 'no-cache');
       assert.match(res.headers['content-security-policy'], /script-src 'self'/);
     }
-    const deep = await get('/login/patient');
-    assert.doesNotMatch(deep.body.toString(), /prerendered/);
+    for (const path of ['/login/patient?error=google', '/login/doctor', '/about']) {
+      const res = await get(path);
+      assert.equal(res.status, 200, path);
+      assert.doesNotMatch(res.body.toString(), /prerendered/, path);
+    }
   } finally {
-    rmSync(join(dir, 'landing.html'));
+    rmSync(join(dir, 'prerendered'), { recursive: true });
   }
 });
 

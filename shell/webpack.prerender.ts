@@ -2,14 +2,14 @@ import path from 'node:path';
 import type { Configuration } from 'webpack';
 import { SOURCE_CONDITION, sourceRules } from '../webpack.common';
 
-/** prerender/landing.tsx as a CommonJS module for Node (scripts/prerender.mjs runs it once per build). */
+/** prerender/pages.tsx as a CommonJS module for Node (scripts/prerender.mjs runs it once per build). */
 export default (): Configuration => ({
   mode: 'production',
   target: 'node20',
-  entry: path.join(__dirname, 'prerender', 'landing.tsx'),
+  entry: path.join(__dirname, 'prerender', 'pages.tsx'),
   output: {
     path: path.join(__dirname, 'prerender-dist'),
-    filename: 'landing.cjs',
+    filename: 'pages.cjs',
     library: { type: 'commonjs2' },
     clean: true,
   },

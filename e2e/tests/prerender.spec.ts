@@ -1,5 +1,6 @@
-// `/` is served as HTML rendered at build time (scripts/prerender.mjs): its first screen paints before
-// any script runs, and the app replaces it when its own page is there (shell/src/prerendered.ts).
+// `/` and the logins are served as HTML rendered at build time (scripts/prerender.mjs): their first
+// screen paints before any script runs, and the app replaces it when its own page is there
+// (shell/src/prerendered.ts).
 import { expect, test } from '@playwright/test';
 import { SHELL_URL } from '../stack';
 
@@ -15,12 +16,40 @@ test('the HTML of `/` already holds the landing heading; a deep link gets the pl
   expect(deep).not.toContain(HEADING);
 });
 
+test('a login is prerendered for its bare URL; with a query (a sign-in coming back) it gets the plain page', async ({
+  request,
+}) => {
+  const login = await (await request.get(`${SHELL_URL}/login/doctor`)).text();
+  expect(login).toContain('<div id="prerendered" inert>');
+  expect(login).toMatch(/<h1[^>]*>Doctor(<!-- -->)? Sign In<\/h1>/);
+  // nothing can be typed into the copy, nor submitted natively with the password in the URL
+  expect(login).toMatch(/<input disabled="" [^>]*type="password"/);
+  expect(login).toMatch(/<button disabled="" type="submit"/);
+  const back = await (await request.get(`${SHELL_URL}/login/patient?error=google_failed`)).text();
+  expect(back).not.toContain('id="prerendered"');
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
-  test('the landing still shows its first screen', async ({ page }) => {
+  test('the landing and the login still show their first screen; the static form takes nothing', async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('heading', { level: 1, name: HEADING })).toBeVisible();
+    await page.goto('/login/patient');
+    await expect(page.getByRole('heading', { level: 1, name: 'Patient Sign In' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Log In' })).toBeDisabled();
   });
+});
+
+test("the login's form is the app's once it takes over: typed into and sent", async ({ page }) => {
+  await page.goto('/login/patient');
+  // Playwright waits for an enabled field: the app's, never the static copy's
+  await page.getByLabel('Email').fill('nobody@example.com');
+  await page.getByLabel('Password', { exact: true }).fill('not the password');
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Could not authenticate');
+  await expect(page.locator('#prerendered')).toHaveCount(0);
+  await expect(page.getByLabel('Email')).toHaveValue('nobody@example.com');
 });
 
 test('the app takes over the prerendered page: one heading, working links, no console error', async ({ page }) => {

@@ -23,7 +23,7 @@ function IdleLogoff() {
   return secondsLeft === null ? null : <IdleWarningDialog secondsLeft={secondsLeft} onStay={staySignedIn} />;
 }
 
-/** The page around every view, for a signed-in role (with its sidebar) or none; prerender/landing.tsx renders it too. */
+/** The page around every view, for a signed-in role (with its sidebar) or none; prerender/pages.tsx renders it too. */
 export function Frame({ role, children }: { role: Role | null; children?: ReactNode }) {
   return (
     <>

@@ -1,7 +1,7 @@
 import { takeOverPrerendered } from './prerendered';
 import { preloadCurrentView } from './startup';
 
-// landing.html: the static first screen stays until the app has rendered its own.
+// A prerendered page (`/`, the logins): its static first screen stays until the app has rendered its own.
 takeOverPrerendered();
 // Before the async boundary: runtime-config.json, the remote entry and the view load beside the shared chunks.
 preloadCurrentView();

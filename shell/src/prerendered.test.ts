@@ -1,6 +1,6 @@
 import { takeOverPrerendered } from './prerendered';
 
-/** landing.html's body: the static first screen shown, the app's root hidden. */
+/** A prerendered page's body: the static first screen shown, the app's root hidden. */
 function landingPage() {
   document.body.innerHTML = '<div id="prerendered"><h1>Empower Healthcare Decisions</h1></div><div id="root" hidden></div>';
   return { root: document.getElementById('root')! };

@@ -1,6 +1,7 @@
-// Runs from the entry chunk (no shared module imported). landing.html (scripts/prerender.mjs) shows
-// `/`'s first screen as HTML in #prerendered while the app renders into a hidden #root; this swaps
-// them once the app's own page is there, in one step, so nothing moves and nothing blank shows.
+// Runs from the entry chunk (no shared module imported). A prerendered page (scripts/prerender.mjs:
+// `/` and the logins) shows its first screen as HTML in #prerendered — inert, its controls disabled —
+// while the app renders into a hidden #root; this swaps them once the app's own page is there, in
+// one step, so nothing moves and nothing blank shows.
 
 /** What says the app's page is there: a view's heading, an error panel or the start-up alert. */
 const READY = 'h1, [data-testid^="remote-"], [role="alert"]';
@@ -15,7 +16,7 @@ export function takeOverPrerendered(doc: Document = document): void {
     shown.remove();
     root.hidden = false;
   };
-  // shared-auth's TOKEN_KEY: signed in, `/` is the role's dashboard, not this landing.
+  // shared-auth's TOKEN_KEY: signed in, `/` is the role's dashboard and a login sends there: not this copy.
   if (localStorage.getItem('token') !== null) return swap();
   const observer = new MutationObserver(() => {
     if (root.querySelector(READY)) done();
