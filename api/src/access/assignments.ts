@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { qualified } from '../db/qualified';
@@ -100,6 +100,6 @@ export async function revokeAssignment(db: Queryable, actor: AuditActor, doctorI
  * doctor's patients' data (records, prescriptions): the same fact isAssigned reads, kept here so
  * no other module queries the table itself.
  */
-export function assignedPatientIds(doctorId: string): SQL {
+export function assignedPatientIds(doctorId: string | Placeholder): SQL {
   return sql`select ${assignments.patientId} from ${assignments} where ${assignments.doctorId} = ${doctorId}`;
 }

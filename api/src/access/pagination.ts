@@ -1,6 +1,6 @@
-import { desc, eq, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, getTableName, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Page } from 'shared-contracts';
-import { selectRows, type Queryable } from '../adapters/db';
+import type { Queryable } from '../adapters/db';
 import type { medicalRecords, prescriptions } from '../db/schema';
 import { assignedPatientIds } from './assignments';
 
@@ -11,28 +11,33 @@ export type ListScope = { patientId: string } | { assignedTo: string };
 
 export type { Page };
 
+/** A value in a list's SQL: given (a statement built for this read) or a placeholder (one prepared once). */
+type Value<T> = T | Placeholder;
+type Scope<Id> = { patientId: Id } | { assignedTo: Id };
+/** Rows `offset` to `offset + limit` (`take`) of the newest-first order. */
+interface PageWindow {
+  limit: Value<number>;
+  offset: Value<number>;
+  take: Value<number>;
+}
+const windowOf = (page: number, limit: number) => ({ limit, offset: (page - 1) * limit, take: page * limit });
+
 /**
  * The ids of one page, newest first, for a doctor's assigned patients: for each assigned patient
  * the first (offset + limit) entries of its (patient_id, created_at DESC, id DESC) index range,
  * merged. Page 1 reads at most 10 index entries per assigned patient, however many rows the
  * table holds. `table` is medical_records or prescriptions (same columns, same index).
  */
-export function assignedPageIds(
-  table: typeof medicalRecords | typeof prescriptions,
-  doctorId: string,
-  page: number,
-  limit: number,
-): SQL {
-  const offset = (page - 1) * limit;
+export function assignedPageIds(table: ListTable, doctorId: Value<string>, w: PageWindow): SQL {
   return sql`select r.id from (${assignedPatientIds(doctorId)}) a
     cross join lateral (
       select m.id, m.created_at from ${table} m
       where m.patient_id = a.patient_id
       order by m.created_at desc, m.id desc
-      limit ${offset + limit}
+      limit ${w.take}
     ) r
     order by r.created_at desc, r.id desc
-    limit ${limit} offset ${offset}`;
+    limit ${w.limit} offset ${w.offset}`;
 }
 
 /**
@@ -40,40 +45,79 @@ export function assignedPageIds(
  * index, summed, so the work follows the doctor's patients, not the table's size (a plain
  * `patient_id IN (…)` count lets the planner pick a hash join over the whole table).
  */
-export function scopeCount(table: typeof medicalRecords | typeof prescriptions, scope: ListScope): SQL {
+export function scopeCount(table: ListTable, scope: Scope<Value<string>>): SQL {
   if ('patientId' in scope) return sql`select count(*) as n from ${table} where ${table.patientId} = ${scope.patientId}`;
   return sql`select coalesce(sum(c.n), 0) as n from (${assignedPatientIds(scope.assignedTo)}) a
     cross join lateral (select count(*) as n from ${table} m where m.patient_id = a.patient_id) c`;
 }
 
-export async function countScope(
-  db: Queryable,
-  table: typeof medicalRecords | typeof prescriptions,
-  scope: ListScope,
-): Promise<number> {
-  const [row] = await selectRows<{ n: number | string }>(db, scopeCount(table, scope));
-  return Number(row.n);
-}
-
 type ListTable = typeof medicalRecords | typeof prescriptions;
+type PageQuery<T extends ListTable> = Promise<T['$inferSelect'][]> & {
+  getSQL(): SQL;
+  prepare(name: string): { execute(values: Record<string, unknown>): Promise<T['$inferSelect'][]> };
+};
 
-/**
- * The page query and the count query of a list of records or prescriptions, newest first: a
- * patient's own through the patient index, a doctor's across assigned patients (assignedPageIds).
- */
-export function listQueries<T extends ListTable>(db: Queryable, t: T, scope: ListScope, page: number, limit: number) {
+/** The page's rows: a patient's own through the patient index, a doctor's across assigned patients. */
+function pageQuery<T extends ListTable>(db: Queryable, t: T, scope: Scope<Value<string>>, w: PageWindow): PageQuery<T> {
   const order = [desc(t.createdAt), desc(t.id)];
   const rows = db.select().from(t as ListTable);
-  return {
-    page: ('patientId' in scope
-      ? rows
-          .where(eq(t.patientId, scope.patientId))
-          .orderBy(...order)
-          .limit(limit)
-          .offset((page - 1) * limit)
-      : rows
-          .where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, page, limit)})`)
-          .orderBy(...order)) as unknown as Promise<T['$inferSelect'][]> & { getSQL(): SQL },
-    count: scopeCount(t, scope),
-  };
+  return ('patientId' in scope
+    ? rows
+        .where(eq(t.patientId, scope.patientId))
+        .orderBy(...order)
+        .limit(w.limit)
+        .offset(w.offset)
+    : rows.where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, w)})`).orderBy(...order)) as unknown as PageQuery<T>;
+}
+
+/** The page query and the count query of a list of records or prescriptions, newest first, with their values in. */
+export function listQueries<T extends ListTable>(db: Queryable, t: T, scope: ListScope, page: number, limit: number) {
+  return { page: pageQuery(db, t, scope, windowOf(page, limit)), count: scopeCount(t, scope) };
+}
+
+type PageStatement<T extends ListTable> = ReturnType<PageQuery<T>['prepare']>;
+type CountStatement = { execute(values: Record<string, unknown>): Promise<{ n: number | string }[]> };
+const prepared = new WeakMap<Queryable, Map<string, { page: PageStatement<ListTable>; count: CountStatement }>>();
+
+/**
+ * A list's two statements for one (table, scope kind), built ONCE per database handle with
+ * placeholders and sent NAMED: drizzle does not rebuild the SQL on each read, and PostgreSQL parses
+ * each once per connection and can keep a generic plan instead of planning the page's lateral join
+ * on every request (PGlite ignores the name).
+ */
+function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId' | 'assignedTo') {
+  const name = `${getTableName(t)}_of_${kind === 'patientId' ? 'patient' : 'assigned'}`;
+  let byName = prepared.get(db);
+  if (!byName) prepared.set(db, (byName = new Map()));
+  let statements = byName.get(name);
+  if (!statements) {
+    const owner = sql.placeholder('owner');
+    const scope = kind === 'patientId' ? { patientId: owner } : { assignedTo: owner };
+    const w = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset'), take: sql.placeholder('take') };
+    statements = {
+      page: pageQuery(db, t, scope, w).prepare(`${name}_page`),
+      count: db
+        .select({ n: sql<number | string>`c.n` })
+        .from(sql`(${scopeCount(t, scope)}) c`)
+        .prepare(`${name}_count`),
+    };
+    byName.set(name, statements);
+  }
+  return statements as { page: PageStatement<T>; count: CountStatement };
+}
+
+/** One page of a list and the scope's total: two prepared statements. */
+export async function readPage<T extends ListTable>(
+  db: Queryable,
+  t: T,
+  scope: ListScope,
+  page: number,
+  limit: number,
+): Promise<{ rows: T['$inferSelect'][]; total: number }> {
+  const kind = 'patientId' in scope ? 'patientId' : 'assignedTo';
+  const owner = 'patientId' in scope ? scope.patientId : scope.assignedTo;
+  const statements = preparedList(db, t, kind);
+  const rows = await statements.page.execute({ owner, ...windowOf(page, limit) });
+  const [count] = await statements.count.execute({ owner });
+  return { rows, total: Number(count.n) };
 }

@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import { patients, prescriptions } from '../db/schema';
-import { countScope, listQueries, type ListScope, type Page } from './pagination';
+import { listQueries, readPage, type ListScope, type Page } from './pagination';
 import { distinctNotes } from './records';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
@@ -65,9 +65,8 @@ export async function listPrescriptions(
   page: number,
   limit: number,
 ): Promise<Page<Prescription>> {
-  const q = prescriptionListQueries(db, scope, page, limit);
-  const rows = await q.page;
-  return { items: await withPatientNames(db, rows), page, limit, total: await countScope(db, prescriptions, scope) };
+  const { rows, total } = await readPage(db, prescriptions, scope, page, limit);
+  return { items: await withPatientNames(db, rows), page, limit, total };
 }
 
 /**

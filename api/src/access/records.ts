@@ -6,7 +6,7 @@ import { assignments, doctors, medicalRecords, patients, prescriptions, type Med
 import { assignedPatientIds } from './assignments';
 import { ageOn, isoDate } from '../clinical/age';
 import { allergyNotesOf, allergyRowsOf, reviewedKeys } from './allergy-entries';
-import { countScope, listQueries, type ListScope, type Page } from './pagination';
+import { listQueries, readPage, type ListScope, type Page } from './pagination';
 
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type RecordInput = z.output<typeof MedicalRecordCreate>;
@@ -116,9 +116,8 @@ export const recordListQueries = (db: Queryable, scope: ListScope, page: number,
   listQueries(db, medicalRecords, scope, page, limit);
 
 export async function listRecords(db: Queryable, scope: ListScope, page: number, limit: number): Promise<Page<MedicalRecord>> {
-  const q = recordListQueries(db, scope, page, limit);
-  const rows = await q.page;
-  return { items: rows.map(toMedicalRecord), page, limit, total: await countScope(db, medicalRecords, scope) };
+  const { rows, total } = await readPage(db, medicalRecords, scope, page, limit);
+  return { items: rows.map(toMedicalRecord), page, limit, total };
 }
 
 /**

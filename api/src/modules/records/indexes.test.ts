@@ -2,6 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { selectRows } from '../../adapters/db';
 import { BACKENDS, createTestDb, type TestDb } from '../../test/helpers';
 import { prescriptionListQueries, recordListQueries, type ListScope } from '../../access';
+import { readPage } from '../../access/pagination';
+import { medicalRecords, prescriptions } from '../../db/schema';
 
 /*
  * The list queries must stay index-driven at scale: with many rows, page 1 of a patient's list and
@@ -83,6 +85,23 @@ describe.each(BACKENDS)('list query plans on %s', (backend) => {
       expect(rows).toHaveLength(10);
       const [{ n }] = await selectRows<{ n: string | number }>(tdb.adapter.db, q.count);
       expect(Number(n)).toBe('patientId' in scope ? ROWS / PATIENTS : (20 * ROWS) / PATIENTS);
+    });
+
+    it.each([
+      ['medical_records', medicalRecords, recordListQueries],
+      ['prescriptions', prescriptions, prescriptionListQueries],
+    ] as const)('%s: the prepared statements read what the statements with the values in read', async (_t, table, queries) => {
+      const db = tdb.adapter.db;
+      const total = 'patientId' in scope ? ROWS / PATIENTS : (20 * ROWS) / PATIENTS;
+      const last = Math.ceil(total / 10);
+      // twice each: the second read reuses the statements the first one built
+      for (const page of [1, 2, last, last + 1, 1]) {
+        const read = await readPage(db, table, scope, page, 10);
+        const expected = await queries(db, scope, page, 10).page;
+        expect(read.rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+        expect(read.rows).toHaveLength(page > last ? 0 : page === last ? total - (last - 1) * 10 : 10);
+        expect(read.total).toBe(total);
+      }
     });
   });
 });
