@@ -112,10 +112,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   // Whatever a bearer's request is answered (an unknown path, a framework error) stays out of
   // caches too; the contract's non-public endpoints add no-store themselves (http/route.ts).
-  app.addHook('onSend', async (request, reply, payload) => {
+  // (Callback hooks, here and below: an async one costs promises on every request.)
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.headers.authorization !== undefined && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
   await app.register(cors, {
     origin: config.webOrigins,
@@ -156,8 +157,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   // Bounded queueing: when DB_MAX_QUEUE operations already wait for the database, a new request
   // is turned away at once (before it reads or writes anything) rather than queued into a timeout.
-  app.addHook('onRequest', async () => {
-    if (deps.db.queueDepth() >= config.dbMaxQueue) throw new HttpError(503, DB_BUSY_MESSAGE, DB_BUSY_RETRY_AFTER_SECONDS);
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (deps.db.queueDepth() >= config.dbMaxQueue) done(new HttpError(503, DB_BUSY_MESSAGE, DB_BUSY_RETRY_AFTER_SECONDS));
+    else done();
   });
 
   await app.register(swagger, {

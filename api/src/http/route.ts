@@ -67,9 +67,9 @@ export interface RouteExtra {
  * Answers of authenticated endpoints (health data, profiles, tokens) and their errors are never
  * kept by a browser or a shared cache: a later user of the same machine or proxy cannot read them.
  */
-export const noStore: onSendHookHandler = async (_request, reply, payload) => {
+export const noStore: onSendHookHandler = (_request, reply, payload, done) => {
   reply.header('cache-control', 'no-store');
-  return payload;
+  done(null, payload);
 };
 
 /** security of an OpenAPI operation: none for public endpoints, the bearer token otherwise. */
