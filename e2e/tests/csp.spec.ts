@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PORTS, origin } from '../stack';
-import { PASSWORD, uniqueEmail } from './helpers';
+import { PASSWORD, appTookOver, uniqueEmail } from './helpers';
 
 /**
  * The web servers' Content-Security-Policy (scripts/web-server.mjs) must not break the federated
@@ -37,9 +37,11 @@ test('the landing page, the login page and a patient dashboard load through all 
   for (const remote of [PORTS.public, PORTS.patient, PORTS.doctor]) expect(csp).toContain(origin(remote));
   expect(landing!.headers()['x-frame-options']).toBe('DENY');
   await expect(page.getByRole('heading', { name: 'Empower Healthcare Decisions' })).toBeVisible();
+  await appTookOver(page);
 
   await page.goto('/login/patient');
   await expect(page.getByRole('heading', { name: 'Patient Sign In' })).toBeVisible();
+  await appTookOver(page);
   // The doctor remote too.
   await page.goto('/doctor/signup');
   await expect(page.getByRole('heading', { name: 'Create your doctor account' })).toBeVisible();

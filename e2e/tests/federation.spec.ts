@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { EXTRA_SHELL_PORTS, PORTS, origin, runtimeConfig, serveApp, stopServer, tempDir, writeRuntimeConfig } from '../stack';
-import { PASSWORD, openMenu, uniqueEmail } from './helpers';
+import { PASSWORD, appTookOver, openMenu, uniqueEmail } from './helpers';
 
 test('with remote-doctor down, the landing and patient pages work and the doctor area shows a contained error', async ({
   page,
@@ -68,6 +68,7 @@ test('remote-public moved to another port by editing only runtime-config.json st
   try {
     await page.goto(origin(shellPort));
     await expect(page.getByRole('heading', { name: 'Empower Healthcare Decisions' })).toBeVisible();
+    await appTookOver(page);
 
     // Redeploy: the same remote now lives on another port; only the config file changes.
     writeRuntimeConfig(configFile, runtimeConfig({ public: movedPort, patient: PORTS.patient, doctor: PORTS.doctor }));
@@ -77,6 +78,7 @@ test('remote-public moved to another port by editing only runtime-config.json st
     });
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Empower Healthcare Decisions' })).toBeVisible();
+    await appTookOver(page);
     expect(entries).toContain(`${origin(movedPort)}/remoteEntry.js`);
     expect(entries).not.toContain(`${origin(PORTS.public)}/remoteEntry.js`);
   } finally {

@@ -27,6 +27,12 @@ export async function logOut(page: Page) {
   await expect(page).toHaveURL(/\/$/);
 }
 
+/**
+ * The app's own page is there: `/` and the logins first show a static copy with the same heading
+ * (scripts/prerender.mjs), so a visible heading alone does not say the app and its remote loaded.
+ */
+export const appTookOver = (page: Page) => expect(page.locator('#prerendered')).toHaveCount(0);
+
 export const storedToken = (page: Page) => page.evaluate(() => localStorage.getItem('token'));
 
 export const auth = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PORTS, origin } from '../stack';
-import { uniqueEmail } from './helpers';
+import { appTookOver, uniqueEmail } from './helpers';
 
 test('a wrong password shows "Could not authenticate" in red', async ({ page }) => {
   await page.goto('/login/patient');
@@ -36,6 +36,7 @@ test("each remote's JS comes from its own port", async ({ page }) => {
   });
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Empower Healthcare Decisions' })).toBeVisible();
+  await appTookOver(page);
   await page.goto('/doctor/signup');
   await expect(page.getByRole('heading', { name: 'Create your doctor account' })).toBeVisible();
   await page.goto('/patient/signup');

@@ -18,6 +18,7 @@ import {
   tempDir,
   writeRuntimeConfig,
 } from '../stack';
+import { appTookOver } from './helpers';
 
 test('a shared-ui change built into remote-patient alone appears through the unchanged shell', async ({ page }) => {
   // Building one remote on a shared machine takes a while.
@@ -76,6 +77,7 @@ test('a runtime-config.json naming remoteEntry.js URLs, as older ones do, still 
   try {
     await page.goto(origin(shellPort));
     await expect(page.getByRole('heading', { name: 'Empower Healthcare Decisions' })).toBeVisible();
+    await appTookOver(page);
     await page.goto(`${origin(shellPort)}/patient/signup`);
     await expect(page.getByRole('heading', { name: 'Create your patient account' })).toBeVisible();
   } finally {
