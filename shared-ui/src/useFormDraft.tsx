@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { draftKey, readDraft, removeDraft, saveDraft, type StoredDraft } from 'shared-auth';
 import { Button, Row } from './components';
@@ -26,8 +26,19 @@ export function useFormDraft<Values extends FieldValues>(
     setAnswered(draft ? null : key);
   }, [key]);
 
+  // Typing can come before saving starts (the account or the offer still loading, or the commit
+  // between the two effects): a field changed since mount is saved the moment saving starts.
+  const typed = useRef(false);
+  useEffect(() => {
+    const subscription = form.watch((_values, { name }) => {
+      if (name) typed.current = true;
+    });
+    return () => subscription.unsubscribe();
+  }, [form]);
+
   useEffect(() => {
     if (!key || answered !== key) return;
+    if (typed.current) saveDraft(key, form.getValues());
     const subscription = form.watch((values) => saveDraft(key, values));
     return () => subscription.unsubscribe();
   }, [form, key, answered]);
