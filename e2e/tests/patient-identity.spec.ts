@@ -71,6 +71,8 @@ for (const width of WIDTHS) {
     const rows = page.getByRole('list', { name: 'Assigned patients' });
     await rows.getByRole('link', { name: /2 Nov 1991/ }).click();
     await expect(page).toHaveURL(new RegExp(`/create-prescription/${younger.id}$`));
+    // The URL changes first; the picker's rows (identities too) stay until the form has loaded.
+    await expect(page.getByRole('heading', { name: 'New prescription for Asha Rao' })).toBeVisible();
     await expect(page.getByTestId('patient-identity')).toContainText(younger.email);
     expect(await noSidewaysScroll(page)).toBe(true);
 
