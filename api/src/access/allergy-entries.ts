@@ -33,7 +33,9 @@ export interface AllergyNote {
  * a note is never dropped for being old (hazard L6: only the newest 1,000 sources were read, so a
  * penicillin anaphylaxis noted before them stopped alerting). The database returns each note text
  * once, where it was first written — however many prescriptions repeat it — and the loop below merges
- * the spellings that differ only in case or spacing, as it always has.
+ * the spellings that differ only in case or spacing, as it always has. Only the prescriptions that
+ * carry a note are read (`cardinality(allergies) > 0`, the partial index prescriptions_patient_noted_idx):
+ * one without notes adds nothing to the unnest, so skipping it changes no result.
  */
 export async function allergyNotesOf(db: Queryable, patientId: string): Promise<AllergyNote[]> {
   const m = medicalRecords;
@@ -55,7 +57,7 @@ export async function allergyNotesOf(db: Queryable, patientId: string): Promise<
       union all
       select a.note, 'prescription', ${p.doctorId}, ${p.assignedBy}, ${p.createdAt}, a.place
       from ${p} cross join lateral unnest(${p.allergies}) with ordinality as a(note, place)
-      where ${p.patientId} = ${patientId}
+      where ${p.patientId} = ${patientId} and cardinality(${p.allergies}) > 0
     ) n
     where coalesce(btrim(n.note), '') <> ''
     order by n.note, n.at asc, n.source desc, n.place asc`,

@@ -76,15 +76,24 @@ export async function listPrescriptions(
 export async function prescribedDrugsOf(db: Queryable, patientId: string): Promise<string[]> {
   // Each drug text once, where it was first written, picked by the database (a patient with
   // thousands of prescriptions sends back a handful of names); distinctNotes then merges spellings
-  // that differ only in case or spacing, as allergyNotesOf does with its notes.
+  // that differ only in case or spacing, as allergyNotesOf does with its notes. The database skips
+  // from one drug to the next through prescriptions_patient_drug_idx (a recursive "loose index
+  // scan"), so the check reads one index entry per distinct drug, not the whole history; it
+  // returns what `distinct on (drug) … order by drug, created_at, id` returns (the test compares).
   const p = prescriptions;
   const rows = await selectRows<{ drug: string }>(
     db,
-    sql`select d.drug from (
-      select distinct on (${p.prescribedDrug}) ${p.prescribedDrug} as drug, ${p.createdAt} as at, ${p.id} as id
-      from ${p} where ${p.patientId} = ${patientId}
-      order by ${p.prescribedDrug}, ${p.createdAt} asc, ${p.id} asc
-    ) d order by d.at asc, d.id asc`,
+    sql`with recursive d(drug, at, id) as (
+      (select ${p.prescribedDrug}, ${p.createdAt}, ${p.id} from ${p} where ${p.patientId} = ${patientId}
+        order by ${p.prescribedDrug}, ${p.createdAt}, ${p.id} limit 1)
+      union all
+      select n.drug, n.at, n.id from d cross join lateral (
+        select ${p.prescribedDrug} as drug, ${p.createdAt} as at, ${p.id} as id from ${p}
+        where ${p.patientId} = ${patientId} and ${p.prescribedDrug} > d.drug
+        order by ${p.prescribedDrug}, ${p.createdAt}, ${p.id} limit 1
+      ) n
+    )
+    select d.drug from d order by d.at asc, d.id asc`,
   );
   return distinctNotes(rows.map((r) => r.drug));
 }

@@ -328,6 +328,13 @@ export const prescriptions = pgTable(
   (t) => [
     index('prescriptions_patient_created_idx').on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('prescriptions_doctor_created_idx').on(t.doctorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The prescribing check reads each drug on file once (a skip through this index, prescribedDrugsOf)
+    // and the allergy notes of only the prescriptions that carry some (allergyNotesOf): its cost
+    // follows the patient's distinct drugs and notes, not the length of the history.
+    index('prescriptions_patient_drug_idx').on(t.patientId, t.prescribedDrug, t.createdAt, t.id),
+    index('prescriptions_patient_noted_idx')
+      .on(t.patientId)
+      .where(sql`cardinality(${t.allergies}) > 0`),
   ],
 );
 

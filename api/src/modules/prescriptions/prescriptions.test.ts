@@ -8,7 +8,11 @@ import {
   PrescriptionCreated,
   PrescriptionList,
 } from 'shared-contracts';
-import { auditLog } from '../../db/schema';
+import { allergyNotesOf, noteKey } from '../../access/allergy-entries';
+import { prescribedDrugsOf } from '../../access/prescriptions';
+import { distinctNotes } from '../../access/records';
+import { selectRows } from '../../adapters/db';
+import { auditLog, prescriptions } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, countRows, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 
@@ -467,6 +471,45 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       const body = DrugAlertResponse.parse((await drugAlerts(doctor, patient.id, '?drug=Amoxicillin')).json());
       expect(body.allergies).toEqual(['Penicillin', 'Latex']);
       expect(body.alerts).toContainEqual(expect.objectContaining({ kind: 'allergy', substance: 'Penicillin', severity: 'stop' }));
+    });
+
+    it('reads what a read of the whole history reads, through the indexes (a long history with ties, spellings and notes)', async () => {
+      const { doctor, patient } = await pair();
+      const first = (await prescribe(doctor, patient.id, prescriptionBody({ prescribedDrug: 'Paracetamol' }))).json();
+      // 600 more: 7 spellings of 4 drugs, many at the same instant (the tie goes to the lower id),
+      // and notes on some only, among them one noted once and never again
+      await db().execute(sql`insert into prescriptions
+        (patient_id, doctor_id, prescribed_drug, dosage, administration_route, dosage_frequency, allergies, assigned_by, created_at)
+        select patient_id, doctor_id,
+          (array['Warfarin 5 mg', 'warfarin  5 MG', 'Ibuprofen', ' ibuprofen', 'Omeprazole', 'Zopiclone', 'Paracetamol'])[1 + g % 7],
+          dosage, administration_route, dosage_frequency,
+          case when g = 401 then array['Penicillin (rash)'] when g % 5 = 0 then array['Latex', 'latex '] when g % 3 = 0 then array['Sulfa'] else '{}'::text[] end,
+          assigned_by, created_at + (1 + g / 4) * interval '1 minute'
+        from prescriptions, generate_series(1, 600) g where id = ${first._id}`);
+      const p = prescriptions;
+      const everyDrug = await selectRows<{ drug: string }>(
+        db(),
+        sql`select d.drug from (
+          select distinct on (${p.prescribedDrug}) ${p.prescribedDrug} as drug, ${p.createdAt} as at, ${p.id} as id
+          from ${p} where ${p.patientId} = ${patient.id}
+          order by ${p.prescribedDrug}, ${p.createdAt} asc, ${p.id} asc
+        ) d order by d.at asc, d.id asc`,
+      );
+      expect(await prescribedDrugsOf(db(), patient.id)).toEqual(distinctNotes(everyDrug.map((r) => r.drug)));
+      expect((await prescribedDrugsOf(db(), patient.id)).map((d) => d.toLowerCase()).sort()).toEqual([
+        'ibuprofen',
+        'omeprazole',
+        'paracetamol',
+        'warfarin 5 mg',
+        'zopiclone',
+      ]);
+      const everyNote = await selectRows<{ note: string }>(
+        db(),
+        sql`select distinct a.note from ${p} cross join lateral unnest(${p.allergies}) as a(note) where ${p.patientId} = ${patient.id}`,
+      );
+      const notes = await allergyNotesOf(db(), patient.id);
+      expect(new Set(notes.map((n) => n.key))).toEqual(new Set(everyNote.map((r) => noteKey(r.note.trim()))));
+      expect(notes.map((n) => n.text)).toEqual(['Sulfa', 'Latex', 'Penicillin (rash)']);
     });
 
     it('lists each drug on file once, as first written, oldest first, however often it was prescribed', async () => {

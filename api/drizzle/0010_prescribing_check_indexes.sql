@@ -1,0 +1,2 @@
+CREATE INDEX "prescriptions_patient_drug_idx" ON "prescriptions" USING btree ("patient_id","prescribed_drug","created_at","id");--> statement-breakpoint
+CREATE INDEX "prescriptions_patient_noted_idx" ON "prescriptions" USING btree ("patient_id") WHERE cardinality("prescriptions"."allergies") > 0;
