@@ -27,6 +27,27 @@ export async function isAssigned(db: Queryable, doctorId: string, patientId: str
 }
 
 /**
+ * The assignment with the names a write puts on its row (the doctor's, as the prescriber; the
+ * patient's, on the answer), read in the same query as the check itself: undefined when the two are
+ * not connected.
+ */
+export async function assignmentNames(
+  db: Queryable,
+  doctorId: string,
+  patientId: string,
+): Promise<{ doctorId: string; doctorName: string; patientName: string } | undefined> {
+  if (!UUID.test(doctorId) || !UUID.test(patientId)) return undefined;
+  const [row] = await db
+    .select({ doctorId: doctors.id, doctorName: doctors.name, patientName: patients.name })
+    .from(assignments)
+    .innerJoin(doctors, eq(doctors.id, assignments.doctorId))
+    .innerJoin(patients, eq(patients.id, assignments.patientId))
+    .where(and(eq(assignments.doctorId, doctorId), eq(assignments.patientId, patientId)))
+    .limit(1);
+  return row;
+}
+
+/**
  * The doctor's patients, by name, with date of birth and e-mail so two of one name are told apart:
  * Doctor.assignedPatients. Only assigned patients are listed — that join is the permission.
  */

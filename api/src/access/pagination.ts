@@ -1,7 +1,7 @@
-import { desc, eq, getTableName, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Page } from 'shared-contracts';
+import { desc, eq, getTableColumns, getTableName, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AuditEntity, Page, Role } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
-import type { medicalRecords, prescriptions } from '../db/schema';
+import { auditLog, type medicalRecords, type prescriptions } from '../db/schema';
 import { assignedPatientIds } from './assignments';
 
 // Paging through a patient's (or a doctor's assigned patients') records and prescriptions.
@@ -75,15 +75,49 @@ export function listQueries<T extends ListTable>(db: Queryable, t: T, scope: Lis
   return { page: pageQuery(db, t, scope, windowOf(page, limit)), count: scopeCount(t, scope) };
 }
 
-type PageStatement<T extends ListTable> = ReturnType<PageQuery<T>['prepare']>;
+/**
+ * Who reads a list, and what: its audit rows ('list', one per patient shown) are written by the
+ * same statement that reads the page (see readPage).
+ */
+export interface ListAudit {
+  actorId: string;
+  actorRole: Role;
+  at: Date;
+  ip: string | null;
+  entity: AuditEntity;
+}
+
+type Row<T extends ListTable> = T['$inferSelect'] & { listTotal: number | string };
+type PageStatement<T extends ListTable> = { execute(values: Record<string, unknown>): Promise<Row<T>[]> };
 type CountStatement = { execute(values: Record<string, unknown>): Promise<{ n: number | string }[]> };
 const prepared = new WeakMap<Queryable, Map<string, { page: PageStatement<ListTable>; count: CountStatement }>>();
 
 /**
- * A list's two statements for one (table, scope kind), built ONCE per database handle with
+ * The audit rows of a list, as a data-modifying CTE of the read: for a patient's own list one row
+ * for that patient (even an empty page: the list was looked at); for a doctor's one row per patient
+ * on the page, in the order the page first shows them (none for an empty page).
+ */
+function listAuditRows(t: ListTable, scope: Scope<Placeholder>, w: PageWindow): SQL {
+  const a = auditLog;
+  const columns = [a.at, a.actorId, a.actorRole, a.action, a.entity, a.patientId, a.ip].map((c) => sql.identifier(c.name));
+  const actor = sql`${sql.placeholder('at')}::timestamptz, ${sql.placeholder('actorId')}::uuid, ${sql.placeholder('actorRole')}::text,
+    'list', ${sql.placeholder('entity')}::text`;
+  const shown =
+    'patientId' in scope
+      ? sql`select ${actor}, ${scope.patientId}::uuid, ${sql.placeholder('ip')}::text`
+      : sql`select ${actor}, s.patient_id, ${sql.placeholder('ip')}::text from (
+          select m.patient_id, row_number() over (order by m.created_at desc, m.id desc) as rn
+          from ${t} m where m.id in (${assignedPageIds(t, scope.assignedTo, w)})
+        ) s group by s.patient_id order by min(s.rn)`;
+  return sql`insert into ${a} (${sql.join(columns, sql`, `)}) ${shown} returning 1 as one`;
+}
+
+/**
+ * A list's statements for one (table, scope kind), built ONCE per database handle with
  * placeholders and sent NAMED: drizzle does not rebuild the SQL on each read, and PostgreSQL parses
  * each once per connection and can keep a generic plan instead of planning the page's lateral join
- * on every request (PGlite ignores the name).
+ * on every request (PGlite ignores the name). The page statement also counts the scope and writes
+ * the audit rows: one round trip, and a page is never returned without its audit rows.
  */
 function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId' | 'assignedTo') {
   const name = `${getTableName(t)}_of_${kind === 'patientId' ? 'patient' : 'assigned'}`;
@@ -92,10 +126,23 @@ function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId
   let statements = byName.get(name);
   if (!statements) {
     const owner = sql.placeholder('owner');
-    const scope = kind === 'patientId' ? { patientId: owner } : { assignedTo: owner };
+    const scope: Scope<Placeholder> = kind === 'patientId' ? { patientId: owner } : { assignedTo: owner };
     const w = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset'), take: sql.placeholder('take') };
+    const logged = db.$with('logged', { one: sql<number>`one` }).as(listAuditRows(t, scope, w));
+    const order = [desc(t.createdAt), desc(t.id)];
+    const page = db
+      .with(logged)
+      .select({ ...getTableColumns(t as ListTable), listTotal: sql<number | string>`(${scopeCount(t, scope)})`.as('list_total') })
+      .from(t as ListTable);
     statements = {
-      page: pageQuery(db, t, scope, w).prepare(`${name}_page`),
+      page: ('patientId' in scope
+        ? page
+            .where(eq(t.patientId, scope.patientId))
+            .orderBy(...order)
+            .limit(w.limit)
+            .offset(w.offset)
+        : page.where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, w)})`).orderBy(...order)
+      ).prepare(`${name}_page`) as unknown as PageStatement<ListTable>,
       count: db
         .select({ n: sql<number | string>`c.n` })
         .from(sql`(${scopeCount(t, scope)}) c`)
@@ -106,18 +153,31 @@ function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId
   return statements as { page: PageStatement<T>; count: CountStatement };
 }
 
-/** One page of a list and the scope's total: two prepared statements. */
+/**
+ * One page of a list, the scope's total, and the list's audit rows, in ONE statement (a second one,
+ * the count, only for a page past the end, which has no row to carry the total).
+ */
 export async function readPage<T extends ListTable>(
   db: Queryable,
   t: T,
   scope: ListScope,
   page: number,
   limit: number,
+  audit: ListAudit,
 ): Promise<{ rows: T['$inferSelect'][]; total: number }> {
   const kind = 'patientId' in scope ? 'patientId' : 'assignedTo';
   const owner = 'patientId' in scope ? scope.patientId : scope.assignedTo;
   const statements = preparedList(db, t, kind);
-  const rows = await statements.page.execute({ owner, ...windowOf(page, limit) });
-  const [count] = await statements.count.execute({ owner });
-  return { rows, total: Number(count.n) };
+  const found = await statements.page.execute({
+    owner,
+    ...windowOf(page, limit),
+    at: audit.at.toISOString(),
+    actorId: audit.actorId,
+    actorRole: audit.actorRole,
+    entity: audit.entity,
+    ip: audit.ip,
+  });
+  const total = found.length ? found[0].listTotal : (await statements.count.execute({ owner }))[0].n;
+  const rows = found.map(({ listTotal: _total, ...row }) => row as unknown as T['$inferSelect']);
+  return { rows, total: Number(total) };
 }

@@ -32,8 +32,15 @@ import {
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
 import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, type PatientRows } from './fhir';
 import type { Page } from './pagination';
-import { listScope, requireAssignedDoctor, requireSee, type Caller } from './policy';
-import { findPrescription, insertPrescription, listPrescriptions, prescribedDrugsOf, withPatientNames } from './prescriptions';
+import { listScope, requireAssignedDoctor, requireAssignedDoctorNames, requireSee, type Caller } from './policy';
+import {
+  findPrescription,
+  insertPrescription,
+  listPrescriptions,
+  prescribedDrugsOf,
+  toPrescription,
+  withPatientNames,
+} from './prescriptions';
 import {
   biodataOf,
   findDoctor,
@@ -185,10 +192,8 @@ export class PatientAccess {
   // (all or none); if that insert fails the request fails and nothing is shown. Saves BEGIN/COMMIT.
   async listRecords(q: PageRequest): Promise<Page<MedicalRecord>> {
     const scope = await listScope(this.db, this.caller, q.patientId);
-    const page = await listRecords(this.db, scope, q.page, q.limit);
-    const shown = 'patientId' in scope ? [scope.patientId] : page.items.map((r) => r.patient);
-    await this.auditList(this.db, 'medical_record', shown);
-    return page;
+    // the page's audit rows are written by the statement that reads it
+    return listRecords(this.db, scope, q.page, q.limit, { ...this.actor, entity: 'medical_record' });
   }
 
   async readRecord(id: string): Promise<MedicalRecord> {
@@ -273,35 +278,29 @@ export class PatientAccess {
     body: z.output<typeof PrescriptionCreate>,
   ): Promise<{ prescription: Prescription; alerts: MedicationAlert[] }> {
     return this.db.transaction(async (tx) => {
-      await requireAssignedDoctor(tx, this.caller, patientId);
-      const doctor = await findDoctor(tx, this.caller.accountId);
-      if (!doctor) throw new HttpError(401, 'Unauthorized');
+      const names = await requireAssignedDoctorNames(tx, this.caller, patientId);
       const { alerts } = await this.check(tx, patientId, body.prescribedDrug, body.allergies);
       const stops = requireOverrideReason(alerts, body.overrideReason);
       const row = await insertPrescription(tx, {
         patientId,
-        doctorId: doctor.id,
+        doctorId: names.doctorId,
         prescribedDrug: body.prescribedDrug,
         dosage: body.dosage,
         administrationRoute: body.administrationRoute,
         dosageFrequency: body.dosageFrequency,
         allergies: body.allergies,
-        assignedBy: doctor.name,
+        assignedBy: names.doctorName,
         createdAt: this.actor.at,
       });
       await this.audit(tx, 'create', 'prescription', patientId, row.id);
       if (stops.length) await this.auditOverride(tx, 'prescription', patientId, row.id, body.overrideReason!, stops);
-      const [prescription] = await withPatientNames(tx, [row]);
-      return { prescription, alerts };
+      return { prescription: toPrescription(row, names.patientName), alerts };
     });
   }
 
   async listPrescriptions(q: PageRequest): Promise<Page<Prescription>> {
     const scope = await listScope(this.db, this.caller, q.patientId);
-    const page = await listPrescriptions(this.db, scope, q.page, q.limit);
-    const shown = 'patientId' in scope ? [scope.patientId] : page.items.map((p) => p.patientId);
-    await this.auditList(this.db, 'prescription', shown);
-    return page;
+    return listPrescriptions(this.db, scope, q.page, q.limit, { ...this.actor, entity: 'prescription' });
   }
 
   async readPrescription(id: string): Promise<Prescription> {

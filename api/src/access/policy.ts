@@ -1,7 +1,7 @@
 import type { Role } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { HttpError } from '../lib/errors';
-import { isAssigned } from './assignments';
+import { assignmentNames, isAssigned } from './assignments';
 import { PATIENT_NOT_FOUND } from './messages';
 import type { ListScope } from './pagination';
 
@@ -33,6 +33,17 @@ export async function requireAssignedDoctor(
   notFound = PATIENT_NOT_FOUND,
 ): Promise<void> {
   if (caller.role !== 'doctor' || !(await isAssigned(db, caller.accountId, patientId))) throw new HttpError(404, notFound);
+}
+
+/** requireAssignedDoctor, answering with the doctor's and the patient's names (one query for both). */
+export async function requireAssignedDoctorNames(
+  db: Queryable,
+  caller: Caller,
+  patientId: string,
+): Promise<{ doctorId: string; doctorName: string; patientName: string }> {
+  const names = caller.role === 'doctor' ? await assignmentNames(db, caller.accountId, patientId) : undefined;
+  if (!names) throw new HttpError(404, PATIENT_NOT_FOUND);
+  return names;
 }
 
 /**

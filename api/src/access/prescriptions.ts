@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import { patients, prescriptions } from '../db/schema';
-import { listQueries, readPage, type ListScope, type Page } from './pagination';
+import { listQueries, readPage, type ListAudit, type ListScope, type Page } from './pagination';
 import { distinctNotes } from './records';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
@@ -64,8 +64,9 @@ export async function listPrescriptions(
   scope: ListScope,
   page: number,
   limit: number,
+  audit: ListAudit,
 ): Promise<Page<Prescription>> {
-  const { rows, total } = await readPage(db, prescriptions, scope, page, limit);
+  const { rows, total } = await readPage(db, prescriptions, scope, page, limit, audit);
   return { items: await withPatientNames(db, rows), page, limit, total };
 }
 
