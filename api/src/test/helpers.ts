@@ -125,7 +125,8 @@ export async function createTestApp(
     { db, clock, config, mailer, secretBox, storage, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) },
     onLogLine ? { logStream: { write: onLogLine } } : {},
   );
-  if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true }));
+  // retried: a file landing while the folder is removed (ENOTEMPTY) is removed on the next pass
+  if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 }));
   dataDirs.set(app, config.dataDir);
   extend?.(app);
   await app.ready();
