@@ -87,6 +87,14 @@ export interface ListAudit {
   entity: AuditEntity;
 }
 
+/** One page of a list, as the access layer asks for it: whose, which page, and who is reading. */
+export interface ListRead {
+  scope: ListScope;
+  page: number;
+  limit: number;
+  audit: ListAudit;
+}
+
 type Row<T extends ListTable> = T['$inferSelect'] & { listTotal: number | string };
 type PageStatement<T extends ListTable> = { execute(values: Record<string, unknown>): Promise<Row<T>[]> };
 type CountStatement = { execute(values: Record<string, unknown>): Promise<{ n: number | string }[]> };
@@ -160,11 +168,8 @@ function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId
 export async function readPage<T extends ListTable>(
   db: Queryable,
   t: T,
-  scope: ListScope,
-  page: number,
-  limit: number,
-  audit: ListAudit,
-): Promise<{ rows: T['$inferSelect'][]; total: number }> {
+  { scope, page, limit, audit }: ListRead,
+): Promise<{ rows: T['$inferSelect'][]; page: number; limit: number; total: number }> {
   const kind = 'patientId' in scope ? 'patientId' : 'assignedTo';
   const owner = 'patientId' in scope ? scope.patientId : scope.assignedTo;
   const statements = preparedList(db, t, kind);
@@ -179,5 +184,5 @@ export async function readPage<T extends ListTable>(
   });
   const total = found.length ? found[0].listTotal : (await statements.count.execute({ owner }))[0].n;
   const rows = found.map(({ listTotal: _total, ...row }) => row as unknown as T['$inferSelect']);
-  return { rows, total: Number(total) };
+  return { rows, page, limit, total: Number(total) };
 }

@@ -193,7 +193,7 @@ export class PatientAccess {
   async listRecords(q: PageRequest): Promise<Page<MedicalRecord>> {
     const scope = await listScope(this.db, this.caller, q.patientId);
     // the page's audit rows are written by the statement that reads it
-    return listRecords(this.db, scope, q.page, q.limit, { ...this.actor, entity: 'medical_record' });
+    return listRecords(this.db, { scope, page: q.page, limit: q.limit, audit: { ...this.actor, entity: 'medical_record' } });
   }
 
   async readRecord(id: string): Promise<MedicalRecord> {
@@ -300,7 +300,7 @@ export class PatientAccess {
 
   async listPrescriptions(q: PageRequest): Promise<Page<Prescription>> {
     const scope = await listScope(this.db, this.caller, q.patientId);
-    return listPrescriptions(this.db, scope, q.page, q.limit, { ...this.actor, entity: 'prescription' });
+    return listPrescriptions(this.db, { scope, page: q.page, limit: q.limit, audit: { ...this.actor, entity: 'prescription' } });
   }
 
   async readPrescription(id: string): Promise<Prescription> {

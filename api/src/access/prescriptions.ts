@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import { patients, prescriptions } from '../db/schema';
-import { listQueries, readPage, type ListAudit, type ListScope, type Page } from './pagination';
+import { listQueries, readPage, type ListRead, type ListScope, type Page } from './pagination';
 import { distinctNotes } from './records';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
@@ -59,15 +59,9 @@ export async function findPrescription(db: Queryable, id: string): Promise<Presc
 export const prescriptionListQueries = (db: Queryable, scope: ListScope, page: number, limit: number) =>
   listQueries(db, prescriptions, scope, page, limit);
 
-export async function listPrescriptions(
-  db: Queryable,
-  scope: ListScope,
-  page: number,
-  limit: number,
-  audit: ListAudit,
-): Promise<Page<Prescription>> {
-  const { rows, total } = await readPage(db, prescriptions, scope, page, limit, audit);
-  return { items: await withPatientNames(db, rows), page, limit, total };
+export async function listPrescriptions(db: Queryable, read: ListRead): Promise<Page<Prescription>> {
+  const { rows, ...page } = await readPage(db, prescriptions, read);
+  return { items: await withPatientNames(db, rows), ...page };
 }
 
 /**

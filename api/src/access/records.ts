@@ -6,7 +6,7 @@ import { assignments, doctors, medicalRecords, patients, prescriptions, type Med
 import { assignedPatientIds } from './assignments';
 import { ageOn, isoDate } from '../clinical/age';
 import { allergyNotesOf, allergyRowsOf, reviewedKeys } from './allergy-entries';
-import { listQueries, readPage, type ListAudit, type ListScope, type Page } from './pagination';
+import { listQueries, readPage, type ListRead, type ListScope, type Page } from './pagination';
 
 export type RecordRow = typeof medicalRecords.$inferSelect;
 export type RecordInput = z.output<typeof MedicalRecordCreate>;
@@ -115,15 +115,9 @@ export async function setSummary(db: Queryable, id: string, summary: string): Pr
 export const recordListQueries = (db: Queryable, scope: ListScope, page: number, limit: number) =>
   listQueries(db, medicalRecords, scope, page, limit);
 
-export async function listRecords(
-  db: Queryable,
-  scope: ListScope,
-  page: number,
-  limit: number,
-  audit: ListAudit,
-): Promise<Page<MedicalRecord>> {
-  const { rows, total } = await readPage(db, medicalRecords, scope, page, limit, audit);
-  return { items: rows.map(toMedicalRecord), page, limit, total };
+export async function listRecords(db: Queryable, read: ListRead): Promise<Page<MedicalRecord>> {
+  const { rows, ...page } = await readPage(db, medicalRecords, read);
+  return { items: rows.map(toMedicalRecord), ...page };
 }
 
 /**

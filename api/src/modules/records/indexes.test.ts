@@ -105,7 +105,7 @@ describe.each(BACKENDS)('list query plans on %s', (backend) => {
         // twice each: the second read reuses the statements the first one built
         for (const [i, page] of [1, 2, last, last + 1, 1].entries()) {
           const at = new Date(Date.UTC(2030, 0, 1, 0, 0, i, table === medicalRecords ? 0 : 500));
-          const read = await readPage(db, table, scope, page, 10, { ...actor, at, ip: '203.0.113.9', entity });
+          const read = await readPage(db, table, { scope, page, limit: 10, audit: { ...actor, at, ip: '203.0.113.9', entity } });
           const expected = await queries(db, scope, page, 10).page;
           expect(read.rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
           expect(read.rows).toHaveLength(page > last ? 0 : page === last ? total - (last - 1) * 10 : 10);
