@@ -57,10 +57,23 @@ type PageQuery<T extends ListTable> = Promise<T['$inferSelect'][]> & {
   prepare(name: string): { execute(values: Record<string, unknown>): Promise<T['$inferSelect'][]> };
 };
 
-/** The page's rows: a patient's own through the patient index, a doctor's across assigned patients. */
-function pageQuery<T extends ListTable>(db: Queryable, t: T, scope: Scope<Value<string>>, w: PageWindow): PageQuery<T> {
+/** The select a page query narrows: the table's own columns (other selections are cast to it). */
+const tableSelect = (db: Queryable, t: ListTable) => db.select().from(t);
+type TableSelect = ReturnType<typeof tableSelect>;
+
+/**
+ * The page's rows: a patient's own through the patient index, a doctor's across assigned patients.
+ * `rows` is the select it narrows (the table's columns by default; readPage's adds the total and
+ * the audit CTE).
+ */
+function pageQuery<T extends ListTable>(
+  db: Queryable,
+  t: T,
+  scope: Scope<Value<string>>,
+  w: PageWindow,
+  rows: TableSelect = tableSelect(db, t),
+): PageQuery<T> {
   const order = [desc(t.createdAt), desc(t.id)];
-  const rows = db.select().from(t as ListTable);
   return ('patientId' in scope
     ? rows
         .where(eq(t.patientId, scope.patientId))
@@ -137,20 +150,15 @@ function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId
     const scope: Scope<Placeholder> = kind === 'patientId' ? { patientId: owner } : { assignedTo: owner };
     const w = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset'), take: sql.placeholder('take') };
     const logged = db.$with('logged', { one: sql<number>`one` }).as(listAuditRows(t, scope, w));
-    const order = [desc(t.createdAt), desc(t.id)];
-    const page = db
+    const withTotal = db
       .with(logged)
       .select({ ...getTableColumns(t as ListTable), listTotal: sql<number | string>`(${scopeCount(t, scope)})`.as('list_total') })
       .from(t as ListTable);
     statements = {
-      page: ('patientId' in scope
-        ? page
-            .where(eq(t.patientId, scope.patientId))
-            .orderBy(...order)
-            .limit(w.limit)
-            .offset(w.offset)
-        : page.where(sql`${t.id} in (${assignedPageIds(t, scope.assignedTo, w)})`).orderBy(...order)
-      ).prepare(`${name}_page`) as unknown as PageStatement<ListTable>,
+      // the select's extra column is typed away here and given back by PageStatement's Row
+      page: pageQuery(db, t, scope, w, withTotal as unknown as TableSelect).prepare(
+        `${name}_page`,
+      ) as unknown as PageStatement<ListTable>,
       count: db
         .select({ n: sql<number | string>`c.n` })
         .from(sql`(${scopeCount(t, scope)}) c`)

@@ -188,11 +188,10 @@ export class PatientAccess {
     });
   }
 
-  // No transaction around a list: it only reads, and its audit rows are ONE insert after the read
-  // (all or none); if that insert fails the request fails and nothing is shown. Saves BEGIN/COMMIT.
+  // No transaction around a list: its audit rows are written by the very statement that reads the
+  // page (readPage), so the read and its rows succeed or fail together. Saves BEGIN/COMMIT.
   async listRecords(q: PageRequest): Promise<Page<MedicalRecord>> {
     const scope = await listScope(this.db, this.caller, q.patientId);
-    // the page's audit rows are written by the statement that reads it
     return listRecords(this.db, { scope, page: q.page, limit: q.limit, audit: { ...this.actor, entity: 'medical_record' } });
   }
 
