@@ -6,7 +6,7 @@ module.exports = (dir) => ({
   testEnvironment: path.join(__dirname, 'jest.web.env.js'),
   // Workspace packages resolve through their package.json `exports`, to their sources (webpack.common.ts).
   testEnvironmentOptions: { customExportConditions: ['@careloop/source', 'browser'] },
-  setupFilesAfterEnv: ['@testing-library/jest-dom'],
+  setupFilesAfterEnv: [path.join(__dirname, 'jest.web.setup.js')],
   transform: {
     '^.+\\.[tj]sx?$': ['ts-jest', { tsconfig: path.join(__dirname, 'tsconfig.jest.json') }],
   },
