@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AllergyIntolerance } from 'shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import { readAllergyText, type AllergyEntry } from '../clinical';
@@ -28,27 +28,28 @@ export interface AllergyNote {
   at: Date;
 }
 
+/** A note as the database returns it: each note text once, where it was first written. */
+export interface AllergyNoteRow {
+  note: string;
+  source: 'record' | 'prescription';
+  doctorId: string;
+  doctorName: string | null;
+  atMs: number | string;
+}
+
 /**
- * Every distinct allergy note of the patient's records and prescriptions, oldest first. All of them:
- * a note is never dropped for being old (hazard L6: only the newest 1,000 sources were read, so a
- * penicillin anaphylaxis noted before them stopped alerting). The database returns each note text
- * once, where it was first written — however many prescriptions repeat it — and the loop below merges
- * the spellings that differ only in case or spacing, as it always has. Only the prescriptions that
- * carry a note are read (`cardinality(allergies) > 0`, the partial index prescriptions_patient_noted_idx):
- * one without notes adds nothing to the unnest, so skipping it changes no result.
+ * The patient's allergy notes as rows (AllergyNoteRow), a query of its own or a part of the
+ * prescribing context's one statement (prescribing.ts). All of them: a note is never dropped for
+ * being old (hazard L6: only the newest 1,000 sources were read, so a penicillin anaphylaxis noted
+ * before them stopped alerting). Each note text comes once, where it was first written, however many
+ * prescriptions repeat it. Only the prescriptions that carry a note are read
+ * (`cardinality(allergies) > 0`, the partial index prescriptions_patient_noted_idx): one without
+ * notes adds nothing to the unnest, so skipping it changes no result.
  */
-export async function allergyNotesOf(db: Queryable, patientId: string): Promise<AllergyNote[]> {
+export function allergyNoteRows(patientId: string | Placeholder): SQL {
   const m = medicalRecords;
   const p = prescriptions;
-  const firstOfEach = await selectRows<{
-    note: string;
-    source: 'record' | 'prescription';
-    doctorId: string;
-    doctorName: string | null;
-    atMs: number | string;
-  }>(
-    db,
-    sql`select distinct on (n.note) n.note, n.source, n.doctor_id as "doctorId", n.doctor_name as "doctorName",
+  return sql`select distinct on (n.note) n.note, n.source, n.doctor_id as "doctorId", n.doctor_name as "doctorName",
       (extract(epoch from n.at) * 1000)::float8 as "atMs"
     from (
       select ${m.history}->>'allergies' as note, 'record' as source, ${m.doctorId} as doctor_id,
@@ -60,21 +61,25 @@ export async function allergyNotesOf(db: Queryable, patientId: string): Promise<
       where ${p.patientId} = ${patientId} and cardinality(${p.allergies}) > 0
     ) n
     where coalesce(btrim(n.note), '') <> ''
-    order by n.note, n.at asc, n.source desc, n.place asc`,
-  );
-  const all = firstOfEach
-    .map((r) => ({ ...r, notes: [r.note], at: new Date(Number(r.atMs)) }))
-    .sort((a, b) => a.at.getTime() - b.at.getTime());
+    order by n.note, n.at asc, n.source desc, n.place asc`;
+}
+
+/** The notes, oldest first, spellings that differ only in case or spacing merged (the first kept). */
+export function toAllergyNotes(firstOfEach: AllergyNoteRow[]): AllergyNote[] {
+  const all = firstOfEach.map((r) => ({ ...r, at: new Date(Number(r.atMs)) })).sort((a, b) => a.at.getTime() - b.at.getTime());
   const seen = new Map<string, AllergyNote>();
   for (const from of all) {
-    for (const raw of from.notes) {
-      const text = (raw ?? '').replace(/\s+/g, ' ').trim();
-      const key = noteKey(text);
-      if (!text || seen.has(key)) continue;
-      seen.set(key, { text, key, source: from.source, doctorId: from.doctorId, doctorName: from.doctorName ?? '', at: from.at });
-    }
+    const text = (from.note ?? '').replace(/\s+/g, ' ').trim();
+    const key = noteKey(text);
+    if (!text || seen.has(key)) continue;
+    seen.set(key, { text, key, source: from.source, doctorId: from.doctorId, doctorName: from.doctorName ?? '', at: from.at });
   }
   return [...seen.values()];
+}
+
+/** Every distinct allergy note of the patient's records and prescriptions, oldest first. */
+export async function allergyNotesOf(db: Queryable, patientId: string): Promise<AllergyNote[]> {
+  return toAllergyNotes(await selectRows<AllergyNoteRow>(db, allergyNoteRows(patientId)));
 }
 
 /** The patient's structured entries, newest first. */
@@ -86,12 +91,25 @@ export async function allergyRowsOf(db: Queryable, patientId: string): Promise<A
     .orderBy(desc(allergyIntolerances.recordedAt), asc(allergyIntolerances.id));
 }
 
+/** The columns of an entry the alerts read (toAllergyEntry, reviewedKeys). */
+export const ALLERGY_ENTRY_COLUMNS = {
+  substanceText: allergyIntolerances.substanceText,
+  substanceCode: allergyIntolerances.substanceCode,
+  type: allergyIntolerances.type,
+  criticality: allergyIntolerances.criticality,
+  reactions: allergyIntolerances.reactions,
+  clinicalStatus: allergyIntolerances.clinicalStatus,
+  verificationStatus: allergyIntolerances.verificationStatus,
+  reviews: allergyIntolerances.reviews,
+};
+export type AllergyEntryRow = Pick<AllergyRow, keyof typeof ALLERGY_ENTRY_COLUMNS>;
+
 /** The notes structured entries review (their keys). */
-export function reviewedKeys(rows: AllergyRow[]): Set<string> {
+export function reviewedKeys(rows: Pick<AllergyRow, 'reviews'>[]): Set<string> {
   return new Set(rows.map((r) => r.reviews).filter((k): k is string => k !== null));
 }
 
-export function toAllergyEntry(row: AllergyRow): AllergyEntry {
+export function toAllergyEntry(row: AllergyEntryRow): AllergyEntry {
   return {
     substance: { text: row.substanceText, ...(row.substanceCode ? { code: row.substanceCode } : {}) },
     type: row.type,
@@ -104,22 +122,26 @@ export function toAllergyEntry(row: AllergyRow): AllergyEntry {
 
 /**
  * THE source of every alert (record create, prescribe, drug-alerts, summary): structured entries
- * (all statuses) ∪ entries read from every unreviewed free-text note and from `typed` (allergies
- * typed into a form, which become notes once saved — so a reviewed note typed again stays reviewed).
+ * (all statuses, newest first) ∪ entries read from every unreviewed free-text note and from `typed`
+ * (allergies typed into a form, which become notes once saved — so a reviewed note typed again
+ * stays reviewed). Pure: the prescribing context reads rows and notes in its one statement.
  */
-export async function allergyEntriesFor(db: Queryable, patientId: string, typed: string[] = []): Promise<AllergyEntry[]> {
-  const rows = await allergyRowsOf(db, patientId);
+export function allergyEntriesFrom(rows: AllergyEntryRow[], notes: AllergyNote[], typed: string[] = []): AllergyEntry[] {
   const reviewed = reviewedKeys(rows);
-  const notes = [...(await allergyNotesOf(db, patientId)).map((n) => n.text), ...typed];
   const seen = new Set<string>();
   const fromText: AllergyEntry[] = [];
-  for (const note of notes) {
+  for (const note of [...notes.map((n) => n.text), ...typed]) {
     const key = noteKey(note);
     if (!key || seen.has(key) || reviewed.has(key)) continue;
     seen.add(key);
     fromText.push(...readAllergyText(note));
   }
   return [...rows.map(toAllergyEntry), ...fromText];
+}
+
+/** allergyEntriesFrom the patient's rows and notes, read here. */
+export async function allergyEntriesFor(db: Queryable, patientId: string, typed: string[] = []): Promise<AllergyEntry[]> {
+  return allergyEntriesFrom(await allergyRowsOf(db, patientId), await allergyNotesOf(db, patientId), typed);
 }
 
 /** The category of an entry read from text: the engine does not say; coded substances are medicines. */

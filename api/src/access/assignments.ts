@@ -14,10 +14,12 @@ import { audit, type AuditActor } from './audit';
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Malformed ids are simply not assigned (and never reach the database as a uuid cast error). */
+export const isUuid = (id: string) => UUID.test(id);
 
 /** True when the doctor and the patient are connected. Malformed ids are simply not assigned. */
 export async function isAssigned(db: Queryable, doctorId: string, patientId: string): Promise<boolean> {
-  if (!UUID.test(doctorId) || !UUID.test(patientId)) return false;
+  if (!isUuid(doctorId) || !isUuid(patientId)) return false;
   const rows = await db
     .select({ one: sql<number>`1` })
     .from(assignments)
@@ -27,24 +29,12 @@ export async function isAssigned(db: Queryable, doctorId: string, patientId: str
 }
 
 /**
- * The assignment with the names a write puts on its row (the doctor's, as the prescriber; the
- * patient's, on the answer), read in the same query as the check itself: undefined when the two are
- * not connected.
+ * isAssigned as a condition inside a statement: a write guarded by it writes nothing once the pair
+ * is no longer connected, however soon after its check the assignment ended (prescriptions.ts).
  */
-export async function assignmentNames(
-  db: Queryable,
-  doctorId: string,
-  patientId: string,
-): Promise<{ doctorId: string; doctorName: string; patientName: string } | undefined> {
-  if (!UUID.test(doctorId) || !UUID.test(patientId)) return undefined;
-  const [row] = await db
-    .select({ doctorId: doctors.id, doctorName: doctors.name, patientName: patients.name })
-    .from(assignments)
-    .innerJoin(doctors, eq(doctors.id, assignments.doctorId))
-    .innerJoin(patients, eq(patients.id, assignments.patientId))
-    .where(and(eq(assignments.doctorId, doctorId), eq(assignments.patientId, patientId)))
-    .limit(1);
-  return row;
+export function assignedCondition(doctorId: string | Placeholder, patientId: string | Placeholder): SQL {
+  const a = assignments;
+  return sql`exists (select 1 from ${a} where ${qualified(a.doctorId)} = ${doctorId}::uuid and ${qualified(a.patientId)} = ${patientId}::uuid)`;
 }
 
 /**
@@ -96,7 +86,7 @@ export async function assign(db: Queryable, doctorId: string, patientId: string,
  * false when the pair was not connected (or an id is malformed): the caller answers 404.
  */
 export async function revokeAssignment(db: Queryable, actor: AuditActor, doctorId: string, patientId: string): Promise<boolean> {
-  if (!UUID.test(doctorId) || !UUID.test(patientId)) return false;
+  if (!isUuid(doctorId) || !isUuid(patientId)) return false;
   return db.transaction(async (tx) => {
     const ended = await tx
       .delete(assignments)

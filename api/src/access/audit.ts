@@ -1,4 +1,4 @@
-import { and, eq, gte } from 'drizzle-orm';
+import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntity, Role, SecurityAction } from 'shared-contracts';
 import type { Clock } from '../adapters/clock';
@@ -51,6 +51,15 @@ const auditRow = (entry: AuditEntry) => ({
 
 export async function audit(db: Queryable, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values(auditRow(entry));
+}
+
+/**
+ * audit_log rows written by `select` (its columns in the order given), as a data-modifying CTE of a
+ * statement that reads or writes what they record: the rows and that work succeed or fail together.
+ */
+export function auditInsert(columns: (keyof typeof auditLog.$inferInsert)[], select: SQL): SQL {
+  const names = columns.map((c) => sql.identifier(auditLog[c].name));
+  return sql`insert into ${auditLog} (${sql.join(names, sql`, `)}) ${select} returning 1 as one`;
 }
 
 /** Several rows in ONE statement (a list's row per patient): all are written, or none and it throws. */

@@ -1,8 +1,9 @@
 import { desc, eq, getTableColumns, getTableName, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AuditEntity, Page, Role } from 'shared-contracts';
-import type { Queryable } from '../adapters/db';
-import { auditLog, type medicalRecords, type prescriptions } from '../db/schema';
+import { preparedOnce, type Queryable } from '../adapters/db';
+import type { medicalRecords, prescriptions } from '../db/schema';
 import { assignedPatientIds } from './assignments';
+import { auditInsert } from './audit';
 
 // Paging through a patient's (or a doctor's assigned patients') records and prescriptions.
 
@@ -111,7 +112,6 @@ export interface ListRead {
 type Row<T extends ListTable> = T['$inferSelect'] & { listTotal: number | string };
 type PageStatement<T extends ListTable> = { execute(values: Record<string, unknown>): Promise<Row<T>[]> };
 type CountStatement = { execute(values: Record<string, unknown>): Promise<{ n: number | string }[]> };
-const prepared = new WeakMap<Queryable, Map<string, { page: PageStatement<ListTable>; count: CountStatement }>>();
 
 /**
  * The audit rows of a list, as a data-modifying CTE of the read: for a patient's own list one row
@@ -119,8 +119,6 @@ const prepared = new WeakMap<Queryable, Map<string, { page: PageStatement<ListTa
  * on the page, in the order the page first shows them (none for an empty page).
  */
 function listAuditRows(t: ListTable, scope: Scope<Placeholder>, w: PageWindow): SQL {
-  const a = auditLog;
-  const columns = [a.at, a.actorId, a.actorRole, a.action, a.entity, a.patientId, a.ip].map((c) => sql.identifier(c.name));
   const actor = sql`${sql.placeholder('at')}::timestamptz, ${sql.placeholder('actorId')}::uuid, ${sql.placeholder('actorRole')}::text,
     'list', ${sql.placeholder('entity')}::text`;
   const shown =
@@ -130,22 +128,17 @@ function listAuditRows(t: ListTable, scope: Scope<Placeholder>, w: PageWindow): 
           select m.patient_id, row_number() over (order by m.created_at desc, m.id desc) as rn
           from ${t} m where m.id in (${assignedPageIds(t, scope.assignedTo, w)})
         ) s group by s.patient_id order by min(s.rn)`;
-  return sql`insert into ${a} (${sql.join(columns, sql`, `)}) ${shown} returning 1 as one`;
+  return auditInsert(['at', 'actorId', 'actorRole', 'action', 'entity', 'patientId', 'ip'], shown);
 }
 
 /**
- * A list's statements for one (table, scope kind), built ONCE per database handle with
- * placeholders and sent NAMED: drizzle does not rebuild the SQL on each read, and PostgreSQL parses
- * each once per connection and can keep a generic plan instead of planning the page's lateral join
- * on every request (PGlite ignores the name). The page statement also counts the scope and writes
- * the audit rows: one round trip, and a page is never returned without its audit rows.
+ * A list's statements for one (table, scope kind), prepared once (preparedOnce): a generic plan
+ * spares planning the page's lateral join on every request. The page statement also counts the
+ * scope and writes the audit rows: one round trip, and a page is never returned without its audit rows.
  */
 function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId' | 'assignedTo') {
   const name = `${getTableName(t)}_of_${kind === 'patientId' ? 'patient' : 'assigned'}`;
-  let byName = prepared.get(db);
-  if (!byName) prepared.set(db, (byName = new Map()));
-  let statements = byName.get(name);
-  if (!statements) {
+  const statements = preparedOnce(db, name, () => {
     const owner = sql.placeholder('owner');
     const scope: Scope<Placeholder> = kind === 'patientId' ? { patientId: owner } : { assignedTo: owner };
     const w = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset'), take: sql.placeholder('take') };
@@ -154,7 +147,7 @@ function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId
       .with(logged)
       .select({ ...getTableColumns(t as ListTable), listTotal: sql<number | string>`(${scopeCount(t, scope)})`.as('list_total') })
       .from(t as ListTable);
-    statements = {
+    return {
       // the select's extra column is typed away here and given back by PageStatement's Row
       page: pageQuery(db, t, scope, w, withTotal as unknown as TableSelect).prepare(
         `${name}_page`,
@@ -162,10 +155,9 @@ function preparedList<T extends ListTable>(db: Queryable, t: T, kind: 'patientId
       count: db
         .select({ n: sql<number | string>`c.n` })
         .from(sql`(${scopeCount(t, scope)}) c`)
-        .prepare(`${name}_count`),
+        .prepare(`${name}_count`) as CountStatement,
     };
-    byName.set(name, statements);
-  }
+  });
   return statements as { page: PageStatement<T>; count: CountStatement };
 }
 

@@ -15,7 +15,7 @@ import type { FileStorage } from '../adapters/storage';
 import { medicationAlerts } from '../clinical';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
-import { allergyEntriesFor } from './allergy-entries';
+import { allergyEntriesFor, allergyEntriesFrom } from './allergy-entries';
 import { assignedPatientsOf, isAssigned } from './assignments';
 import { actorOf, audit, auditAll, type AuditActor, type AuditEntity } from './audit';
 import {
@@ -32,15 +32,9 @@ import {
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
 import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, type PatientRows } from './fhir';
 import type { Page } from './pagination';
-import { listScope, requireAssignedDoctor, requireAssignedDoctorNames, requireSee, type Caller } from './policy';
-import {
-  findPrescription,
-  insertPrescription,
-  listPrescriptions,
-  prescribedDrugsOf,
-  toPrescription,
-  withPatientNames,
-} from './prescriptions';
+import { listScope, requireAssignedDoctor, requirePrescriber, requireSee, type Caller } from './policy';
+import type { PrescribingContext } from './prescribing';
+import { findPrescription, listPrescriptions, toPrescription, withPatientNames, writePrescription } from './prescriptions';
 import {
   biodataOf,
   findDoctor,
@@ -167,12 +161,12 @@ export class PatientAccess {
    */
   async createRecord(patientId: string, input: RecordInput): Promise<{ record: MedicalRecord; alerts: MedicationAlert[] }> {
     return this.db.transaction(async (tx) => {
-      await requireAssignedDoctor(tx, this.caller, patientId);
+      const context = await requirePrescriber(tx, this.caller, patientId);
       const patient = await findPatient(tx, patientId);
       const doctor = await findDoctor(tx, this.caller.accountId);
       if (!patient) throw new HttpError(404, PATIENT_NOT_FOUND);
       if (!doctor) throw new HttpError(401, 'Unauthorized');
-      const { alerts } = await this.check(tx, patientId, input.treatment.prescribedDrug, [input.medicalHistory.allergies]);
+      const { alerts } = prescribingCheck(context, input.treatment.prescribedDrug, [input.medicalHistory.allergies]);
       const stops = requireOverrideReason(alerts, input.overrideReason);
       const row = await insertRecord(tx, {
         patientId,
@@ -276,25 +270,26 @@ export class PatientAccess {
     patientId: string,
     body: z.output<typeof PrescriptionCreate>,
   ): Promise<{ prescription: Prescription; alerts: MedicationAlert[] }> {
-    return this.db.transaction(async (tx) => {
-      const names = await requireAssignedDoctorNames(tx, this.caller, patientId);
-      const { alerts } = await this.check(tx, patientId, body.prescribedDrug, body.allergies);
-      const stops = requireOverrideReason(alerts, body.overrideReason);
-      const row = await insertPrescription(tx, {
-        patientId,
-        doctorId: names.doctorId,
-        prescribedDrug: body.prescribedDrug,
-        dosage: body.dosage,
-        administrationRoute: body.administrationRoute,
-        dosageFrequency: body.dosageFrequency,
-        allergies: body.allergies,
-        assignedBy: names.doctorName,
-        createdAt: this.actor.at,
-      });
-      await this.audit(tx, 'create', 'prescription', patientId, row.id);
-      if (stops.length) await this.auditOverride(tx, 'prescription', patientId, row.id, body.overrideReason!, stops);
-      return { prescription: toPrescription(row, names.patientName), alerts };
+    // No transaction: one read, then one write that is atomic by itself and writes nothing if the
+    // assignment ended in between (writePrescription).
+    const context = await requirePrescriber(this.db, this.caller, patientId);
+    const { alerts } = prescribingCheck(context, body.prescribedDrug, body.allergies);
+    const stops = requireOverrideReason(alerts, body.overrideReason);
+    const row = await writePrescription(this.db, {
+      id: randomUUID(),
+      patientId,
+      doctorId: this.caller.accountId,
+      prescribedDrug: body.prescribedDrug,
+      dosage: body.dosage,
+      administrationRoute: body.administrationRoute,
+      dosageFrequency: body.dosageFrequency,
+      allergies: body.allergies,
+      assignedBy: context.doctorName,
+      actor: this.actor,
+      overrideDetail: stops.length ? overrideDetail(body.overrideReason!, stops) : null,
     });
+    if (!row) throw new HttpError(404, PATIENT_NOT_FOUND);
+    return { prescription: toPrescription(row, context.patientName), alerts };
   }
 
   async listPrescriptions(q: PageRequest): Promise<Page<Prescription>> {
@@ -320,20 +315,10 @@ export class PatientAccess {
    */
   async medicationCheck(patientId: string, drug: string, typed: string[]): Promise<MedicationCheck> {
     return this.db.transaction(async (tx) => {
-      await requireAssignedDoctor(tx, this.caller, patientId);
-      const check = await this.check(tx, patientId, drug, typed);
+      const check = prescribingCheck(await requirePrescriber(tx, this.caller, patientId), drug, typed);
       await this.audit(tx, 'list', 'medical_record', patientId);
       return check;
     });
-  }
-
-  /** The one prescribing check of every path (create record, prescribe, drug-alerts), inside its transaction. */
-  private async check(tx: Queryable, patientId: string, drug: string, typed: string[]): Promise<MedicationCheck> {
-    const entries = await allergyEntriesFor(tx, patientId, typed);
-    const activeMedications = await prescribedDrugsOf(tx, patientId);
-    const alerts = drug.trim() ? medicationAlerts(drug, { allergies: entries, activeMedications }) : [];
-    const allergies = [...new Set(entries.map((e) => e.substance.text))];
-    return { alerts, allergies, activeMedications };
   }
 
   // --- medical files ---------------------------------------------------------------------------
@@ -500,6 +485,14 @@ export class PatientAccess {
     const rows = [...new Set(patientIds)].map((patientId) => ({ ...this.actor, action: 'list' as const, entity, patientId }));
     await auditAll(tx, rows);
   }
+}
+
+/** The one prescribing check of every path (create record, prescribe, drug-alerts), on what its context read. */
+function prescribingCheck(context: PrescribingContext, drug: string, typed: string[]): MedicationCheck {
+  const entries = allergyEntriesFrom(context.allergyRows, context.notes, typed);
+  const alerts = drug.trim() ? medicationAlerts(drug, { allergies: entries, activeMedications: context.drugs }) : [];
+  const allergies = [...new Set(entries.map((e) => e.substance.text))];
+  return { alerts, allergies, activeMedications: context.drugs };
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { Role } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { HttpError } from '../lib/errors';
-import { assignmentNames, isAssigned } from './assignments';
+import { isAssigned } from './assignments';
 import { PATIENT_NOT_FOUND } from './messages';
 import type { ListScope } from './pagination';
+import { prescribingContextOf, type PrescribingContext } from './prescribing';
 
 /** Who is asking: the account of a request's session (or of a signed URL's issuer). */
 export interface Caller {
@@ -35,15 +36,14 @@ export async function requireAssignedDoctor(
   if (caller.role !== 'doctor' || !(await isAssigned(db, caller.accountId, patientId))) throw new HttpError(404, notFound);
 }
 
-/** requireAssignedDoctor, answering with the doctor's and the patient's names (one query for both). */
-export async function requireAssignedDoctorNames(
-  db: Queryable,
-  caller: Caller,
-  patientId: string,
-): Promise<{ doctorId: string; doctorName: string; patientName: string }> {
-  const names = caller.role === 'doctor' ? await assignmentNames(db, caller.accountId, patientId) : undefined;
-  if (!names) throw new HttpError(404, PATIENT_NOT_FOUND);
-  return names;
+/**
+ * requireAssignedDoctor, answering with what the prescribing check reads (PrescribingContext): the
+ * check and the assignment in one statement, and nothing of the patient read unless assigned.
+ */
+export async function requirePrescriber(db: Queryable, caller: Caller, patientId: string): Promise<PrescribingContext> {
+  const context = caller.role === 'doctor' ? await prescribingContextOf(db, caller.accountId, patientId) : undefined;
+  if (!context) throw new HttpError(404, PATIENT_NOT_FOUND);
+  return context;
 }
 
 /**

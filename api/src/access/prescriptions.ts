@@ -1,7 +1,9 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Prescription } from 'shared-contracts';
-import { selectRows, type Queryable } from '../adapters/db';
+import { preparedOnce, selectRows, type Queryable } from '../adapters/db';
 import { patients, prescriptions } from '../db/schema';
+import { assignedCondition } from './assignments';
+import { auditInsert, type AuditActor } from './audit';
 import { listQueries, readPage, type ListRead, type ListScope, type Page } from './pagination';
 import { distinctNotes } from './records';
 
@@ -42,11 +44,58 @@ export async function withPatientNames(db: Queryable, rows: PrescriptionRow[]): 
   return rows.map((row) => toPrescription(row, names.get(row.patientId) ?? ''));
 }
 
-export async function insertPrescription(
-  db: Queryable,
-  p: Omit<typeof prescriptions.$inferInsert, 'id'> & { createdAt: Date },
-): Promise<PrescriptionRow> {
-  const [row] = await db.insert(prescriptions).values(p).returning();
+/** A new prescription, as the doctor who writes it (its audit rows carry the actor). */
+export interface PrescriptionWrite {
+  id: string;
+  patientId: string;
+  doctorId: string;
+  prescribedDrug: string;
+  dosage: string;
+  administrationRoute: string;
+  dosageFrequency: string;
+  allergies: string[];
+  /** the prescriber's name, as the prescription shows it */
+  assignedBy: string;
+  actor: AuditActor;
+  /** the override's audit detail, when the doctor proceeded past stop alerts */
+  overrideDetail: string | null;
+}
+
+/**
+ * The prescription and its audit rows ('create', and 'override' when a reason was given) in ONE
+ * prepared statement, written only if the doctor is still assigned to the patient when it runs
+ * (assignedCondition, evaluated once for both inserts): undefined when not. No transaction needed:
+ * one statement is atomic.
+ */
+export async function writePrescription(db: Queryable, w: PrescriptionWrite): Promise<PrescriptionRow | undefined> {
+  const statement = preparedOnce(db, 'prescription_write', () => {
+    const v = (name: keyof PrescriptionWrite | keyof AuditActor) => sql.placeholder(name);
+    const assigned = assignedCondition(v('doctorId'), v('patientId'));
+    const logged = db.$with('logged', { one: sql<number>`one` }).as(
+      auditInsert(
+        ['at', 'actorId', 'actorRole', 'action', 'entity', 'entityId', 'patientId', 'ip', 'detail'],
+        sql`select ${v('at')}::timestamptz, ${v('actorId')}::uuid, ${v('actorRole')}::text, e.action, 'prescription',
+          ${v('id')}::uuid, ${v('patientId')}::uuid, ${v('ip')}::text, e.detail
+        from (values (1, 'create', null::text), (2, 'override', ${v('overrideDetail')}::text)) e(n, action, detail)
+        where (e.n = 1 or e.detail is not null) and ${assigned}
+        order by e.n`,
+      ),
+    );
+    // drizzle lists every column of the table, in declaration order, before the select
+    return db
+      .with(logged)
+      .insert(prescriptions)
+      .select(
+        sql`select ${v('id')}::uuid, ${v('patientId')}::uuid, ${v('doctorId')}::uuid, ${v('prescribedDrug')}::text,
+          ${v('dosage')}::text, ${v('administrationRoute')}::text, ${v('dosageFrequency')}::text, ${v('allergies')}::text[],
+          ${v('assignedBy')}::text, ${v('at')}::timestamptz
+        where ${assigned}`,
+      )
+      .returning()
+      .prepare('prescription_write');
+  });
+  const { actor, ...values } = w;
+  const [row] = await statement.execute({ ...values, ...actor, at: actor.at.toISOString() });
   return row;
 }
 
@@ -65,20 +114,17 @@ export async function listPrescriptions(db: Queryable, read: ListRead): Promise<
 }
 
 /**
- * The drugs of every prescription on file for the patient, distinct, oldest first: the "active
- * medications" of the interaction check. The product records no stop date, so none has ended.
+ * The drug of every prescription on file for the patient, each text once where it was first
+ * written, oldest first (column `drug`): a query of its own or a part of the prescribing context's
+ * one statement (prescribing.ts). A patient with thousands of prescriptions sends back a handful of
+ * names. The database skips from one drug to the next through prescriptions_patient_drug_idx (a
+ * recursive "loose index scan"), so the check reads one index entry per distinct drug, not the whole
+ * history; it returns what `distinct on (drug) … order by drug, created_at, id` returns (the test
+ * compares).
  */
-export async function prescribedDrugsOf(db: Queryable, patientId: string): Promise<string[]> {
-  // Each drug text once, where it was first written, picked by the database (a patient with
-  // thousands of prescriptions sends back a handful of names); distinctNotes then merges spellings
-  // that differ only in case or spacing, as allergyNotesOf does with its notes. The database skips
-  // from one drug to the next through prescriptions_patient_drug_idx (a recursive "loose index
-  // scan"), so the check reads one index entry per distinct drug, not the whole history; it
-  // returns what `distinct on (drug) … order by drug, created_at, id` returns (the test compares).
+export function prescribedDrugRows(patientId: string | Placeholder): SQL {
   const p = prescriptions;
-  const rows = await selectRows<{ drug: string }>(
-    db,
-    sql`with recursive d(drug, at, id) as (
+  return sql`with recursive d(drug, at, id) as (
       (select ${p.prescribedDrug}, ${p.createdAt}, ${p.id} from ${p} where ${p.patientId} = ${patientId}
         order by ${p.prescribedDrug}, ${p.createdAt}, ${p.id} limit 1)
       union all
@@ -88,7 +134,15 @@ export async function prescribedDrugsOf(db: Queryable, patientId: string): Promi
         order by ${p.prescribedDrug}, ${p.createdAt}, ${p.id} limit 1
       ) n
     )
-    select d.drug from d order by d.at asc, d.id asc`,
-  );
+    select d.drug, d.at, d.id from d order by d.at asc, d.id asc`;
+}
+
+/**
+ * The "active medications" of the interaction check: the drugs on file (prescribedDrugRows), with
+ * spellings that differ only in case or spacing merged (distinctNotes, as allergy notes are). The
+ * product records no stop date, so none has ended.
+ */
+export async function prescribedDrugsOf(db: Queryable, patientId: string): Promise<string[]> {
+  const rows = await selectRows<{ drug: string }>(db, prescribedDrugRows(patientId));
   return distinctNotes(rows.map((r) => r.drug));
 }

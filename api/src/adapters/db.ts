@@ -26,6 +26,21 @@ export async function selectRows<T>(db: Queryable, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+const builtOnce = new WeakMap<Queryable, Map<string, unknown>>();
+
+/**
+ * A statement of a hot path, built ONCE per database handle with placeholders and sent NAMED: drizzle
+ * does not rebuild its SQL on every request, and PostgreSQL parses it once per connection and may
+ * keep a generic plan (PGlite ignores the name). On a transaction handle it is built per
+ * transaction, and runs on that transaction's connection.
+ */
+export function preparedOnce<T>(db: Queryable, name: string, build: () => T): T {
+  let byName = builtOnce.get(db);
+  if (!byName) builtOnce.set(db, (byName = new Map()));
+  if (!byName.has(name)) byName.set(name, build());
+  return byName.get(name) as T;
+}
+
 /** Raw SQL on a connection (pg-boss's `db` option); rows as the driver parses them. */
 export interface SqlExecutor {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows are whatever shape the caller's SQL returns

@@ -8,8 +8,11 @@ import {
   PrescriptionCreated,
   PrescriptionList,
 } from 'shared-contracts';
-import { allergyNotesOf, noteKey } from '../../access/allergy-entries';
-import { prescribedDrugsOf } from '../../access/prescriptions';
+import { randomUUID } from 'node:crypto';
+import { ALLERGY_ENTRY_COLUMNS, allergyNotesOf, allergyRowsOf, insertAllergies, noteKey } from '../../access/allergy-entries';
+import { revokeAssignment } from '../../access/assignments';
+import { prescribingContextOf } from '../../access/prescribing';
+import { prescribedDrugsOf, writePrescription } from '../../access/prescriptions';
 import { distinctNotes } from '../../access/records';
 import { selectRows } from '../../adapters/db';
 import { auditLog, prescriptions } from '../../db/schema';
@@ -510,6 +513,81 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       const notes = await allergyNotesOf(db(), patient.id);
       expect(new Set(notes.map((n) => n.key))).toEqual(new Set(everyNote.map((r) => noteKey(r.note.trim()))));
       expect(notes.map((n) => n.text)).toEqual(['Sulfa', 'Latex', 'Penicillin (rash)']);
+
+      // The prescribing context reads all of it in one statement: exactly what the reads above read.
+      const at = new Date('2025-03-01T10:00:00Z');
+      const entry = (substanceText: string, minutes: number, reviews: string | null) => ({
+        patientId: patient.id,
+        substanceText,
+        type: 'allergy' as const,
+        category: 'medication' as const,
+        criticality: 'high' as const,
+        reactions: [{ manifestation: 'Rash' }],
+        clinicalStatus: 'active' as const,
+        verificationStatus: 'confirmed' as const,
+        reviews,
+        recordedById: doctor.id,
+        recordedByRole: 'doctor' as const,
+        recordedAt: new Date(at.getTime() + minutes * 60_000),
+        updatedAt: at,
+      });
+      await insertAllergies(db(), [entry('Latex', 1, 'latex'), entry('Aspirin', 5, null), entry('Codeine', 5, null)]);
+      const context = await prescribingContextOf(db(), doctor.id, patient.id);
+      expect(context).toBeDefined();
+      expect(context!.drugs).toEqual(await prescribedDrugsOf(db(), patient.id));
+      expect(context!.notes).toEqual(notes);
+      const rows = await allergyRowsOf(db(), patient.id);
+      expect(context!.allergyRows).toEqual(
+        rows.map((r) => Object.fromEntries(Object.keys(ALLERGY_ENTRY_COLUMNS).map((k) => [k, r[k as keyof typeof r]]))),
+      );
+      // newest first: the two of one instant (in id order), then the older one
+      expect(context!.allergyRows.map((r) => r.substanceText).at(-1)).toBe('Latex');
+      expect(context!.allergyRows).toHaveLength(3);
+      expect(context).toMatchObject({ doctorName: doctor.name, patientName: patient.name });
+    });
+
+    it('reads no prescribing context and writes no prescription unless the doctor is assigned when it runs', async () => {
+      const { doctor, patient } = await pair();
+      const stranger = await account(t, 'doctor');
+      expect(await prescribingContextOf(db(), stranger.id, patient.id)).toBeUndefined();
+      expect(await prescribingContextOf(db(), patient.id, patient.id)).toBeUndefined();
+      expect(await prescribingContextOf(db(), doctor.id, 'not-a-uuid')).toBeUndefined();
+      // The assignment ends between the check and the write (a revoke from another request): the
+      // write's own guard stops it, and neither the prescription nor its audit rows are written.
+      const context = await prescribingContextOf(db(), doctor.id, patient.id);
+      expect(context).toBeDefined();
+      await revokeAssignment(
+        db(),
+        { actorId: patient.id, actorRole: 'patient', at: t.clock.now(), ip: null },
+        doctor.id,
+        patient.id,
+      );
+      const id = randomUUID();
+      const write = {
+        id,
+        patientId: patient.id,
+        doctorId: doctor.id,
+        prescribedDrug: 'Amoxicillin',
+        dosage: '500 mg',
+        administrationRoute: 'Oral',
+        dosageFrequency: 'Three times a day',
+        allergies: ['Penicillin'],
+        assignedBy: context!.doctorName,
+        actor: { actorId: doctor.id, actorRole: 'doctor' as const, at: t.clock.now(), ip: '127.0.0.1' },
+        overrideDetail: 'Benefit outweighs risk (stop alert: Penicillin)',
+      };
+      expect(await writePrescription(db(), write)).toBeUndefined();
+      expect(await db().select().from(prescriptions).where(eq(prescriptions.id, id))).toEqual([]);
+      expect(await db().select().from(auditLog).where(eq(auditLog.entityId, id))).toEqual([]);
+      // Connected again, the same write goes through with both audit rows, create then override.
+      await connect(t, doctor, patient);
+      const row = await writePrescription(db(), write);
+      expect(row).toMatchObject({ id, allergies: ['Penicillin'], assignedBy: doctor.name, createdAt: write.actor.at });
+      const logged = await db().select().from(auditLog).where(eq(auditLog.entityId, id)).orderBy(auditLog.id);
+      expect(logged.map((r) => [r.action, r.entity, r.patientId, r.actorId, r.detail])).toEqual([
+        ['create', 'prescription', patient.id, doctor.id, null],
+        ['override', 'prescription', patient.id, doctor.id, write.overrideDetail],
+      ]);
     });
 
     it('lists each drug on file once, as first written, oldest first, however often it was prescribed', async () => {
