@@ -12,9 +12,69 @@ import { Worker } from 'node:worker_threads';
 // system a worker does not share). PGlite's path comes from the main thread's resolution.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { PGlite } = require(workerData.pglitePath);
+const { PGlite, protocol, parse } = require(workerData.pglitePath);
 let client;
 const identity = (value) => value;
+const S = protocol.serialize;
+
+// PGlite's query() parses and plans its text on every call (an unnamed statement): planning a
+// profile read costs more than running it. A statement with parameters is parsed ONCE here, as a
+// named statement, and then only bound and executed, in one protocol message: the same rows, types
+// and errors (the result is parsed by PGlite's own parseResults), about 5x less work per read.
+// sql text -> { name, types }, oldest first; past MAX_STATEMENTS the oldest is closed.
+const statements = new Map();
+const MAX_STATEMENTS = 500;
+let statementCount = 0;
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+// PGlite's protocol calls are not queued by it (unlike query): every one runs in its mutex.
+const protocolCall = (message) => client.runExclusive(() => client.execProtocol(message, { syncToFs: false }));
+async function statementFor(sql) {
+  const known = statements.get(sql);
+  if (known) return known;
+  const name = 'careloop_' + ++statementCount;
+  const { messages } = await protocolCall(concat([S.parse({ name, text: sql }), S.describe({ type: 'S', name }), S.sync()]));
+  const statement = { name, types: parse.parseDescribeStatementResults(messages) };
+  statements.set(sql, statement);
+  if (statements.size > MAX_STATEMENTS) {
+    const [oldestSql, oldest] = statements.entries().next().value;
+    statements.delete(oldestSql);
+    await protocolCall(concat([S.close({ type: 'S', name: oldest.name }), S.sync()]));
+  }
+  return statement;
+}
+async function runNamed(sql, params, options) {
+  const { name, types } = await statementFor(sql);
+  const values = params.map((value, i) => {
+    if (value === null || value === undefined) return null;
+    const serialize = client.serializers[types[i]];
+    return serialize ? serialize(value) : value.toString();
+  });
+  const { messages } = await protocolCall(
+    concat([S.bind({ statement: name, values }), S.describe({ type: 'P' }), S.execute({}), S.sync()]),
+  );
+  await client.syncToFs();
+  return parse.parseResults(messages, client.parsers, options)[0];
+}
+async function query(msg) {
+  const parsers = {};
+  for (const oid of msg.rawTypes) parsers[oid] = identity;
+  const options = { rowMode: msg.rowMode, parsers };
+  // Parameterless text (migrations' DDL, one-off statements) is not kept.
+  if (msg.params.length === 0) return client.query(msg.sql, msg.params, options);
+  try {
+    return await runNamed(msg.sql, msg.params, options);
+  } catch (err) {
+    // A statement planned before a schema change whose result it changes: parsed again, once.
+    if (!(err && err.code === '0A000' && statements.has(msg.sql))) throw err;
+    statements.delete(msg.sql);
+    return runNamed(msg.sql, msg.params, options);
+  }
+}
 function serializeError(err) {
   const out = { message: err && err.message ? String(err.message) : String(err), name: err && err.name ? String(err.name) : 'Error' };
   if (err && typeof err === 'object') {
@@ -30,9 +90,7 @@ async function handle(msg) {
       client = await PGlite.create(msg.dataDir);
       return null;
     case 'query': {
-      const parsers = {};
-      for (const oid of msg.rawTypes) parsers[oid] = identity;
-      const r = await client.query(msg.sql, msg.params, { rowMode: msg.rowMode, parsers });
+      const r = await query(msg);
       return { rows: r.rows, fields: r.fields, affectedRows: r.affectedRows };
     }
     case 'exec':
