@@ -1,0 +1,23 @@
+const { PGlite, protocol } = require('@electric-sql/pglite');
+const { drizzle } = require('drizzle-orm/pglite');
+const { migrate } = require('drizzle-orm/pglite/migrator');
+const fs = require('fs');
+const S = protocol.serialize;
+const concat = (parts) => { const n = parts.reduce((a, p) => a + p.length, 0); const out = new Uint8Array(n); let o = 0; for (const p of parts) { out.set(p, o); o += p.length; } return out; };
+(async () => {
+  const pg = await PGlite.create(process.argv[2]);
+  await migrate(drizzle({ client: pg }), { migrationsFolder: __dirname + '/drizzle' });
+  const me = fs.readFileSync('/tmp/me.sql', 'utf8');
+  const now = new Date().toISOString();
+  const params = ['patient', now, 'x'.repeat(64), 'patient', now, '1'];
+  const time = async (label, fn, n = 300) => { for (let i = 0; i < 50; i++) await fn(); const t = process.hrtime.bigint(); for (let i = 0; i < n; i++) await fn(); console.log(label, (Number(process.hrtime.bigint() - t) / 1e6 / n).toFixed(3), 'ms'); };
+  await time('/me query()', () => pg.query(me, params));
+  await pg.execProtocol(concat([S.parse({ name: 'me1', text: me }), S.sync()]));
+  const r = await pg.execProtocol(concat([S.bind({ statement: 'me1', values: params }), S.describe({ type: 'P' }), S.execute({}), S.sync()]));
+  console.log(r.messages.map((m) => m.name));
+  await time('/me named', () => pg.execProtocol(concat([S.bind({ statement: 'me1', values: params }), S.describe({ type: 'P' }), S.execute({}), S.sync()])));
+  await time('/me named+sync', async () => { await pg.execProtocol(concat([S.bind({ statement: 'me1', values: params }), S.describe({ type: 'P' }), S.execute({}), S.sync()]), { syncToFs: false }); await pg.syncToFs(); });
+  await time('select 1 query()', () => pg.query('select 1'));
+  await pg.execProtocol(concat([S.parse({ name: 's1', text: 'select 1' }), S.sync()]));
+  await time('select 1 named', () => pg.execProtocol(concat([S.bind({ statement: 's1', values: [] }), S.describe({ type: 'P' }), S.execute({}), S.sync()])));
+})();
