@@ -73,6 +73,46 @@ describe('embedded PGlite off the request thread', () => {
     );
     expect(isUniqueViolation(err)).toBe(true);
   });
+
+  describe('statements with parameters, parsed once and run by name', () => {
+    const raw = () => tdb.adapter.executor!;
+
+    it('answers the same rows and types on every run, and after a schema change the statement read', async () => {
+      await raw().executeSql('create table named_probe (id int primary key, at timestamptz, tags text[], doc jsonb)');
+      await raw().executeSql('insert into named_probe values ($1, $2, $3, $4)', [
+        1,
+        '2025-03-01T10:00:00Z',
+        ['a', 'b c'],
+        { k: [1] },
+      ]);
+      for (let run = 0; run < 3; run++) {
+        const { rows } = await raw().executeSql('select * from named_probe where id = $1 and tags @> $2', [1, ['a']]);
+        expect(rows).toEqual([{ id: 1, at: new Date('2025-03-01T10:00:00Z'), tags: ['a', 'b c'], doc: { k: [1] } }]);
+      }
+      // The statement above was planned for four columns; a fifth changes its result: parsed again.
+      await raw().executeSql('alter table named_probe add column note text');
+      const { rows } = await raw().executeSql('select * from named_probe where id = $1 and tags @> $2', [1, ['a']]);
+      expect(rows).toEqual([expect.objectContaining({ id: 1, note: null })]);
+    });
+
+    it('keeps the error of a run (its code too) and runs the next statement normally', async () => {
+      await raw().executeSql('create table named_unique (id int primary key)');
+      const insert = (id: number) => raw().executeSql('insert into named_unique values ($1)', [id]);
+      await insert(1);
+      const failed = await insert(1).catch((err: unknown) => err);
+      expect(isUniqueViolation(failed)).toBe(true);
+      await insert(2);
+      expect((await raw().executeSql('select count(*)::int as n from named_unique where id > $1', [0])).rows).toEqual([{ n: 2 }]);
+    });
+
+    it('runs more distinct statements than it keeps (the oldest are closed), each still correct', async () => {
+      for (let i = 0; i < 520; i++) {
+        const { rows } = await raw().executeSql(`select $1::int + ${i} as n`, [1]);
+        expect(rows).toEqual([{ n: i + 1 }]);
+      }
+      expect((await raw().executeSql('select $1::int + 0 as n', [5])).rows).toEqual([{ n: 5 }]);
+    });
+  });
 });
 
 describe('bounded database queue (DB_MAX_QUEUE)', () => {
@@ -104,52 +144,5 @@ describe('bounded database queue (DB_MAX_QUEUE)', () => {
       await app.close();
       await tdb.cleanup();
     }
-  });
-});
-
-describe('embedded PGlite: statements with parameters, parsed once and run by name', () => {
-  let tdb: TestDb;
-  beforeAll(async () => {
-    tdb = await createTestDb('pglite');
-  });
-  afterAll(async () => {
-    await tdb.cleanup();
-  });
-  const raw = () => tdb.adapter.executor!;
-
-  it('answers the same rows and types on every run, and after a schema change the statement read', async () => {
-    await raw().executeSql('create table named_probe (id int primary key, at timestamptz, tags text[], doc jsonb)');
-    await raw().executeSql('insert into named_probe values ($1, $2, $3, $4)', [
-      1,
-      '2025-03-01T10:00:00Z',
-      ['a', 'b c'],
-      { k: [1] },
-    ]);
-    for (let run = 0; run < 3; run++) {
-      const { rows } = await raw().executeSql('select * from named_probe where id = $1 and tags @> $2', [1, ['a']]);
-      expect(rows).toEqual([{ id: 1, at: new Date('2025-03-01T10:00:00Z'), tags: ['a', 'b c'], doc: { k: [1] } }]);
-    }
-    // The statement above was planned for four columns; a fifth changes its result: parsed again.
-    await raw().executeSql('alter table named_probe add column note text');
-    const { rows } = await raw().executeSql('select * from named_probe where id = $1 and tags @> $2', [1, ['a']]);
-    expect(rows).toEqual([expect.objectContaining({ id: 1, note: null })]);
-  });
-
-  it('keeps the error of a run (its code too) and runs the next statement normally', async () => {
-    await raw().executeSql('create table named_unique (id int primary key)');
-    const insert = (id: number) => raw().executeSql('insert into named_unique values ($1)', [id]);
-    await insert(1);
-    const failed = await insert(1).catch((err: unknown) => err);
-    expect(isUniqueViolation(failed)).toBe(true);
-    await insert(2);
-    expect((await raw().executeSql('select count(*)::int as n from named_unique where id > $1', [0])).rows).toEqual([{ n: 2 }]);
-  });
-
-  it('runs more distinct statements than it keeps (the oldest are closed), each still correct', async () => {
-    for (let i = 0; i < 520; i++) {
-      const { rows } = await raw().executeSql(`select $1::int + ${i} as n`, [1]);
-      expect(rows).toEqual([{ n: i + 1 }]);
-    }
-    expect((await raw().executeSql('select $1::int + 0 as n', [5])).rows).toEqual([{ n: 5 }]);
   });
 });
