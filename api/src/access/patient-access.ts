@@ -498,7 +498,7 @@ function prescribingCheck(context: PrescribingContext, drug: string, typed: stri
 /**
  * The stop alerts a create proceeds past: none, or all of them with a reason given. A stop with no
  * reason is a 409 carrying every alert (the form shows them and asks for the reason); thrown
- * inside the create's transaction, before anything is written.
+ * before anything is written.
  */
 function requireOverrideReason(alerts: MedicationAlert[], reason: string | undefined): MedicationAlert[] {
   const stops = alerts.filter((a) => a.severity === 'stop');
