@@ -9,8 +9,9 @@ import { audit, type AuditActor } from './audit';
  * Assignments: which doctor is connected to which patient (made when a connection request is
  * accepted). THIS IS THE ONE FACT EVERY DOCTOR–PATIENT PERMISSION CHECK READS. Every later module
  * that lets a doctor see or change something of a patient (records, prescriptions, files,
- * summaries, reminders, …) must call isAssigned() below — never query the table itself, never
- * trust a list sent by the client, and never infer the link from connection requests.
+ * summaries, reminders, …) must call isAssigned() below (inside a statement: assignedCondition())
+ * — never query the table itself, never trust a list sent by the client, and never infer the link
+ * from connection requests.
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
