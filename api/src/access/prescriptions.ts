@@ -44,22 +44,12 @@ export async function withPatientNames(db: Queryable, rows: PrescriptionRow[]): 
   return rows.map((row) => toPrescription(row, names.get(row.patientId) ?? ''));
 }
 
-/** A new prescription, as the doctor who writes it (its audit rows carry the actor). */
-export interface PrescriptionWrite {
-  id: string;
-  patientId: string;
-  doctorId: string;
-  prescribedDrug: string;
-  dosage: string;
-  administrationRoute: string;
-  dosageFrequency: string;
-  allergies: string[];
-  /** the prescriber's name, as the prescription shows it */
-  assignedBy: string;
+/** A new prescription (every column but its time, which is the actor's), and who writes it. */
+export type PrescriptionWrite = Omit<PrescriptionRow, 'createdAt'> & {
   actor: AuditActor;
   /** the override's audit detail, when the doctor proceeded past stop alerts */
   overrideDetail: string | null;
-}
+};
 
 /**
  * The prescription and its audit rows ('create', and 'override' when a reason was given) in ONE

@@ -31,7 +31,7 @@ const builtOnce = new WeakMap<Queryable, Map<string, unknown>>();
 /**
  * A statement of a hot path, built ONCE per database handle with placeholders and sent NAMED: drizzle
  * does not rebuild its SQL on every request, and PostgreSQL parses it once per connection and may
- * keep a generic plan (PGlite ignores the name). On a transaction handle it is built per
+ * keep a generic plan (PGlite's worker keeps its own named statement per text). On a transaction handle it is built per
  * transaction, and runs on that transaction's connection.
  */
 export function preparedOnce<T>(db: Queryable, name: string, build: () => T): T {

@@ -50,7 +50,7 @@ function activeSessionQuery(db: Db) {
 }
 
 // Every authenticated request runs this lookup: its SQL is built once per database handle and sent
-// as a named prepared statement (node-postgres parses it once per connection; PGlite ignores the name).
+// as a named prepared statement (node-postgres parses it once per connection; PGlite's worker names it by its text).
 const activeSessionQueries = new WeakMap<Db, ReturnType<typeof activeSessionQuery>>();
 
 /**
