@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { PgProxy, sleep } from '../test/faults-kit';
 import { BACKENDS, countRows, createTestDb } from '../test/helpers';
 import { openDatabase, selectRows } from './db';
 
@@ -67,6 +68,39 @@ describe('embedded PGlite data directory', () => {
       expect(fs.existsSync(path.join(tdb.dataDir!, 'db.lock'))).toBe(false);
     } finally {
       await tdb.cleanup();
+    }
+  });
+});
+
+const PG_URL = process.env.TEST_DATABASE_URL;
+(PG_URL ? describe : describe.skip)('PostgreSQL connection lost mid-transaction', () => {
+  it('fails that transaction and keeps the process up (a checked-out connection has an error listener)', async () => {
+    const proxy = PgProxy.forUrl(PG_URL!);
+    await proxy.start();
+    const adapter = await openDatabase({ databaseUrl: proxy.urlFor(PG_URL!), dataDir: '/nonexistent' });
+    const uncaught: unknown[] = [];
+    const keep = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', keep);
+    try {
+      let inside!: () => void;
+      const holding = new Promise<void>((resolve) => (inside = resolve));
+      const tx = adapter.db.transaction(async (t) => {
+        await t.execute(sql`select 1`);
+        inside();
+        await sleep(300); // the connection is checked out, with no query running, when it is cut
+        await t.execute(sql`select 2`);
+      });
+      await holding;
+      await proxy.outage('refuse');
+      await expect(tx).rejects.toThrow();
+      await sleep(50);
+      expect(uncaught).toEqual([]);
+      await proxy.recover();
+      expect(await selectRows<{ n: number }>(adapter.db, sql`select 3 as n`)).toEqual([{ n: 3 }]);
+    } finally {
+      process.off('uncaughtException', keep);
+      await adapter.close();
+      await proxy.close();
     }
   });
 });

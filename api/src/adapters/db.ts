@@ -159,6 +159,9 @@ async function openPostgres(url: string, opts: OpenDbOptions): Promise<DbAdapter
   // An idle client losing its connection (server restart, network cut) must not crash the
   // process: the pool discards it and the next query connects anew.
   pool.on('error', () => undefined);
+  // A checked-out one (a transaction between statements) emits 'error' with no pool listener attached:
+  // unhandled, that would end the process. Its transaction fails on its own; the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   try {
     await db.execute(sql`select 1`); // fail fast on a bad URL
