@@ -2,6 +2,7 @@
 // and on PostgreSQL, next to a bare Fastify route returning a constant (the machine's ceiling).
 import autocannon from 'autocannon';
 import { join } from 'node:path';
+import { cpuPerRequest, cpuSnapshot, cpuUsed } from './lib/cpu.mjs';
 import { connect, createPrescription, createRecord, PRESCRIPTION_BODY, signup } from './lib/http.mjs';
 import {
   BENCH,
@@ -16,7 +17,9 @@ import {
   waitHealthy,
 } from './lib/proc.mjs';
 
-async function cannon({ url, connections, duration, headers = {}, method = 'GET', body }) {
+async function cannon({ url, connections, duration, headers = {}, method = 'GET', body, cpuOf }) {
+  // cpuOf: the server process (and whether PostgreSQL serves it) whose CPU time this run is charged
+  const before = cpuOf && cpuSnapshot(cpuOf.pid, cpuOf.postgres);
   const result = await autocannon({
     url,
     connections,
@@ -39,6 +42,7 @@ async function cannon({ url, connections, duration, headers = {}, method = 'GET'
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
+    cpu: cpuOf && cpuUsed(before, cpuSnapshot(cpuOf.pid, cpuOf.postgres)),
   };
 }
 
@@ -76,7 +80,15 @@ function combine(runs) {
     errors: runs.reduce((n, r) => n + r.errors, 0),
     timeouts: runs.reduce((n, r) => n + r.timeouts, 0),
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    cpu: cpuPerRequest(runs),
   };
+}
+
+/** "api 114 µs (sys 27) + PostgreSQL 74 µs (sys 14)" */
+export function cpuText(cpu, server) {
+  if (!cpu) return 'n/a';
+  const side = (name, c) => `${name} ${Math.round(c.us)} µs (sys ${Math.round(c.sysUs)})`;
+  return [side(server, cpu.server), cpu.postgres && side('PostgreSQL', cpu.postgres)].filter(Boolean).join(' + ');
 }
 
 async function measureBare({ quick, log }) {
@@ -152,7 +164,12 @@ async function measureBackend({ backend, quick, log }) {
     await waitHealthy(ceiling, `http://${HOST}:${ceilingPort}/health`, 30_000);
     // PostgreSQL: the patient the bench signed up, by primary key; PGlite: the ceiling's own row.
     const ceilingId = backend === 'postgres' ? patients[0].id : '00000000-0000-4000-8000-000000000001';
-    const ceilingRun = { url: `http://${HOST}:${ceilingPort}/patients/${ceilingId}` };
+    const postgres = backend === 'postgres';
+    const ceilingRun = {
+      url: `http://${HOST}:${ceilingPort}/patients/${ceilingId}`,
+      cpuOf: { pid: ceiling.child.pid, postgres },
+    };
+    const apiCpu = { pid: api.child.pid, postgres };
 
     const scenarios = [
       {
@@ -183,11 +200,12 @@ async function measureBackend({ backend, quick, log }) {
     for (const s of scenarios) {
       await cannon({ ...ceilingRun, connections, duration: warmup });
       await cannon({ ...s, connections, duration: warmup });
+      const run = { ...s, cpuOf: apiCpu };
       const a = [];
       const b = [];
       for (let i = 0; i < rounds; i++) {
         a.push(await cannon({ ...ceilingRun, connections, duration }));
-        b.push(await cannon({ ...s, connections, duration }));
+        b.push(await cannon({ ...run, connections, duration }));
       }
       const ceil = combine(a);
       const r = combine(b);
@@ -195,7 +213,8 @@ async function measureBackend({ backend, quick, log }) {
       log(
         `  ${backend} ${s.label} c=${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ` +
           `errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}; ceiling ${ceil.rps.toFixed(0)} req/s ` +
-          `(p99 ${ceil.p99} ms, errors ${ceil.errors + ceil.timeouts}) → ${ratio.toFixed(2)}`,
+          `(p99 ${ceil.p99} ms, errors ${ceil.errors + ceil.timeouts}) → ${ratio.toFixed(2)}` +
+          (r.cpu ? `; CPU per request ${cpuText(r.cpu, 'api')}, ceiling ${cpuText(ceil.cpu, 'node')}` : ''),
       );
       out.push({ backend, endpoint: s.id, label: s.label, read: s.read, ...r, ceiling: ceil, ratio });
       await sleep(500);

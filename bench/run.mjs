@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { runApi, TARGETS } from './api.mjs';
+import { cpuText, runApi, TARGETS } from './api.mjs';
 import { BENCH, cleanupAll, ROOT } from './lib/proc.mjs';
 import { runScale, SCALE_RATIO_TARGET } from './scale.mjs';
 import {
@@ -85,6 +85,7 @@ function apiReport(api, targets) {
           `${r.errors + r.timeouts}/${r.non2xx}`,
           `${fmt.int(r.ceiling.rps)} req/s, p99 ${r.ceiling.p99} ms, err ${r.ceiling.errors + r.ceiling.timeouts}`,
           r.ratio.toFixed(2),
+          `${cpuText(r.cpu, 'api')}; ceiling ${cpuText(r.ceiling.cpu, 'node')}`,
           verdicts.join('; '),
         ];
       });
@@ -101,6 +102,7 @@ function apiReport(api, targets) {
           'errors+timeouts/non-2xx',
           'ceiling: one query by primary key',
           'ratio',
+          'CPU per request (Linux /proc)',
           'targets',
         ],
         rows,
