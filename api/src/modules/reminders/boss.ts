@@ -88,11 +88,43 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
       throw err;
     }
   };
-  const workerId = await boss.work(REMINDER_QUEUE, { pollingIntervalSeconds: opts.pollSeconds, batchSize: 1 }, async () => {
-    await sweep();
-  });
 
   let stopping = false;
+  // The sweep loop, on pg-boss's fetch / complete / fail with every call awaited. Not boss.work: its
+  // loop records a job's end without awaiting it, so with the database gone that was an unhandled
+  // rejection (the process ended) and the job stayed 'active', holding the stately queue's only slot
+  // until it expired minutes later (reminders.test.ts "going away in the middle of a sweep"). Here a
+  // sweep whose end could not be recorded is recorded first thing once the database answers again.
+  let unrecorded: { id: string; ok: boolean } | undefined;
+  let wake: (() => void) | undefined;
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout((wake = resolve), ms);
+      timer.unref();
+    }).finally(() => (wake = undefined));
+  const record = (job: { id: string; ok: boolean }) =>
+    job.ok ? boss.complete(REMINDER_QUEUE, job.id) : boss.fail(REMINDER_QUEUE, job.id);
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        if (unrecorded) {
+          await record(unrecorded);
+          unrecorded = undefined;
+        }
+        const [job] = await boss.fetch(REMINDER_QUEUE); // [] also when the database is unreachable
+        if (job) {
+          unrecorded = { id: job.id, ok: await withinSeconds(sweep(), SWEEP_EXPIRY_SECONDS) };
+          await record(unrecorded);
+          unrecorded = undefined;
+          continue; // another may be queued already
+        }
+      } catch (err) {
+        if (!stopping) log.warn({ err }, 'reminder runner: the database did not answer');
+      }
+      if (!stopping) await nap(opts.pollSeconds * 1000);
+    }
+  })();
+
   let offering: Promise<void> = Promise.resolve();
   const offer = () => {
     if (stopping) return;
@@ -102,7 +134,7 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
         // Short expiry: an interrupted sweep frees the slot within minutes, not the queue's 15.
         // Safe, because each occurrence is claimed in the database before it is sent.
         const id = await boss.send(REMINDER_QUEUE, {}, { retryLimit: 0, expireInSeconds: SWEEP_EXPIRY_SECONDS });
-        if (id) boss.notifyWorker(workerId); // fetch it now rather than at the next poll
+        if (id) wake?.(); // fetch it now rather than at the next poll
       } catch (err) {
         if (!stopping) log.warn({ err }, 'could not queue a reminder sweep');
       }
@@ -117,11 +149,33 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
       if (stopping) return;
       stopping = true;
       clearInterval(timer);
+      wake?.();
       await offering;
       // Lets a running sweep finish (its mails and their rows) before closing pg-boss's pool.
+      await loop;
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
     },
   };
+}
+
+/**
+ * true once `work` ends well within `seconds`, false if it fails or runs longer (then it is left to
+ * finish on its own: pg-boss has expired its job by then, and the next sweep may start).
+ */
+async function withinSeconds(work: Promise<unknown>, seconds: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), seconds * 1000)));
+  try {
+    return await Promise.race([
+      work.then(
+        () => true,
+        () => false,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Runs an idempotent set-up step again when PostgreSQL aborted it as a deadlock or serialization victim. */
