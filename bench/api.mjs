@@ -2,7 +2,7 @@
 // and on PostgreSQL, next to a bare Fastify route returning a constant (the machine's ceiling).
 import autocannon from 'autocannon';
 import { join } from 'node:path';
-import { cpuPerRequest, cpuSnapshot, cpuUsed } from './lib/cpu.mjs';
+import { cpuPerRequest, cpuSnapshot, cpuText, cpuUsed } from './lib/cpu.mjs';
 import { connect, createPrescription, createRecord, PRESCRIPTION_BODY, signup } from './lib/http.mjs';
 import {
   BENCH,
@@ -82,13 +82,6 @@ function combine(runs) {
     non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
     cpu: cpuPerRequest(runs),
   };
-}
-
-/** "api 114 µs (sys 27) + PostgreSQL 74 µs (sys 14)" */
-export function cpuText(cpu, server) {
-  if (!cpu) return 'n/a';
-  const side = (name, c) => `${name} ${Math.round(c.us)} µs (sys ${Math.round(c.sysUs)})`;
-  return [side(server, cpu.server), cpu.postgres && side('PostgreSQL', cpu.postgres)].filter(Boolean).join(' + ');
 }
 
 async function measureBare({ quick, log }) {

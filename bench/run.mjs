@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { cpuText, runApi, TARGETS } from './api.mjs';
+import { runApi, TARGETS } from './api.mjs';
+import { cpuText } from './lib/cpu.mjs';
 import { BENCH, cleanupAll, ROOT } from './lib/proc.mjs';
 import { runScale, SCALE_RATIO_TARGET } from './scale.mjs';
 import {

@@ -79,3 +79,10 @@ export function cpuPerRequest(runs) {
   };
   return { server: side((c) => c.server), postgres: side((c) => c.postgres) };
 }
+
+/** "api 114 µs (sys 27) + PostgreSQL 74 µs (sys 14)" */
+export function cpuText(cpu, server) {
+  if (!cpu) return 'n/a';
+  const side = (name, c) => `${name} ${Math.round(c.us)} µs (sys ${Math.round(c.sysUs)})`;
+  return [side(server, cpu.server), cpu.postgres && side('PostgreSQL', cpu.postgres)].filter(Boolean).join(' + ');
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { PgProxy, sleep } from '../test/faults-kit';
+import { PgProxy, sleep, TEST_DATABASE_URL } from '../test/faults-kit';
 import { BACKENDS, countRows, createTestDb } from '../test/helpers';
 import { openDatabase, selectRows } from './db';
 
@@ -72,12 +72,11 @@ describe('embedded PGlite data directory', () => {
   });
 });
 
-const PG_URL = process.env.TEST_DATABASE_URL;
-(PG_URL ? describe : describe.skip)('PostgreSQL connection lost mid-transaction', () => {
+(TEST_DATABASE_URL ? describe : describe.skip)('PostgreSQL connection lost mid-transaction', () => {
   it('fails that transaction and keeps the process up (a checked-out connection has an error listener)', async () => {
-    const proxy = PgProxy.forUrl(PG_URL!);
+    const proxy = PgProxy.forUrl(TEST_DATABASE_URL!);
     await proxy.start();
-    const adapter = await openDatabase({ databaseUrl: proxy.urlFor(PG_URL!), dataDir: '/nonexistent' });
+    const adapter = await openDatabase({ databaseUrl: proxy.urlFor(TEST_DATABASE_URL!), dataDir: '' });
     const uncaught: unknown[] = [];
     const keep = (err: unknown) => uncaught.push(err);
     process.on('uncaughtException', keep);

@@ -99,8 +99,8 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
   let wake: (() => void) | undefined;
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout((wake = resolve), ms);
-      timer.unref();
+      wake = resolve; // an offered sweep or stop() ends the nap early
+      setTimeout(resolve, ms).unref();
     }).finally(() => (wake = undefined));
   const record = (job: { id: string; ok: boolean }) =>
     job.ok ? boss.complete(REMINDER_QUEUE, job.id) : boss.fail(REMINDER_QUEUE, job.id);
