@@ -1,6 +1,6 @@
 // Answers of the api that match the contract (shared-auth parses every answer in tests): a test
 // names only the fields it is about, the rest are plausible defaults.
-import type { Doctor, DoctorMeResponse, Patient, PatientMeResponse } from 'shared-contracts';
+import type { Assessment, Doctor, DoctorMeResponse, Patient, PatientMeResponse } from 'shared-contracts';
 
 export const patientMe = (patient: Partial<Patient> = {}): PatientMeResponse => ({
   patient: {
@@ -38,4 +38,19 @@ export const doctorMe = (doctor: Partial<Doctor> = {}): DoctorMeResponse => ({
     ...doctor,
   },
   profileUrl: null,
+});
+
+/** A record's assessment as the api sends it (api/src/clinical/assessment.ts); nothing found unless overridden. */
+export const assessment = (over: Partial<Assessment> = {}): Assessment => ({
+  acuity: 'none',
+  reasons: [],
+  findings: [],
+  caveats: [],
+  news2: null,
+  medicationAlerts: [],
+  hasVitals: false,
+  observedAt: null,
+  computedAt: '2026-11-23T09:15:00.000Z',
+  contextVersion: 1,
+  ...over,
 });

@@ -6,6 +6,7 @@ export * from './auth';
 export * from './constants';
 export * from './security';
 export * from './connections';
+export * from './assessment';
 export * from './records';
 export * from './worklist';
 export * from './record-descriptor';

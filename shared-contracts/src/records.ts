@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Assessment, SummaryInfo } from './assessment';
 import { EntityId, page } from './common';
 import { PAGE_SIZE } from './constants';
 import { MedicationAlert, OverrideReason } from './medication-safety';
@@ -28,6 +29,10 @@ export const MedicalRecord = z.object({
   _id: EntityId,
   patient: EntityId,
   summary: z.string().nullable(),
+  /** when the summary was generated and from what; null without a summary */
+  summaryInfo: SummaryInfo.nullable(),
+  /** the clinical assessment, current with the patient's allergies, prescriptions, age and pregnancy */
+  assessment: Assessment,
   biodata: z.object({
     name: z.string(),
     email: z.string(),
@@ -65,4 +70,9 @@ export const PatientIdParams = z.strictObject({ patientId: EntityId });
 export const SummaryResponse = z.object({ summary: z.string() });
 
 /** The record's treatment drug checked as a prescription is (PrescriptionCreated.alerts). */
-export const MedicalRecordCreated = z.object({ record: MedicalRecord, alerts: z.array(MedicationAlert) });
+export const MedicalRecordCreated = z.object({
+  record: MedicalRecord,
+  alerts: z.array(MedicationAlert),
+  /** the record's assessment (record.assessment), for the page to show at once */
+  assessment: Assessment,
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Acuity } from './assessment';
 import { EntityId } from './common';
 import { AssignedPatient } from './profiles';
 
@@ -17,7 +18,7 @@ export const News2ParameterName = z.enum([
   'temperature',
 ]);
 
-/** A patient's latest record as the worklist reads it. */
+/** A patient's latest observation set (the latest record with a vital sign) as the worklist reads it. */
 export const WorklistLatest = z.object({
   recordId: EntityId,
   /** when the record was written (ISO 8601) */
@@ -31,6 +32,8 @@ export const WorklistLatest = z.object({
     band: News2Band.optional(),
     /** one parameter scored 3 (Chart 3: at least low-medium) */
     singleParameterThree: z.boolean(),
+    /** false under 16: no adult tier is shown (use a paediatric score) */
+    applicable: z.boolean(),
   }),
   /** the parameters not scored, when incomplete */
   missing: z.array(News2ParameterName).optional(),
@@ -39,7 +42,11 @@ export type WorklistLatest = z.infer<typeof WorklistLatest>;
 
 /** One assigned patient on the doctor's worklist. */
 export const WorklistItem = AssignedPatient.extend({
-  /** null: no record yet (unknown, not low) */
+  /** the highest acuity of the latest observation set and the latest record */
+  acuity: Acuity,
+  /** why the row is where it is, most urgent first ("Critical: glucose 1.9 mmol/L", "NEWS2 9 high") */
+  reasons: z.array(z.string()),
+  /** null: no vital signs recorded yet (unknown, not low) */
   latest: WorklistLatest.nullable(),
   /**
    * latest NEWS2 total − the previous record's. null when there is no previous record, and when
@@ -48,12 +55,14 @@ export const WorklistItem = AssignedPatient.extend({
   change: z.number().int().nullable(),
   /** the latest record's time (ISO 8601); null without one */
   lastRecordAt: z.string().nullable(),
+  /** the latest observation set's time (ISO 8601): "last vitals 3 days ago" */
+  lastVitalsAt: z.string().nullable(),
 });
 export type WorklistItem = z.infer<typeof WorklistItem>;
 
 /**
  * GET /doctor/worklist: every assigned patient, most at risk first (api/src/clinical/worklist.ts:
- * Chart 3 level, then total; an incomplete score ranks by its lower bound and never below a
+ * acuity first (critical values and possible sepsis above NEWS2), then Chart 3 level, then total; an incomplete score ranks by its lower bound and never below a
  * complete one of the same or a lower total; no record ranks as "at least 0", above complete low
  * scores; ties: the most recent record first).
  */

@@ -15,6 +15,7 @@ export * from './CompleteProfileForm';
 export * from './Connections';
 export * from './SummaryText';
 export * from './Records';
+export * from './AssessmentBanner';
 export * from './VitalSignTrends';
 export * from './Allergies';
 export * from './Prescriptions';

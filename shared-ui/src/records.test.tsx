@@ -4,14 +4,18 @@ import { MemoryRouter } from 'shared-router';
 import { recordFields, recordSections, shortLabelOf, type MedicalRecord } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
+import { assessment } from '../../test-support/fixtures';
 import { RecordDetail, RecordList } from './Records';
 import { SummaryText } from './SummaryText';
+import { formatDateTime } from './dates';
 
 const record: MedicalRecord = {
   _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44',
   patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
   title: 'Chest pain',
   summary: null,
+  summaryInfo: null,
+  assessment: assessment(),
   biodata: {
     name: 'Asha Rao',
     email: 'asha@example.com',
@@ -193,4 +197,66 @@ test('a doctor narrowed to a patient who is not theirs (404) reads one not-found
   expect(await screen.findByText('No medical record found')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Add an allergy' })).not.toBeInTheDocument();
   expect(screen.queryByText(/Could not load/)).not.toBeInTheDocument();
+});
+
+const emergency = assessment({
+  acuity: 'emergency',
+  reasons: ['Possible sepsis', 'Critical: new confusion', 'NEWS2 13 high'],
+  findings: [
+    {
+      acuity: 'emergency',
+      kind: 'sepsis',
+      title: 'Possible sepsis',
+      detail: 'qSOFA 3/3: assess for sepsis now',
+      source: 'NICE NG51',
+    },
+  ],
+  caveats: ['Age unknown — adult NEWS2 used.'],
+  hasVitals: true,
+});
+
+test('the assessment is at the top of the record, before any value: an emergency is announced with its reasons', () => {
+  renderView(<RecordDetail role="doctor" record={{ ...record, assessment: emergency }} />);
+  const banner = screen.getByRole('alert', { name: 'Clinical assessment' });
+  expect(banner).toHaveTextContent('Emergency — assess now');
+  expect(
+    within(banner)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual([
+    'Possible sepsis',
+    'Critical: new confusion',
+    'NEWS2 13 high',
+    'Caution: Age unknown — adult NEWS2 used.',
+    'Possible sepsis: qSOFA 3/3: assess for sepsis now (NICE NG51)',
+  ]);
+  // it comes before the biodata in the page's order
+  const biodata = screen.getByRole('region', { name: 'Biodata' });
+  expect(banner.compareDocumentPosition(biodata) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+});
+
+test('nothing found is a status, not an alert; a record without vitals says there was nothing to score', () => {
+  renderView(<RecordDetail role="patient" record={record} />);
+  expect(screen.queryByRole('alert', { name: 'Clinical assessment' })).toBeNull();
+  expect(screen.getByRole('status', { name: 'Clinical assessment' })).toHaveTextContent(
+    'No vital signs in this record: nothing to score.',
+  );
+});
+
+test('a summary says when it was generated, that it was regenerated when out of date, and a model rewrite; a doctor can regenerate', async () => {
+  const summaryInfo = {
+    generatedAt: '2026-11-24T10:00:00.000Z',
+    contextVersion: 3,
+    rewrittenBy: 'clinic-model',
+    regeneratedOutOfDate: true,
+    previousGeneratedAt: '2026-11-23T10:00:00.000Z',
+  };
+  renderView(<RecordDetail role="doctor" record={{ ...record, summary: '## Patient\nAsha', summaryInfo }} />);
+  const about = screen.getByLabelText('About this summary');
+  expect(about).toHaveTextContent(`Out of date — regenerated ${formatDateTime(summaryInfo.generatedAt)}`);
+  expect(about).toHaveTextContent(`Generated ${formatDateTime(summaryInfo.generatedAt)} from this record`);
+  expect(about).toHaveTextContent('Narrative rewritten by clinic-model');
+  fake.requests.length = 0;
+  fireEvent.click(screen.getByRole('button', { name: 'Regenerate Summary' }));
+  await waitFor(() => expect(fake.requests.some((r) => r.path === `/medicalhistory/summary/${record._id}`)).toBe(true));
 });

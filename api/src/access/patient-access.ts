@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import {
   OVERRIDE_REQUIRED_ERROR,
+  type Assessment,
+  type AssignedPatient,
   type MedicalRecord,
   type MedicationAlert,
   type Prescription,
@@ -12,10 +14,11 @@ import {
 import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';
-import { medicationAlerts } from '../clinical';
+import { assessRecord, medicationAlerts } from '../clinical';
+import { assessmentContextOf, summaryOf, withCurrentAssessments } from './assessments';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
-import { allergyEntriesFor, allergyEntriesFrom } from './allergy-entries';
+import { allergyEntriesFrom } from './allergy-entries';
 import { assignedPatientsOf, isAssigned } from './assignments';
 import { actorOf, audit, auditAll, type AuditActor, type AuditEntity } from './audit';
 import {
@@ -42,11 +45,8 @@ import {
   findRecord,
   insertRecord,
   latestRecordsOf,
-  listRecords,
-  prescriptionsForSummary,
+  listRecordRows,
   recentRecordsOf,
-  recordedAllergies,
-  type PatientWithRecentRecords,
   setSummary,
   toMedicalRecord,
   type RecordInput,
@@ -159,7 +159,10 @@ export class PatientAccess {
    * check of its treatment's drug (this record's allergy note with those on file). A stop alert
    * without an override reason answers 409 and writes nothing.
    */
-  async createRecord(patientId: string, input: RecordInput): Promise<{ record: MedicalRecord; alerts: MedicationAlert[] }> {
+  async createRecord(
+    patientId: string,
+    input: RecordInput,
+  ): Promise<{ record: MedicalRecord; alerts: MedicationAlert[]; assessment: Assessment }> {
     return this.db.transaction(async (tx) => {
       const context = await requirePrescriber(tx, this.caller, patientId);
       const patient = await findPatient(tx, patientId);
@@ -178,7 +181,9 @@ export class PatientAccess {
       });
       await this.audit(tx, 'create', 'medical_record', patientId, row.id);
       if (stops.length) await this.auditOverride(tx, 'medical_record', patientId, row.id, input.overrideReason!, stops);
-      return { record: toMedicalRecord(row), alerts };
+      // assessed on write, at the version the insert moved the patient to (its allergy note counts)
+      const [assessed] = await withCurrentAssessments(tx, [row], this.actor.at);
+      return { record: toMedicalRecord(assessed), alerts, assessment: assessed.assessment! };
     });
   }
 
@@ -186,7 +191,13 @@ export class PatientAccess {
   // page (readPage), so the read and its rows succeed or fail together. Saves BEGIN/COMMIT.
   async listRecords(q: PageRequest): Promise<Page<MedicalRecord>> {
     const scope = await listScope(this.db, this.caller, q.patientId);
-    return listRecords(this.db, { scope, page: q.page, limit: q.limit, audit: { ...this.actor, entity: 'medical_record' } });
+    const { items, ...page } = await listRecordRows(this.db, {
+      scope,
+      page: q.page,
+      limit: q.limit,
+      audit: { ...this.actor, entity: 'medical_record' },
+    });
+    return { items: (await withCurrentAssessments(this.db, items, this.actor.at)).map(toMedicalRecord), ...page };
   }
 
   async readRecord(id: string): Promise<MedicalRecord> {
@@ -195,7 +206,8 @@ export class PatientAccess {
       if (!row) throw new HttpError(404, RECORD_NOT_FOUND);
       await requireSee(tx, this.caller, row.patientId, RECORD_NOT_FOUND);
       await this.audit(tx, 'read', 'medical_record', row.patientId, row.id);
-      return toMedicalRecord(row);
+      const [current] = await withCurrentAssessments(tx, [row], this.actor.at);
+      return toMedicalRecord(current);
     });
   }
 
@@ -218,26 +230,34 @@ export class PatientAccess {
   }
 
   /**
-   * What a summary is computed from (assigned doctor): the record, the patient's prescriptions and
-   * allergies (the notes on file, shown as written, and the entries every alert is computed from).
-   * Audited when the summary is saved (saveSummary), as today: computing it writes nothing.
+   * The deterministic summary of a record (assigned doctor), from its assessment computed afresh and
+   * the patient's prescriptions and allergies (the notes on file, shown as written, and the entries
+   * every alert is computed from). Audited when the summary is saved (saveSummary): computing it
+   * writes nothing.
    */
   async summaryInputs(recordId: string) {
     const row = await findRecord(this.db, recordId);
     if (!row) throw new HttpError(404, RECORD_NOT_FOUND);
     await requireAssignedDoctor(this.db, this.caller, row.patientId, RECORD_NOT_FOUND);
-    return {
-      record: toMedicalRecord(row),
-      prescriptions: await prescriptionsForSummary(this.db, row.patientId),
-      // every allergy note on file, as the create and prescribe paths read them (all records, all prescriptions)
-      allergiesOnFile: await recordedAllergies(this.db, row.patientId),
-      allergyEntries: await allergyEntriesFor(this.db, row.patientId),
-    };
+    const context = await assessmentContextOf(this.db, row.patientId, this.actor.at);
+    const assessed = { ...row, assessment: assessRecord(toMedicalRecord(row), context) };
+    return { record: toMedicalRecord(assessed), computed: await summaryOf(this.db, assessed, context) };
   }
 
-  async saveSummary(record: MedicalRecord, summary: string): Promise<void> {
+  /** Stores the summary with when and from what it was generated, and the assessment it shows. */
+  async saveSummary(record: MedicalRecord, summary: string, rewrittenBy: string | null): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await setSummary(tx, record._id, summary);
+      await setSummary(tx, record._id, {
+        summary,
+        assessment: record.assessment,
+        summaryInfo: {
+          generatedAt: this.actor.at.toISOString(),
+          contextVersion: record.assessment.contextVersion,
+          rewrittenBy,
+          regeneratedOutOfDate: false,
+          previousGeneratedAt: null,
+        },
+      });
       await this.audit(tx, 'summarize', 'medical_record', record.patient, record._id);
     });
   }
@@ -246,7 +266,7 @@ export class PatientAccess {
    * Doctor: every assigned patient with their latest and previous record (newest first), for the
    * worklist. A list row of medical_record for each patient whose records it returns.
    */
-  async worklistRecords(): Promise<PatientWithRecentRecords[]> {
+  async worklistRecords(): Promise<{ patient: AssignedPatient; records: MedicalRecord[] }[]> {
     if (this.caller.role !== 'doctor') return [];
     return this.db.transaction(async (tx) => {
       const patients = await recentRecordsOf(tx, this.caller.accountId);
@@ -255,7 +275,13 @@ export class PatientAccess {
         'medical_record',
         patients.filter((p) => p.records.length > 0).map((p) => p.patient.patient),
       );
-      return patients;
+      const current = await withCurrentAssessments(
+        tx,
+        patients.flatMap((p) => p.records),
+        this.actor.at,
+      );
+      const byId = new Map(current.map((r) => [r.id, toMedicalRecord(r)]));
+      return patients.map((p) => ({ patient: p.patient, records: p.records.map((r) => byId.get(r.id)!) }));
     });
   }
 

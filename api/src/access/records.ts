@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, lte, or, sql } from 'drizzle-orm';
 import type { AssignedPatient, MedicalRecord, MedicalRecordCreate } from 'shared-contracts';
 import type { z } from 'zod';
 import type { Queryable } from '../adapters/db';
@@ -18,6 +18,9 @@ export function toMedicalRecord(row: RecordRow): MedicalRecord {
     patient: row.patientId,
     title: row.title,
     summary: row.summary,
+    summaryInfo: row.summary === null ? null : row.summaryInfo,
+    // the readers bring it up to date first (withCurrentAssessments)
+    assessment: row.assessment!,
     biodata: row.biodata,
     doctorInfo: row.doctorInfo,
     ...(row.history as Omit<RecordInput['medicalHistory'], 'title' | 'biodata' | 'systemicHistory'>),
@@ -107,17 +110,22 @@ export async function findRecord(db: Queryable, id: string): Promise<RecordRow |
   return row;
 }
 
-export async function setSummary(db: Queryable, id: string, summary: string): Promise<void> {
-  await db.update(medicalRecords).set({ summary }).where(eq(medicalRecords.id, id));
+export async function setSummary(
+  db: Queryable,
+  id: string,
+  set: Pick<RecordRow, 'summary' | 'summaryInfo' | 'assessment'>,
+): Promise<void> {
+  await db.update(medicalRecords).set(set).where(eq(medicalRecords.id, id));
 }
 
 /** The record list's queries (exported so a test can EXPLAIN exactly these). */
 export const recordListQueries = (db: Queryable, scope: ListScope, page: number, limit: number) =>
   listQueries(db, medicalRecords, scope, page, limit);
 
-export async function listRecords(db: Queryable, read: ListRead): Promise<Page<MedicalRecord>> {
+/** A page of records as stored (the caller brings their assessments up to date: withCurrentAssessments). */
+export async function listRecordRows(db: Queryable, read: ListRead): Promise<Page<RecordRow>> {
   const { rows, ...page } = await readPage(db, medicalRecords, read);
-  return { items: rows.map(toMedicalRecord), ...page };
+  return { items: rows, ...page };
 }
 
 /**
@@ -176,65 +184,50 @@ export function distinctNotes(notes: (string | null | undefined)[]): string[] {
   return out;
 }
 
-/** An assigned patient with their latest two records, newest first (none, one or two). */
+/** An assigned patient with their recent records as stored, newest first. */
 export interface PatientWithRecentRecords {
   patient: AssignedPatient;
-  records: MedicalRecord[];
+  /** the latest two records and the latest two with vital signs (fewer when there are fewer) */
+  records: RecordRow[];
 }
 
 /**
  * The worklist's reading, in ONE query: every patient assigned to the doctor (the join is the
- * permission) with their latest and previous record — row_number() over each patient's records,
- * newest first, kept up to 2 (PostgreSQL and PGlite alike).
+ * permission) with their latest two records and their latest two observation sets (records with a
+ * vital sign: an administrative record must not hide the last vitals) — row_number() over each
+ * patient's records, and over those with vitals, newest first.
  */
 export function recentRecordsQuery(db: Queryable, doctorId: string) {
+  const m = medicalRecords;
+  const order = sql`order by ${m.createdAt} desc, ${m.id} desc`;
   const ranked = db
     .select({
-      id: medicalRecords.id,
-      patientId: medicalRecords.patientId,
-      doctorId: medicalRecords.doctorId,
-      title: medicalRecords.title,
-      summary: medicalRecords.summary,
-      biodata: medicalRecords.biodata,
-      doctorInfo: medicalRecords.doctorInfo,
-      history: medicalRecords.history,
-      systemicHistory: medicalRecords.systemicHistory,
-      examination: medicalRecords.examination,
-      investigations: medicalRecords.investigations,
-      treatment: medicalRecords.treatment,
-      createdAt: medicalRecords.createdAt,
-      recency:
-        sql<number>`row_number() over (partition by ${medicalRecords.patientId} order by ${medicalRecords.createdAt} desc, ${medicalRecords.id} desc)`
-          .mapWith(Number)
-          .as('recency'),
+      ...getTableColumns(m),
+      recency: sql<number>`row_number() over (partition by ${m.patientId} ${order})`.mapWith(Number).as('recency'),
+      vitalsRecency: sql<number>`row_number() over (partition by ${m.patientId}, ${m.hasVitals} ${order})`
+        .mapWith(Number)
+        .as('vitals_recency'),
     })
-    .from(medicalRecords)
-    .where(sql`${medicalRecords.patientId} in (${assignedPatientIds(doctorId)})`)
+    .from(m)
+    .where(sql`${m.patientId} in (${assignedPatientIds(doctorId)})`)
     .as('ranked');
+  const { recency: _r, vitalsRecency: _v, ...record } = ranked._.selectedFields;
   return db
     .select({
       patient: { patient: patients.id, name: patients.name, DOB: patients.dob, email: patients.email },
-      record: {
-        id: ranked.id,
-        patientId: ranked.patientId,
-        doctorId: ranked.doctorId,
-        title: ranked.title,
-        summary: ranked.summary,
-        biodata: ranked.biodata,
-        doctorInfo: ranked.doctorInfo,
-        history: ranked.history,
-        systemicHistory: ranked.systemicHistory,
-        examination: ranked.examination,
-        investigations: ranked.investigations,
-        treatment: ranked.treatment,
-        createdAt: ranked.createdAt,
-      },
+      record: record as unknown as typeof m._.columns,
     })
     .from(assignments)
     .innerJoin(patients, eq(patients.id, assignments.patientId))
-    .leftJoin(ranked, and(eq(ranked.patientId, assignments.patientId), lte(ranked.recency, 2)))
+    .leftJoin(
+      ranked,
+      and(
+        eq(ranked.patientId, assignments.patientId),
+        or(lte(ranked.recency, 2), and(eq(ranked.hasVitals, true), lte(ranked.vitalsRecency, 2))),
+      ),
+    )
     .where(eq(assignments.doctorId, doctorId))
-    .orderBy(asc(patients.name), asc(patients.id), asc(ranked.recency));
+    .orderBy(asc(patients.name), asc(patients.id), desc(ranked.createdAt), desc(ranked.id));
 }
 
 export async function recentRecordsOf(db: Queryable, doctorId: string): Promise<PatientWithRecentRecords[]> {
@@ -242,7 +235,7 @@ export async function recentRecordsOf(db: Queryable, doctorId: string): Promise<
   for (const row of await recentRecordsQuery(db, doctorId)) {
     let entry = byPatient.get(row.patient.patient);
     if (!entry) byPatient.set(row.patient.patient, (entry = { patient: row.patient, records: [] }));
-    if (row.record) entry.records.push(toMedicalRecord(row.record));
+    if (row.record) entry.records.push(row.record as unknown as RecordRow);
   }
   return [...byPatient.values()];
 }

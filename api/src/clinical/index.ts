@@ -1,5 +1,6 @@
 // Pure clinical logic: values in, findings out. No database, Fastify or HTTP imports
 // (.dependency-cruiser.cjs enforces it), so every rule is testable on its own.
+export { acuityRank, ageAtAdmission, assessRecord, highestAcuity, type AssessmentContext } from './assessment';
 export { buildSummary, DISCLAIMER, inline, type Summary, type SummaryOptions } from './summary';
 export { news2, NEWS2_LABELS, news2Band, news2SubScore, type News2Band, type News2Parameter, type News2Result } from './news2';
 export {
@@ -24,4 +25,12 @@ export { normalise } from './vocabulary';
 export { suggestSubstances, type SubstanceSuggestion } from './substance-matcher';
 export { INTERACTIONS } from './interactions';
 export { trendPoint, vitalSignTrend } from './trends';
-export { compareRisk, news2Change, riskLevel, worklistOrder, type WorklistEntry, type WorklistScore } from './worklist';
+export {
+  compareRisk,
+  news2Change,
+  patientAcuity,
+  riskLevel,
+  worklistOrder,
+  type WorklistEntry,
+  type WorklistScore,
+} from './worklist';

@@ -1,3 +1,5 @@
+import type { Acuity, AssessmentFinding, MedicalRecord } from 'shared-contracts';
+import { acuityRank, highestAcuity } from './assessment';
 import type { News2Result } from './news2';
 
 /*
@@ -6,6 +8,10 @@ import type { News2Result } from './news2';
  * Source: RCP. National Early Warning Score (NEWS) 2, 2017: Chart 3 (trigger thresholds: aggregate
  * 7+ high, 5–6 medium, a single parameter scoring 3 low-medium, 0–4 low) and Chart 4 (the urgency
  * of the clinical response to each). The worklist ranks by that urgency, highest first.
+ *
+ * First by ACUITY (assessment.ts: critical values and possible sepsis are emergencies whatever the
+ * score) of the patient's latest observation set and latest record — a record without vital signs
+ * never replaces the last vitals — then by NEWS2 as below.
  *
  * Rule of the house: when unsure what is clinically safe, choose the behaviour that cannot hide a
  * sick patient. So:
@@ -34,6 +40,8 @@ export interface WorklistScore {
 export interface WorklistEntry {
   name: string;
   id: string;
+  /** the row's acuity (patientAcuity); 'review' when absent */
+  acuity?: Acuity;
   latest: WorklistScore | null;
 }
 
@@ -47,6 +55,8 @@ export function riskLevel(latest: WorklistScore | null): number {
 
 /** Negative when `a` comes before `b` on the worklist (the most urgent first). */
 export function compareRisk(a: WorklistEntry, b: WorklistEntry): number {
+  const byAcuity = acuityRank(b.acuity ?? 'review') - acuityRank(a.acuity ?? 'review');
+  if (byAcuity) return byAcuity;
   const byLevel = riskLevel(b.latest) - riskLevel(a.latest);
   if (byLevel) return byLevel;
   const totalOf = (e: WorklistEntry) => e.latest?.news2.total ?? 0;
@@ -79,4 +89,37 @@ export function news2Change(
 ): number | null {
   if (!latest || !previous || !latest.complete || !previous.complete) return null;
   return latest.total - previous.total;
+}
+
+/** A patient's row on the worklist, read from their recent records' assessments (newest first). */
+export interface PatientAcuity {
+  acuity: Acuity;
+  reasons: string[];
+  /** the latest record with a vital sign, and the one before it */
+  lastVitals?: MedicalRecord;
+  previousVitals?: MedicalRecord;
+}
+
+const NO_VITALS: Pick<AssessmentFinding, 'acuity' | 'title'> = { acuity: 'review', title: 'No vital signs recorded' };
+
+/**
+ * The row's acuity and reasons: the findings of the latest observation set, with those of a later
+ * record without vitals (a medication alert, say) added — never in place of them. No vitals at all
+ * is a reason to review, not reassurance.
+ */
+export function patientAcuity(records: readonly MedicalRecord[]): PatientAcuity {
+  const [lastVitals, previousVitals] = records.filter((r) => r.assessment.hasVitals);
+  const latest = records[0];
+  const findings: Pick<AssessmentFinding, 'acuity' | 'title'>[] = [
+    ...(lastVitals?.assessment.findings ?? []),
+    ...(latest && latest !== lastVitals ? latest.assessment.findings : []),
+    ...(lastVitals ? [] : [NO_VITALS]),
+  ];
+  const ranked = findings.filter((f) => f.acuity !== 'none').sort((x, y) => acuityRank(y.acuity) - acuityRank(x.acuity));
+  return {
+    acuity: highestAcuity(ranked.map((f) => f.acuity)),
+    reasons: [...new Set(ranked.map((f) => f.title))],
+    lastVitals,
+    previousVitals,
+  };
 }

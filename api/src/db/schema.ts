@@ -16,7 +16,16 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { AllergyReaction, AuditAction, AuditEntity, MedicalRecord, ParsedMedicalRecordCreate } from 'shared-contracts';
+import type {
+  AllergyReaction,
+  Assessment,
+  AuditAction,
+  AuditEntity,
+  MedicalRecord,
+  ParsedMedicalRecordCreate,
+  Pregnancy,
+  SummaryInfo,
+} from 'shared-contracts';
 import type {
   ALLERGY_CATEGORIES,
   ALLERGY_CLINICAL_STATUSES,
@@ -79,6 +88,14 @@ export const patients = pgTable('patients', {
   addressPinCode: text('address_pin_code').notNull().default(''),
   /** false for an account made by Google sign-in until /patient/complete-profile is done. */
   profileComplete: boolean('profile_complete').notNull().default(true),
+  /** set by a doctor: NEWS2 is not validated in pregnancy (shared-contracts Pregnancy) */
+  pregnancy: jsonb('pregnancy').$type<Pregnancy>(),
+  /**
+   * Moves on (a trigger, migration 0011) whenever something a record's assessment reads changes:
+   * the date of birth, pregnancy, an allergy entry, a prescription, a new record (its allergy note).
+   * An assessment or summary computed at an older version is out of date.
+   */
+  clinicalVersion: integer('clinical_version').notNull().default(0),
   ...emailVerification,
   ...twoFactor,
   ...timestamps,
@@ -263,6 +280,22 @@ export const assignments = pgTable(
  * list of their assigned patients' records (one short index range per assigned patient).
  * No ON DELETE CASCADE: clinical records must never disappear with an account by accident.
  */
+/** A vital sign is present: any of the examination's measurements is not empty (immutable, so a stored column). */
+const HAS_VITALS = sql.raw(
+  `(${[
+    'bloodPressure',
+    'pulse',
+    'temperature',
+    'respiratoryRate',
+    'oxygenSaturation',
+    'supplementalOxygen',
+    'consciousness',
+    'bloodSugarLevel',
+  ]
+    .map((k) => `coalesce(btrim(examination->'generalPhysicalExamination'->>'${k}'), '') <> ''`)
+    .join(' or ')})`,
+);
+
 export const medicalRecords = pgTable(
   'medical_records',
   {
@@ -286,10 +319,19 @@ export const medicalRecords = pgTable(
     investigations: jsonb('investigations').$type<MedicalRecordInvestigations>().notNull(),
     treatment: jsonb('treatment').$type<MedicalRecordTreatment>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** the clinical assessment (src/clinical/assessment.ts), at the patient's clinical version it names */
+    assessment: jsonb('assessment').$type<Assessment>(),
+    summaryInfo: jsonb('summary_info').$type<SummaryInfo>(),
+    /** any vital sign recorded: the worklist ranks by the latest record that has one */
+    hasVitals: boolean('has_vitals').generatedAlwaysAs(HAS_VITALS),
   },
   (t) => [
     index('medical_records_patient_created_idx').on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('medical_records_doctor_created_idx').on(t.doctorId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // the worklist: each patient's latest observation set
+    index('medical_records_patient_vitals_idx')
+      .on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.hasVitals}`),
   ],
 );
 

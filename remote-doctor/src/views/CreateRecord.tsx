@@ -116,7 +116,7 @@ export default function CreateRecord() {
         hasStop(alerts) ? { ...payload, overrideReason: overrideReason.trim() } : payload,
       );
       clearDraft();
-      navigate(`/all-medical-records/${created.record._id}`);
+      navigate(`/all-medical-records/${created.record._id}`, { state: { saved: true } });
     } catch (err) {
       // A stop the form had not shown yet: show it on this last step with the reason field.
       const refused = await overrideRequiredAlerts(err);

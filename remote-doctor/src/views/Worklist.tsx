@@ -3,12 +3,26 @@ import type { WorklistItem } from 'shared-contracts';
 import { useDoctorProfile, useWorklist } from 'shared-auth';
 import { AssignedPeople, formatDateTime, theme } from 'shared-ui';
 
-/** "NEWS2 7 (high)", "NEWS2 incomplete (at least 3)" or "No records yet". */
+/** "NEWS2 7 (high)", "NEWS2 incomplete (at least 3)", "NEWS2 not applicable (under 16)" or "No vital signs yet". */
 export function news2Text(latest: WorklistItem['latest']): string {
-  if (!latest) return 'No records yet';
-  const { total, complete, band } = latest.news2;
+  if (!latest) return 'No vital signs yet';
+  const { total, complete, band, applicable } = latest.news2;
+  if (!applicable) return 'NEWS2 not applicable (under 16)';
   return complete ? `NEWS2 ${total} (${band})` : `NEWS2 incomplete (at least ${total})`;
 }
+
+/** "today", "1 day ago", "3 days ago": how old the last vital signs are. */
+export function ageText(at: string, now = Date.now()): string {
+  const days = Math.floor((now - new Date(at).getTime()) / 86_400_000);
+  return days <= 0 ? 'today' : days === 1 ? '1 day ago' : `${days} days ago`;
+}
+
+const ACUITY_TEXT: Record<WorklistItem['acuity'], string> = {
+  emergency: 'Emergency',
+  urgent: 'Urgent',
+  review: 'Review',
+  none: 'No alert',
+};
 
 /** "+4 since previous", "−2 since previous", "no change", or "—" when there is nothing to compare. */
 export function changeText(change: number | null): string {
@@ -35,18 +49,20 @@ const ScreenReaderOnly = styled.span`
   white-space: nowrap;
 `;
 
-const Score = styled.strong<{ $urgent: boolean }>`
+const Why = styled.strong<{ $urgent: boolean }>`
   color: ${({ $urgent }) => ($urgent ? theme.color.danger : theme.color.text)};
 `;
 
-/** A score that calls for an urgent response or more (RCP 2017 Chart 4), or may: shown in red. */
-const looksUrgent = (latest: WorklistItem['latest']) =>
-  !!latest && (latest.news2.total >= 5 || latest.news2.singleParameterThree);
-
 function WorklistFacts({ item }: { item: WorklistItem }) {
+  const urgent = item.acuity === 'emergency' || item.acuity === 'urgent';
   return (
     <Facts data-testid="worklist-facts">
-      <Score $urgent={looksUrgent(item.latest)}>{news2Text(item.latest)}</Score>
+      {/* why the row is where it is */}
+      <Why $urgent={urgent}>
+        {ACUITY_TEXT[item.acuity]}
+        {item.reasons[0] ? `: ${item.reasons[0]}` : ''}
+      </Why>
+      <span>{news2Text(item.latest)}</span>
       {item.latest && (
         <span>
           {item.change === null ? (
@@ -59,6 +75,7 @@ function WorklistFacts({ item }: { item: WorklistItem }) {
           )}
         </span>
       )}
+      {item.lastVitalsAt && <span>Last vitals {ageText(item.lastVitalsAt)}</span>}
       {item.lastRecordAt && <span>Last record {formatDateTime(item.lastRecordAt)}</span>}
     </Facts>
   );
@@ -71,7 +88,7 @@ const FullWidth = styled.div`
 
 /**
  * The doctor's worklist on the dashboard: every assigned patient, most at risk first (the api's
- * order: api/src/clinical/worklist.ts), with the latest NEWS2, its change and the last record's
+ * order: api/src/clinical/worklist.ts), with why (its acuity and first reason), the latest NEWS2, its change and the last record's
  * time; each name links to that patient's records. If the worklist cannot be read the patients
  * are still listed (from the profile), saying their risk is not available — never an empty card.
  */
@@ -97,7 +114,11 @@ export function Worklist() {
     <FullWidth>
       <AssignedPeople
         title="Assigned patients"
-        intro={worklist.isError ? undefined : 'Highest risk first, by the latest NEWS2.'}
+        intro={
+          worklist.isError
+            ? undefined
+            : 'Most urgent first: critical values and possible sepsis, then the latest NEWS2 of each patient’s last vital signs.'
+        }
         role="doctor"
         empty="No assigned patients found"
         linkTo={(id) => `/doctor/all-medical-records?patientId=${encodeURIComponent(id)}`}

@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { MedicalRecordCreate, recordFields, recordSteps, type MedicalRecord } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
+import { assessment } from '../../../test-support/fixtures';
 import CreateRecord from './CreateRecord';
 
 const patientId = '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11';
@@ -31,6 +32,8 @@ const created: MedicalRecord = {
   patient: patientId,
   title: 'Chest pain',
   summary: null,
+  summaryInfo: null,
+  assessment: assessment(),
   biodata: {
     name: 'Asha Rao',
     email: 'asha@example.com',

@@ -6,7 +6,7 @@ import { formatDateTime } from 'shared-ui';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { doctorMe } from '../../../test-support/fixtures';
-import { changeText, news2Text, Worklist } from './Worklist';
+import { ageText, changeText, news2Text, Worklist } from './Worklist';
 
 const id = (n: number) => `6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a${String(n).padStart(2, '0')}`;
 const AT = '2026-11-23T09:15:00.000Z';
@@ -16,25 +16,35 @@ const item = (n: number, name: string, over: Partial<WorklistItem> = {}): Workli
   name,
   DOB: '1960-01-02',
   email: `${name.split(' ')[0].toLowerCase()}@example.com`,
+  acuity: 'review',
+  reasons: ['No vital signs recorded'],
   latest: null,
   change: null,
   lastRecordAt: null,
+  lastVitalsAt: null,
   ...over,
 });
 const latest = (total: number, complete: boolean, band?: 'low' | 'low-medium' | 'medium' | 'high') => ({
   recordId: id(90 + total),
   recordedAt: AT,
-  news2: { total, complete, singleParameterThree: false, ...(band ? { band } : {}) },
+  news2: { total, complete, singleParameterThree: false, applicable: true, ...(band ? { band } : {}) },
   ...(complete ? {} : { missing: ['consciousness' as const] }),
 });
 
 // The api's order, as sent: the component must keep it.
+const seen = { lastRecordAt: AT, lastVitalsAt: AT };
 const ITEMS: WorklistItem[] = [
-  item(1, 'Sam Septic', { latest: latest(7, true, 'high'), change: 4, lastRecordAt: AT }),
-  item(2, 'Pia Partial', { latest: latest(3, false), change: null, lastRecordAt: AT }),
+  item(1, 'Sam Septic', {
+    acuity: 'emergency',
+    reasons: ['Possible sepsis', 'NEWS2 7 high'],
+    latest: latest(7, true, 'high'),
+    change: 4,
+    ...seen,
+  }),
+  item(2, 'Pia Partial', { reasons: ['NEWS2 incomplete (at least 3)'], latest: latest(3, false), change: null, ...seen }),
   item(3, 'Nora None'),
-  item(4, 'Stan Steady', { latest: latest(1, true, 'low'), change: 0, lastRecordAt: AT }),
-  item(5, 'Fay Falling', { latest: latest(0, true, 'low'), change: -2, lastRecordAt: AT }),
+  item(4, 'Stan Steady', { reasons: ['NEWS2 1 low'], latest: latest(1, true, 'low'), change: 0, ...seen }),
+  item(5, 'Fay Falling', { acuity: 'none', reasons: [], latest: latest(0, true, 'low'), change: -2, ...seen }),
 ];
 
 let worklistReply: { status: number; body: unknown } = { status: 200, body: { items: ITEMS } };
@@ -85,26 +95,35 @@ test('lists the patients in the order the api ranked them, each linking to their
   );
   // identity as everywhere on the doctor side: date of birth and e-mail with the name
   expect(within(items[0]).getByRole('link')).toHaveTextContent(/Born 2 Jan 1960 \(\d+\) · sam@example\.com/);
-  expect(screen.getByText('Highest risk first, by the latest NEWS2.')).toBeInTheDocument();
+  expect(screen.getByText(/^Most urgent first: critical values and possible sepsis/)).toBeInTheDocument();
 });
 
-test('each row says the score, its change and the time of the last record', async () => {
+test('each row says why it is there, the score, its change, how old the vitals are and the last record', async () => {
   renderWorklist();
   const facts = (await rows()).map((li) => within(li).getByTestId('worklist-facts').textContent);
-  const when = `Last record ${formatDateTime(AT)}`;
+  const when = `Last vitals ${ageText(AT)}Last record ${formatDateTime(AT)}`;
   expect(facts).toEqual([
-    `NEWS2 7 (high)+4 since previous${when}`,
-    `NEWS2 incomplete (at least 3)— no comparable previous score${when}`,
-    'No records yet',
-    `NEWS2 1 (low)no change${when}`,
-    `NEWS2 0 (low)−2 since previous${when}`,
+    `Emergency: Possible sepsisNEWS2 7 (high)+4 since previous${when}`,
+    `Review: NEWS2 incomplete (at least 3)NEWS2 incomplete (at least 3)— no comparable previous score${when}`,
+    'Review: No vital signs recordedNo vital signs yet',
+    `Review: NEWS2 1 lowNEWS2 1 (low)no change${when}`,
+    `No alertNEWS2 0 (low)−2 since previous${when}`,
   ]);
+});
+
+test('a child: no adult NEWS2 tier is shown; the age of the last vitals is said', () => {
+  const child = latest(0, true, 'low');
+  expect(news2Text({ ...child, news2: { ...child.news2, applicable: false } })).toBe('NEWS2 not applicable (under 16)');
+  const now = Date.parse('2026-11-26T10:00:00.000Z');
+  expect(ageText('2026-11-23T09:15:00.000Z', now)).toBe('3 days ago');
+  expect(ageText('2026-11-25T09:15:00.000Z', now)).toBe('1 day ago');
+  expect(ageText('2026-11-26T09:15:00.000Z', now)).toBe('today');
 });
 
 test('the texts: score, incomplete lower bound, no record; change up, down, none, not comparable', () => {
   expect(news2Text(latest(7, true, 'high'))).toBe('NEWS2 7 (high)');
   expect(news2Text(latest(3, false))).toBe('NEWS2 incomplete (at least 3)');
-  expect(news2Text(null)).toBe('No records yet');
+  expect(news2Text(null)).toBe('No vital signs yet');
   expect(changeText(4)).toBe('+4 since previous');
   expect(changeText(-2)).toBe('−2 since previous');
   expect(changeText(0)).toBe('no change');

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { ENDPOINTS, type WorklistItem } from 'shared-contracts';
 import { accessFor } from '../../access';
 import { narrativeSummary } from '../../adapters/model';
-import { buildSummary, news2Change, recordObservations, worklistOrder } from '../../clinical';
+import { news2Change, patientAcuity, recordObservations, worklistOrder, type News2Parameter } from '../../clinical';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 
@@ -27,7 +27,7 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const input = request.body;
       const result = await accessFor(deps, request).createRecord(request.params.patientId, input);
       reply.code(201);
-      return { record: result.record, alerts: result.alerts };
+      return result;
     });
 
     route(app, deps, ENDPOINTS.listMedicalRecords, async (request) => {
@@ -40,30 +40,36 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     route(app, deps, ENDPOINTS.doctorWorklist, async (request) => {
       const patients = await accessFor(deps, request).worklistRecords();
-      const entries = patients.map(({ patient, records: [latest, previous] }) => {
-        const score = latest ? recordObservations(latest).news2 : null;
+      const entries = patients.map(({ patient, records }) => {
+        const { acuity, reasons, lastVitals, previousVitals } = patientAcuity(records);
+        const news2 = lastVitals?.assessment.news2;
+        const score = lastVitals ? recordObservations(lastVitals).news2 : null;
         const item: WorklistItem = {
           ...patient,
+          acuity,
+          reasons,
           latest:
-            latest && score
+            lastVitals && news2
               ? {
-                  recordId: latest._id,
-                  recordedAt: latest.createdAt,
+                  recordId: lastVitals._id,
+                  recordedAt: lastVitals.createdAt,
                   news2: {
-                    total: score.total,
-                    complete: score.complete,
-                    singleParameterThree: score.singleParameterThree,
-                    ...(score.complete ? { band: score.band } : {}),
+                    total: news2.total,
+                    complete: news2.complete,
+                    singleParameterThree: news2.singleParameterThree,
+                    applicable: news2.applicable,
+                    ...(news2.band ? { band: news2.band } : {}),
                   },
-                  ...(score.complete ? {} : { missing: score.missing }),
+                  ...(news2.complete ? {} : { missing: news2.missing as News2Parameter[] }),
                 }
               : null,
-          change: news2Change(score, previous ? recordObservations(previous).news2 : null),
-          lastRecordAt: latest?.createdAt ?? null,
+          change: news2Change(score, previousVitals ? recordObservations(previousVitals).news2 : null),
+          lastRecordAt: records[0]?.createdAt ?? null,
+          lastVitalsAt: lastVitals?.createdAt ?? null,
         };
-        // what the order reads (src/clinical/worklist.ts)
-        const ranked = latest && score ? { news2: score, recordedAt: new Date(latest.createdAt) } : null;
-        return { name: patient.name, id: patient.patient, latest: ranked, item };
+        // what the order reads (src/clinical/worklist.ts); an adult tier only where NEWS2 applies
+        const ranked = score && news2?.applicable ? { news2: score, recordedAt: new Date(lastVitals!.createdAt) } : null;
+        return { name: patient.name, id: patient.patient, acuity, latest: ranked, item };
       });
       return { items: worklistOrder(entries).map((e) => e.item) };
     });
@@ -85,14 +91,12 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
       route(scope.withTypeProvider<ZodTypeProvider>(), deps, ENDPOINTS.summarizeMedicalRecord, async (request) => {
         const access = accessFor(deps, request);
-        const { record, prescriptions, allergiesOnFile, allergyEntries } = await access.summaryInputs(request.params.id);
-
-        const computed = buildSummary(record, { prescriptions, allergiesOnFile, allergyEntries });
+        const { record, computed } = await access.summaryInputs(request.params.id);
         // Outside any transaction: the model may take seconds.
         const outcome = await narrativeSummary(computed.markdown, config.summaryLlm, fetchFn);
         if (outcome.error) request.log.warn({ err: outcome.error }, 'summary model failed; deterministic summary kept');
-
-        await access.saveSummary(record, outcome.summary);
+        const rewrittenBy = outcome.source === 'model' && config.summaryLlm ? config.summaryLlm.model : null;
+        await access.saveSummary(record, outcome.summary, rewrittenBy);
         return { summary: outcome.summary };
       });
     });
