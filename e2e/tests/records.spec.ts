@@ -75,12 +75,19 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   const record = page.getByRole('article', { name: 'Medical record: Fever and breathlessness' });
   await expect(record.getByRole('region', { name: 'Biodata' })).toContainText('Peter Novak');
   await expect(record.getByRole('region', { name: 'Doctor information' })).toContainText('Dr. Sara Kim');
+  // saved, and the assessment is on screen at once, before any value: no button to press
+  await expect(page.getByText('Record saved.')).toBeVisible();
+  const banner = record.getByRole('alert', { name: 'Clinical assessment' });
+  await expect(banner).toContainText('Urgent — review soon');
+  await expect(banner).toContainText('NEWS2 at least 5 (incomplete) medium');
+  await expect(banner).toBeInViewport();
   await record.getByRole('button', { name: 'Generate Summary' }).click();
   const summary = page.getByTestId('summary');
   await expect(summary.getByRole('heading', { name: 'Vital signs' })).toBeVisible();
   // SpO2, air or oxygen and consciousness not recorded: a lower bound, no response tier
   await expect(summary).toContainText('NEWS2 incomplete: at least 5');
-  await expect(summary).toContainText('NEWS2 at least 5 (incomplete), ≥ 5');
+  await expect(summary).toContainText('NEWS2 at least 5 (incomplete) medium:');
+  await expect(page.getByLabel('About this summary')).toContainText('Generated');
   await expect(summary).not.toContainText('Response (');
   await expect(summary).toContainText(/pulse.*112.*high/i);
   await expect(summary.getByRole('heading', { name: 'Alerts' })).toBeVisible();

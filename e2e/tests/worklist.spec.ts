@@ -61,7 +61,7 @@ test('after a doctor records all seven NEWS2 parameters of a septic-looking pati
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
   // a phone's width from here on
   await page.setViewportSize({ width: 390, height: 900 });
-  await expect(page.getByText('Highest risk first, by the latest NEWS2.')).toBeVisible();
+  await expect(page.getByText(/^Most urgent first: critical values and possible sepsis/)).toBeVisible();
   await expect(rows(page)).toHaveCount(2);
   await expect(rows(page).nth(0)).toContainText('Anna Bell');
   await expect(rows(page).nth(0)).toContainText('NEWS2 1 (low)');
@@ -82,6 +82,9 @@ test('after a doctor records all seven NEWS2 parameters of a septic-looking pati
   await expect(first).toContainText('Zora Quint');
   await expect(first).toContainText('Born 21 Jul 1958');
   await expect(first).toContainText('NEWS2 16 (high)');
+  // why the row is first
+  await expect(first).toContainText('Emergency:');
+  await expect(first).toContainText('Last vitals today');
   await expect(first).toContainText('+16 since previous');
   await expect(first).toContainText('Last record');
   await expect(rows(page).nth(1)).toContainText('Anna Bell');
@@ -91,4 +94,34 @@ test('after a doctor records all seven NEWS2 parameters of a septic-looking pati
   await first.getByRole('link', { name: /Zora Quint/ }).click();
   await expect(page).toHaveURL(new RegExp(`/doctor/all-medical-records\\?patientId=${zora.id}$`));
   await expect(page.getByRole('region', { name: 'Records of' })).toContainText(zora.email);
+});
+
+test('a critical value outranks NEWS2: a hypoglycaemic patient with NEWS2 0 is above a NEWS2 5 patient, and a patient with no date of birth and pulse 25 is critical', async ({
+  page,
+  request,
+}) => {
+  const pair = await connectedPair(request, {
+    doctor: { name: 'Dr Ines Varga' },
+    patient: { name: 'Hugo Low', DOB: '1970-03-04' },
+  });
+  const medium = await connectAnotherPatient(request, pair.doctor, { name: 'Mia Medium', DOB: '1965-05-06' });
+  // no date of birth: adult rules, never silence
+  const noDob = await connectAnotherPatient(request, pair.doctor, { name: 'Nils Nodob' });
+  // NEWS2 0 (pulse 72) with glucose 1.9 mmol/L
+  await recordVitals(request, pair.doctor, pair.patientId, { ...WELL, pulse: 72, bloodSugarLevel: '1.9 mmol/L' });
+  // NEWS2 5: RR 22 → 2, SpO2 94 → 1, pulse 92 → 1, 38.5 °C → 1
+  await recordVitals(request, pair.doctor, medium.id, { ...WELL, respiratoryRate: 22, oxygenSaturation: 94, temperature: '38.5' });
+  await recordVitals(request, pair.doctor, noDob.id, { ...WELL, pulse: 25 });
+
+  await page.goto('/');
+  await logIn(page, 'doctor', pair.doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await expect(rows(page)).toHaveCount(3);
+  const names = await rows(page).evaluateAll((items) => items.map((li) => li.textContent ?? ''));
+  const at = (name: string) => names.findIndex((text) => text.includes(name));
+  expect(at('Hugo Low')).toBeLessThan(at('Mia Medium'));
+  expect(at('Nils Nodob')).toBeLessThan(at('Mia Medium'));
+  await expect(rows(page).filter({ hasText: 'Hugo Low' })).toContainText('Emergency: Critical: glucose 1.9 mmol/L');
+  await expect(rows(page).filter({ hasText: 'Nils Nodob' })).toContainText('Emergency: Critical: pulse 25 /min');
+  await expect(rows(page).filter({ hasText: 'Mia Medium' })).toContainText('Urgent: NEWS2 5 medium');
 });
