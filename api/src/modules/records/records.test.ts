@@ -124,7 +124,7 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       expect(row.patientId).toBe(patient.id);
     });
 
-    it('stores vitals left out as not measured, never the form prefills 78, 16, "9" (SPEC §5 deliberately departed from)', async () => {
+    it('stores vitals left out as not measured, never SPEC §5\'s defaults 78, 16, "9" (deliberately departed from)', async () => {
       const { doctor, patient } = await pair();
       const r = await created(doctor, patient);
       expect(r.examination.generalPhysicalExamination).toEqual({
@@ -181,6 +181,10 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
 
     it.each([
       ['pulse 20 and respiratory rate 3', { pulse: 20, respiratoryRate: 3 }],
+      [
+        "pulse 25, respiratory rate 4, 33 °C and 55/40 (the form's confirmed implausible values, never refused here)",
+        { pulse: 25, respiratoryRate: 4, temperature: '33', bloodPressure: '55/40' },
+      ],
       ['pulse 300 and respiratory rate 80', { pulse: 300, respiratoryRate: 80 }],
       ['SpO2 20 and 100', { oxygenSaturation: 100 }],
       ['a blood pressure at the plausible edges', { bloodPressure: '300/200' }],
