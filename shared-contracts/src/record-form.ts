@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { recordFields, type PlacedRecordField } from './record-descriptor';
 import { MedicalRecordCreate, type ParsedMedicalRecordCreate } from './records';
-import { checkBloodPressure, GLUCOSE_UNIT_MESSAGE, glucoseUnitOf, readTemperature } from './vital-signs';
+import {
+  checkBloodPressure,
+  GLUCOSE_UNIT_MESSAGE,
+  glucoseUnitOf,
+  OBSERVATION_CLOCK_SKEW_MS,
+  OBSERVATION_IN_FUTURE_MESSAGE,
+  observedAfter,
+  readTemperature,
+} from './vital-signs';
 
 /*
  * The record form's own rules, on top of the creation schema (the api's). The vitals step starts
@@ -75,6 +83,15 @@ export function implausibleMessage(f: PlacedRecordField, reading: VitalReading):
   return `${f.label} ${reading.shown} is outside the plausible range (${range}): check it, then tick “${confirmLabel(f, reading)}” to record it`;
 }
 
+/** A local date and time as the datetime input reads it: 'YYYY-MM-DDTHH:MM' in this device's time zone. */
+export function localDateTimeHere(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}`;
+}
+
+/** The latest observation time the form accepts now: this device's clock plus the allowed skew (the api checks in the clinic's zone). */
+export const latestObservationTime = (now = new Date()) => localDateTimeHere(new Date(now.getTime() + OBSERVATION_CLOCK_SKEW_MS));
+
 export const RecordForm = MedicalRecordCreate.extend({ vitalsCheck: VitalsCheck }).superRefine((values, ctx) => {
   const gpe = values.examination.generalPhysicalExamination as Record<string, unknown>;
   const check = values.vitalsCheck as VitalsCheck;
@@ -87,6 +104,12 @@ export const RecordForm = MedicalRecordCreate.extend({ vitalsCheck: VitalsCheck 
         message: implausibleMessage(f, reading),
       });
   }
+  if (observedAfter(String(gpe.observedAt ?? ''), latestObservationTime()))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['examination', 'generalPhysicalExamination', 'observedAt'],
+      message: OBSERVATION_IN_FUTURE_MESSAGE,
+    });
   const sugar = String(gpe.bloodSugarLevel ?? '').trim();
   // a bare number is refused here, never guessed (the api stores it; the engine says "unit unknown")
   if (sugar && !glucoseUnitOf(sugar))

@@ -64,6 +64,18 @@ export function readTemperature(text: string): { celsius: number; fahrenheit?: n
   return { celsius: Math.round((((n - 32) * 5) / 9) * 10) / 10, fahrenheit: n };
 }
 
+/*
+ * An observation time ('YYYY-MM-DDTHH:MM', local) later than now is refused by the api and the form
+ * (hazard H18): the vital-sign trend would plot a mistyped future day as the latest reading. Up to
+ * OBSERVATION_CLOCK_SKEW_MS ahead is allowed for a device clock a little fast.
+ */
+export const OBSERVATION_CLOCK_SKEW_MS = 5 * 60_000;
+export const OBSERVATION_IN_FUTURE_MESSAGE = 'Observation time cannot be in the future';
+
+/** True when `observedAt` is later than `latest` (both 'YYYY-MM-DDTHH:MM', the same zone: they compare as text). */
+export const observedAfter = (observedAt: string, latest: string): boolean =>
+  observedAt.trim() !== '' && observedAt.trim() > latest;
+
 /** The two glucose units the form offers; the stored text carries one of them. */
 export const GLUCOSE_UNITS = ['mmol/L', 'mg/dL'] as const;
 export type GlucoseUnit = (typeof GLUCOSE_UNITS)[number];

@@ -6,6 +6,7 @@ import {
   confirmLabel,
   confirmableVitals,
   implausibleReading,
+  latestObservationTime,
   recordDefaults,
   recordFormCheckDefaults,
   recordSteps,
@@ -73,7 +74,7 @@ function RecordInput({ field }: { field: PlacedRecordField }) {
         placeholder={field.placeholder}
         type={field.kind === 'number' ? 'number' : field.kind === 'datetime' ? 'datetime-local' : undefined}
         min={field.min}
-        max={field.kind === 'number' ? field.max : undefined}
+        max={field.kind === 'number' ? field.max : field.kind === 'datetime' ? latestObservationTime() : undefined}
       />
     );
   return (

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { MedicalRecordCreate, recordFields, recordSteps, type MedicalRecord } from 'shared-contracts';
+import { MedicalRecordCreate, localDateTimeHere, recordFields, recordSteps, type MedicalRecord } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import CreateRecord from './CreateRecord';
@@ -187,6 +187,10 @@ test('the vitals step opens empty: no number, no tick, nothing chosen but the Sp
   expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
   expect(screen.getByLabelText('Pulse')).toHaveAttribute('min', '20');
   expect(screen.getByLabelText('Pulse')).toHaveAttribute('max', '300');
+  expect(screen.getByLabelText('Observation time')).toHaveAttribute(
+    'max',
+    expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/),
+  );
   expect(screen.getByLabelText('Blood pressure')).toHaveAttribute('placeholder', '120/80');
   expect(screen.getByText(/Scale 2 only for confirmed hypercapnic respiratory failure/)).toBeInTheDocument();
 });
@@ -243,6 +247,19 @@ test('a confirmation is of one value: changing the value clears the tick', async
   fireEvent.click(screen.getByRole('button', { name: 'Next' }));
   expect(await screen.findByText(/Pulse 250 \/min is outside the plausible range/)).toBeInTheDocument();
   expect(stepHeading()).toBe('General physical examination');
+});
+
+test('an observation time in the future is refused; now is fine', async () => {
+  renderForm();
+  await toExamination();
+  type('Observation time', localDateTimeHere(new Date(Date.now() + 60 * 60_000)));
+  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+  expect(await screen.findByText('Observation time cannot be in the future')).toBeInTheDocument();
+  expect(stepHeading()).toBe('General physical examination');
+  const now = localDateTimeHere(new Date());
+  type('Observation time', now);
+  await finishFromExamination();
+  expect(gpeSent()).toMatchObject({ observedAt: now });
 });
 
 test('a bare glucose number is refused', async () => {

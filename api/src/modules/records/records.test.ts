@@ -219,6 +219,40 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       }
     });
 
+    it("refuses an observation time in the future (the clinic's time zone, 5 minutes' skew allowed): 400, nothing written", async () => {
+      const sydney = await createTestApp(tdb.adapter, { CLINIC_TIME_ZONE: 'Australia/Sydney' });
+      try {
+        // 08:30 on 1 March in Sydney (AEDT, UTC+11)
+        setClock(sydney, '2025-02-28T21:30:00Z');
+        const doctor = await account(sydney, 'doctor');
+        const patient = await account(sydney, 'patient', { name: 'Kim Lee', DOB: '1990-03-01', gender: 'Female' });
+        await connect(sydney, doctor, patient);
+        const post = (observedAt: string) =>
+          sydney.app.inject({
+            method: 'POST',
+            url: `/medicalhistory/${patient.id}`,
+            headers: bearer(doctor.token),
+            payload: recordBody({ gpe: { pulse: 88, observedAt } }),
+          });
+        const before = await counts();
+        for (const future of ['2025-03-01T08:36', '2025-03-01T09:30', '2025-03-02T08:00', '2026-01-01T00:00']) {
+          const res = await post(future);
+          expect([res.statusCode, res.json()]).toEqual([400, { error: 'Observation time cannot be in the future' }]);
+        }
+        expect(await counts()).toEqual(before);
+        // now, 3 minutes ahead (a fast device clock) and 5 minutes ahead are accepted
+        for (const fine of ['2025-03-01T08:30', '2025-03-01T08:33', '2025-03-01T08:35']) {
+          const res = await post(fine);
+          expect(res.statusCode).toBe(201);
+          expect(res.json().record.examination.generalPhysicalExamination.observedAt).toBe(fine);
+        }
+        // read in the clinic's zone: 08:00 on 1 March is past in Sydney, though hours ahead of UTC (21:30 on 28 February)
+        expect((await post('2025-03-01T08:00')).statusCode).toBe(201);
+      } finally {
+        await sydney.app.close();
+      }
+    });
+
     it('age is null without a date of birth; the date of admission follows the clock', async () => {
       setClock(t, '2025-12-31T23:30:00Z');
       try {
