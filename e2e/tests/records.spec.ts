@@ -45,11 +45,11 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   // 5 Personal history
   await page.getByLabel('Occupational history').fill('Carpenter, sawdust exposure');
   await next(page);
-  // 6 General physical examination: the seed's prefills first (not recorded unless changed or ticked).
-  await expect(page.getByLabel('Pulse', { exact: true })).toHaveValue('78');
-  await expect(page.getByLabel('Respiratory rate', { exact: true })).toHaveValue('16');
-  await expect(page.getByLabel('Temperature', { exact: true })).toHaveValue('9');
-  await expect(page.getByLabel('Pulse 78 /min was measured')).not.toBeChecked();
+  // 6 General physical examination: it starts empty (nothing is measured until typed), with no ticks.
+  await expect(page.getByLabel('Pulse', { exact: true })).toHaveValue('');
+  await expect(page.getByLabel('Respiratory rate', { exact: true })).toHaveValue('');
+  await expect(page.getByLabel('Temperature', { exact: true })).toHaveValue('');
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
   await expect(page.getByLabel('Pulse', { exact: true })).toHaveAttribute('min', '20');
   await page.getByLabel('Blood pressure').fill('150/95');
   await page.getByLabel('Pulse', { exact: true }).fill('112');
@@ -129,7 +129,7 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await expect(byDoctor.filter({ hasText: 'listed your medical records' }).first()).toBeVisible();
 });
 
-test('a pulse of 44 needs confirming and is then recorded; all seven NEWS2 parameters of a septic-looking patient give the full score, a high response and "Possible sepsis"', async ({
+test('a pulse of 44 asks nothing, one of 25 needs confirming and is then recorded; all seven NEWS2 parameters of a septic-looking patient give the full score, a high response and "Possible sepsis"', async ({
   page,
   request,
 }) => {
@@ -147,7 +147,10 @@ test('a pulse of 44 needs confirming and is then recorded; all seven NEWS2 param
   for (let i = 0; i < 4; i++) await next(page);
   await expect(page.getByRole('heading', { name: 'General physical examination' })).toBeVisible();
 
+  // a plausible bradycardia asks nothing; an implausible pulse asks to be confirmed
   await page.getByLabel('Pulse', { exact: true }).fill('44');
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  await page.getByLabel('Pulse', { exact: true }).fill('25');
   await page.getByLabel('Blood pressure').fill('88/50');
   await page.getByLabel('Temperature', { exact: true }).fill('39.2');
   await page.getByLabel('Respiratory rate', { exact: true }).fill('26');
@@ -157,11 +160,11 @@ test('a pulse of 44 needs confirming and is then recorded; all seven NEWS2 param
   await page.getByLabel('Consciousness (ACVPU)').selectOption({ label: 'C: new confusion' });
   await page.getByLabel('Observation time').fill('2026-11-23T09:30');
   await page.getByLabel('Blood sugar level').fill('6.1 mmol/L');
-  // below the seed's 78: the form asks to confirm, and stays until then
+  // outside the plausible 30–200 /min: the form asks to confirm, and stays until then
   await next(page);
-  await expect(page.getByText('Pulse 44 /min is below 78 /min')).toBeVisible();
+  await expect(page.getByText('Pulse 25 /min is outside the plausible range (30–200 /min)')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'General physical examination' })).toBeVisible();
-  await page.getByLabel('Confirm pulse of 44 /min').check();
+  await page.getByLabel('Confirm pulse of 25 /min').check();
   await next(page);
   await next(page);
   await page.getByRole('button', { name: 'Finish' }).click();
@@ -169,15 +172,15 @@ test('a pulse of 44 needs confirming and is then recorded; all seven NEWS2 param
   await expect(page).toHaveURL(/\/all-medical-records\/[0-9a-f-]{36}$/);
   const record = page.getByRole('article', { name: 'Medical record: Fever and confusion' });
   const examination = record.getByRole('region', { name: 'Examination' });
-  await expect(examination).toContainText('44 /min');
+  await expect(examination).toContainText('25 /min');
   await expect(examination).toContainText('C: new confusion');
   await record.getByRole('button', { name: 'Generate Summary' }).click();
   const summary = page.getByTestId('summary');
-  // RR 26 → 3, SpO2 90 → 3, air 0, systolic 88 → 3, pulse 44 → 1, C → 3, 39.2 °C → 2
-  await expect(summary).toContainText('NEWS2: 15');
+  // RR 26 → 3, SpO2 90 → 3, air 0, systolic 88 → 3, pulse 25 → 3, C → 3, 39.2 °C → 2
+  await expect(summary).toContainText('NEWS2: 17');
   await expect(summary).toContainText('Response (high, RCP 2017 Chart 4): emergency response');
   await expect(summary).toContainText('Possible sepsis:');
-  await expect(summary).toContainText('Pulse: 44 /min');
+  await expect(summary).toContainText('Pulse: 25 /min');
 });
 
 test('a patient sees the notice while no summary exists; a doctor with no patients sees "No assigned patients found"', async ({

@@ -2,9 +2,8 @@
 export const PAGE_SIZE = 10;
 export const TWO_FACTOR_VERIFY_DELAY_MS = 800;
 export const REQUEST_LIST_REFRESH_DELAY_MS = 400;
-/* SPEC §5's minimums, kept only as the record form's warning thresholds (README: a deliberate departure). */
-export const MIN_PULSE = 78;
-export const MIN_RESPIRATORY_RATE = 16;
+/* SPEC §9's MIN_PULSE (78) and MIN_RESPIRATORY_RATE (16) are deliberately absent: the record's vitals
+   have no minimums, only plausible ranges to confirm outside (record-descriptor.ts; README). */
 export const MIN_YEARS_OF_EXPERIENCE = 1;
 export const MIN_REMINDER_INTERVAL_DAYS = 0;
 export const CONTACT_EMAIL = 'contact@careloop.example';

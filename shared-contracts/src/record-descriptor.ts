@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { Text } from './common';
 import { MODES_OF_ADMISSION } from './constants';
-import {
-  checkBloodPressure,
-  OXYGEN_SATURATION_RANGE,
-  PULSE_RANGE,
-  PULSE_WARN_BELOW,
-  RESPIRATORY_RATE_RANGE,
-  RESPIRATORY_RATE_WARN_BELOW,
-} from './vital-signs';
+import { checkBloodPressure, OXYGEN_SATURATION_RANGE, PULSE_RANGE, RESPIRATORY_RATE_RANGE } from './vital-signs';
 
 /*
  * The medical record's fields, declared once. Each field says where it sits in the creation
@@ -51,13 +44,16 @@ interface FieldCommon {
   /** a line of guidance shown under the form's field */
   hint?: string;
   /**
-   * A measurement (a vital sign): empty means "not measured", shown as such, never scored. Its
-   * `prefill` is only the form's starting value: stored only once the doctor changed or confirmed it.
+   * A measurement (a vital sign): the form starts it empty, and empty means "not measured", shown
+   * as such, never scored.
    */
   measurement?: boolean;
-  prefill?: string | number;
-  /** the form asks the doctor to confirm a value below this (SPEC §5's minimum, kept as a warning) */
-  warnBelow?: number;
+  /**
+   * The plausible range: the form asks the doctor to confirm a value outside it (then records it),
+   * and asks nothing inside it. Never a limit (the api's are wider). In the field's unit: °C for a
+   * temperature, the systolic for a blood pressure.
+   */
+  confirmOutside?: readonly [number, number];
   /** the form's text of each option, where it differs from the option */
   optionLabels?: Record<string, string>;
   /** the read-only views' text of each stored value (String(value) → text), where it differs */
@@ -140,7 +136,7 @@ export const field = {
    * as null) — and within physiological bounds when given.
    */
   vital: (
-    spec: FieldCommon & { min: number; max: number; prefill?: number; warnBelow?: number },
+    spec: FieldCommon & { min: number; max: number },
   ): RecordField<z.ZodDefault<z.ZodType<number | null, unknown>>, z.ZodOptional<z.ZodNullable<z.ZodNumber>>> => ({
     ...spec,
     kind: 'number',
@@ -159,11 +155,18 @@ export const field = {
     read: z.number().nullish(),
   }),
   /**
-   * One of a fixed list, optional: '' or absent is "not recorded" (null). `values` maps the form's
-   * option to the stored value where they differ (a boolean, a number).
+   * One of a fixed list, optional: '' or absent is "not recorded" (null), or `fallback`. `values`
+   * maps the form's option to the stored value where they differ (a boolean, a number). `default`
+   * is the option the form starts on (only for a choice that is no measurement itself).
    */
   choice: <const T extends string, V = T>(
-    spec: FieldCommon & { options: readonly [T, ...T[]]; values?: Record<T, V>; fallback?: V; read: z.ZodType<V> },
+    spec: FieldCommon & {
+      options: readonly [T, ...T[]];
+      values?: Record<T, V>;
+      fallback?: V;
+      default?: T;
+      read: z.ZodType<V>;
+    },
   ): RecordField<z.ZodType<V | null, unknown>, z.ZodOptional<z.ZodNullable<z.ZodType<V>>>> => {
     const values = spec.values ?? (Object.fromEntries(spec.options.map((o) => [o, o])) as unknown as Record<T, V>);
     const allowed = [...spec.options.map((o) => values[o])];
@@ -257,6 +260,15 @@ export const RECORD_FIELDS = {
   },
   examination: {
     generalPhysicalExamination: {
+      /*
+       * Plausible ranges (confirmOutside), the one place they are declared: outside them a reading
+       * is far likelier a slip than real, so the form asks the doctor to confirm it; inside them it
+       * asks nothing, as a warning on a normal pulse of 72 trains doctors to click through warnings.
+       * They lie beyond NEWS2's most abnormal bands (RCP 2017 chart 1: pulse ≤ 40 or ≥ 131, RR ≤ 8
+       * or ≥ 25, systolic ≤ 90 or ≥ 220, temperature ≤ 35.0 or ≥ 39.1 °C), so only the far end of
+       * real extremes is asked about, and the api's limits are wider still: a pulse of 25 (complete
+       * heart block) or a rate of 4 (opioid toxicity) is confirmed once and recorded.
+       */
       /** "systolic/diastolic" in mmHg, e.g. "128/84"; anything else is refused (400) */
       bloodPressure: {
         ...field.text({
@@ -267,6 +279,7 @@ export const RECORD_FIELDS = {
           max: 20,
           placeholder: '120/80',
           measurement: true,
+          confirmOutside: [60, 250],
         }),
         schema: Text(20)
           .superRefine((text, ctx) => {
@@ -283,18 +296,17 @@ export const RECORD_FIELDS = {
         unit: '/min',
         min: PULSE_RANGE[0],
         max: PULSE_RANGE[1],
-        prefill: PULSE_WARN_BELOW,
-        warnBelow: PULSE_WARN_BELOW,
+        confirmOutside: [30, 200],
       }),
-      /** °C as typed; °F only with its unit ("98.6 °F"). SPEC §5's "9" is only the form's prefill. */
+      /** °C as typed; °F only with its unit ("98.6 °F"). SPEC §5's default "9" is deliberately gone. */
       temperature: field.text({
         step: physicalExamination,
         section: 'Examination',
         label: 'Temperature',
         unit: '°C',
         max: 10,
-        prefill: '9',
         measurement: true,
+        confirmOutside: [34, 42],
         hint: 'In °C; a value in °F needs its unit (e.g. 98.6 °F).',
       }),
       respiratoryRate: field.vital({
@@ -304,8 +316,7 @@ export const RECORD_FIELDS = {
         unit: '/min',
         min: RESPIRATORY_RATE_RANGE[0],
         max: RESPIRATORY_RATE_RANGE[1],
-        prefill: RESPIRATORY_RATE_WARN_BELOW,
-        warnBelow: RESPIRATORY_RATE_WARN_BELOW,
+        confirmOutside: [6, 50],
       }),
       /** NEWS2 (RCP 2017 chart 1): the oxygen saturation, the scale it is scored on, air or oxygen, consciousness */
       oxygenSaturation: field.vital({
@@ -325,9 +336,10 @@ export const RECORD_FIELDS = {
         qualifies: 'oxygenSaturation',
         options: ['1', '2'],
         values: { '1': 1, '2': 2 },
-        // RCP 2017: scale 1 unless a clinician has decided on scale 2
+        // RCP 2017: scale 1 unless a clinician has decided on scale 2 (a choice of chart, not a
+        // reading: the form starts on it, and it means nothing without an SpO2)
         fallback: 1,
-        prefill: '1',
+        default: '1',
         // 1 or 2 (a plain number: OpenAPI 3.0 has no nullable union)
         read: z.number(),
         optionLabels: { '1': 'Scale 1', '2': 'Scale 2 (hypercapnic respiratory failure)' },
@@ -458,7 +470,7 @@ export const stepsOf = <F extends { step: RecordStep }>(fields: F[]) =>
 export const sectionsOf = <F extends { section?: RecordSection }>(fields: F[]) =>
   RECORD_SECTIONS.map((title) => ({ title, fields: fields.filter((f) => f.section === title) }));
 
-/** The form's starting values: each field's prefill or default; nothing for a select without one (the browser shows "Select…"). */
+/** The form's starting values: each field's default, else empty (every measurement); nothing for a select without one (the browser shows "Select…"). */
 export type RecordDefaultsOf<T> = {
   -readonly [K in keyof T]?: T[K] extends RecordField<infer S> ? z.input<S> : RecordDefaultsOf<T[K]>;
 };
@@ -466,8 +478,8 @@ export function defaultsOf<T extends RecordFieldGroup>(group: T): RecordDefaults
   const walk = (g: RecordFieldGroup): Record<string, unknown> =>
     Object.fromEntries(
       Object.entries(g)
-        .filter(([, v]) => !isField(v) || v.kind !== 'select' || v.prefill !== undefined)
-        .map(([k, v]) => [k, isField(v) ? (v.prefill ?? v.default ?? '') : walk(v)]),
+        .filter(([, v]) => !isField(v) || v.kind !== 'select' || v.default !== undefined)
+        .map(([k, v]) => [k, isField(v) ? (v.default ?? '') : walk(v)]),
     );
   return walk(group) as RecordDefaultsOf<T>;
 }

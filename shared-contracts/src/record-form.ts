@@ -1,14 +1,22 @@
 import { z } from 'zod';
 import { recordFields, type PlacedRecordField } from './record-descriptor';
 import { MedicalRecordCreate, type ParsedMedicalRecordCreate } from './records';
-import { GLUCOSE_UNIT_MESSAGE, glucoseUnitOf } from './vital-signs';
+import {
+  checkBloodPressure,
+  GLUCOSE_UNIT_MESSAGE,
+  glucoseUnitOf,
+  OBSERVATION_CLOCK_SKEW_MS,
+  OBSERVATION_IN_FUTURE_MESSAGE,
+  observedAfter,
+  readTemperature,
+} from './vital-signs';
 
 /*
- * The record form's own rules, on top of the creation schema (the api's). SPEC §5's minimums
- * (pulse 78, respiratory rate 16) are kept as WARNING thresholds, not limits: a lower value needs
- * the doctor's confirmation and is then recorded. The prefilled values (78, 16, "9") are only
- * where the form starts: a vital still at its prefill is stored as "not measured" unless the
- * doctor ticks that it was measured. A deliberate departure from SPEC §5 (README, api/CLINICAL.md).
+ * The record form's own rules, on top of the creation schema (the api's). The vitals step starts
+ * empty and has no minimums: a vital left empty is sent as not measured (null, or '' for a text),
+ * and only a value outside its plausible range (the descriptor's `confirmOutside`) needs the
+ * doctor's confirmation, then is recorded. A deliberate departure from SPEC §5's minimums and
+ * defaults (README, api/CLINICAL.md H1, H2).
  */
 
 type GpeKey = keyof ParsedMedicalRecordCreate['examination']['generalPhysicalExamination'];
@@ -16,50 +24,92 @@ type GpeKey = keyof ParsedMedicalRecordCreate['examination']['generalPhysicalExa
 const GPE = recordFields.filter((f) => f.name.startsWith('examination.generalPhysicalExamination.'));
 const keyOf = (f: PlacedRecordField) => f.readPath[f.readPath.length - 1] as GpeKey;
 
-/** The measurements the form prefills: each needs "measured" ticked while it still shows the prefill. */
-export const prefilledVitals = GPE.filter((f) => f.measurement && f.prefill !== undefined && f.kind !== 'select');
-/** The measurements with a warning threshold: a value below it needs confirming. */
-export const warnedVitals = GPE.filter((f) => f.warnBelow !== undefined);
+/** The measurements with a plausible range: a value outside it needs confirming. */
+export const confirmableVitals = GPE.filter((f) => f.confirmOutside !== undefined);
 
-const flags = (fields: PlacedRecordField[]) => z.object(Object.fromEntries(fields.map((f) => [keyOf(f), z.boolean()])));
+/** Form-only ticks, never sent: which implausible values the doctor confirmed. */
+const VitalsCheck = z.object({
+  confirmed: z.object(Object.fromEntries(confirmableVitals.map((f) => [keyOf(f), z.boolean()]))),
+});
+export type VitalsCheck = { confirmed: Record<string, boolean> };
 
-/** Form-only ticks, never sent: which prefilled vitals were measured, which low values are confirmed. */
-const VitalsCheck = z.object({ measured: flags(prefilledVitals), confirmedLow: flags(warnedVitals) });
-export type VitalsCheck = { measured: Record<string, boolean>; confirmedLow: Record<string, boolean> };
+export const vitalsCheckName = (f: PlacedRecordField) => `vitalsCheck.confirmed.${keyOf(f)}`;
 
-export const vitalsCheckName = (kind: 'measured' | 'confirmedLow', f: PlacedRecordField) => `vitalsCheck.${kind}.${keyOf(f)}`;
-
-/** True when the form still shows the field's prefill (by value: "78", 78 and " 78 " alike). */
-export function atPrefill(f: PlacedRecordField, value: unknown): boolean {
-  if (f.prefill === undefined) return false;
-  if (typeof f.prefill === 'number') return value !== '' && value !== null && Number(value) === f.prefill;
-  return String(value ?? '').trim() === f.prefill;
+/** A vital as compared with its plausible range (°C, the systolic) and as the form names it. */
+export interface VitalReading {
+  compared: number;
+  shown: string;
+  /** what is compared, where it is not the whole value */
+  part?: string;
 }
 
-/** A value below the field's warning threshold, or undefined. */
-export function belowWarning(f: PlacedRecordField, value: unknown): number | undefined {
-  if (f.warnBelow === undefined || value === '' || value === null || value === undefined) return undefined;
+/** How a text vital is read; a number vital is its number. Unreadable text is refused elsewhere (or left to the engine). */
+const TEXT_READERS: Partial<Record<GpeKey, (text: string) => VitalReading | undefined>> = {
+  temperature: (text) => {
+    const t = readTemperature(text);
+    if (!t) return undefined;
+    return {
+      compared: t.celsius,
+      shown: t.fahrenheit === undefined ? `${t.celsius} °C` : `${t.fahrenheit} °F (${t.celsius} °C)`,
+    };
+  },
+  bloodPressure: (text) => {
+    const bp = checkBloodPressure(text);
+    return bp.ok ? { compared: bp.systolic, shown: `${bp.systolic}/${bp.diastolic} mmHg`, part: 'systolic' } : undefined;
+  },
+};
+
+function readVital(f: PlacedRecordField, value: unknown): VitalReading | undefined {
+  if (value === '' || value === null || value === undefined) return undefined;
+  if (f.kind !== 'number') return TEXT_READERS[keyOf(f)]?.(String(value));
   const n = Number(value);
-  return Number.isFinite(n) && n < f.warnBelow ? n : undefined;
+  return Number.isFinite(n) ? { compared: n, shown: `${n} ${f.unit ?? ''}`.trim() } : undefined;
 }
 
-export const confirmLowLabel = (f: PlacedRecordField, value: number) =>
-  `Confirm ${f.label.toLowerCase()} of ${value} ${f.unit ?? ''}`.trim();
-export const measuredLabel = (f: PlacedRecordField) =>
-  `${f.label} ${String(f.prefill)}${f.unit && f.kind === 'number' ? ` ${f.unit}` : ''} was measured`;
+/** The reading when it lies outside the field's plausible range, else undefined (empty, unreadable or plausible). */
+export function implausibleReading(f: PlacedRecordField, value: unknown): VitalReading | undefined {
+  if (!f.confirmOutside) return undefined;
+  const reading = readVital(f, value);
+  const [lo, hi] = f.confirmOutside;
+  return reading && (reading.compared < lo || reading.compared > hi) ? reading : undefined;
+}
+
+export const confirmLabel = (f: PlacedRecordField, reading: VitalReading) =>
+  `Confirm ${f.label.toLowerCase()} of ${reading.shown}`;
+
+export function implausibleMessage(f: PlacedRecordField, reading: VitalReading): string {
+  const [lo, hi] = f.confirmOutside!;
+  const range = `${reading.part ? `${reading.part} ` : ''}${lo}–${hi} ${f.unit ?? ''}`.trim();
+  return `${f.label} ${reading.shown} is outside the plausible range (${range}): check it, then tick “${confirmLabel(f, reading)}” to record it`;
+}
+
+/** A local date and time as the datetime input reads it: 'YYYY-MM-DDTHH:MM' in this device's time zone. */
+export function localDateTimeHere(at: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}`;
+}
+
+/** The latest observation time the form accepts now: this device's clock plus the allowed skew (the api checks in the clinic's zone). */
+export const latestObservationTime = (now = new Date()) => localDateTimeHere(new Date(now.getTime() + OBSERVATION_CLOCK_SKEW_MS));
 
 export const RecordForm = MedicalRecordCreate.extend({ vitalsCheck: VitalsCheck }).superRefine((values, ctx) => {
   const gpe = values.examination.generalPhysicalExamination as Record<string, unknown>;
   const check = values.vitalsCheck as VitalsCheck;
-  for (const f of warnedVitals) {
-    const low = belowWarning(f, gpe[keyOf(f)]);
-    if (low !== undefined && !check.confirmedLow[keyOf(f)])
+  for (const f of confirmableVitals) {
+    const reading = implausibleReading(f, gpe[keyOf(f)]);
+    if (reading && !check.confirmed[keyOf(f)])
       ctx.addIssue({
         code: 'custom',
         path: ['examination', 'generalPhysicalExamination', keyOf(f)],
-        message: `${f.label} ${low} ${f.unit} is below ${f.warnBelow} ${f.unit}: tick “${confirmLowLabel(f, low)}” to record it`,
+        message: implausibleMessage(f, reading),
       });
   }
+  if (observedAfter(String(gpe.observedAt ?? ''), latestObservationTime()))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['examination', 'generalPhysicalExamination', 'observedAt'],
+      message: OBSERVATION_IN_FUTURE_MESSAGE,
+    });
   const sugar = String(gpe.bloodSugarLevel ?? '').trim();
   // a bare number is refused here, never guessed (the api stores it; the engine says "unit unknown")
   if (sugar && !glucoseUnitOf(sugar))
@@ -72,28 +122,13 @@ export const RecordForm = MedicalRecordCreate.extend({ vitalsCheck: VitalsCheck 
 export type RecordFormValues = z.input<typeof RecordForm>;
 export type ParsedRecordForm = z.output<typeof RecordForm>;
 
-/** Where the form starts: the descriptor's prefills, nothing ticked. */
+/** Where the form's ticks start: nothing confirmed. */
 export const recordFormCheckDefaults = (): VitalsCheck => ({
-  measured: Object.fromEntries(prefilledVitals.map((f) => [keyOf(f), false])),
-  confirmedLow: Object.fromEntries(warnedVitals.map((f) => [keyOf(f), false])),
+  confirmed: Object.fromEntries(confirmableVitals.map((f) => [keyOf(f), false])),
 });
 
-/**
- * The payload the form sends: its ticks dropped, and every prefilled vital neither changed nor
- * ticked as measured sent as not measured (null, or '' for a text).
- */
+/** The payload the form sends: the form's values without its ticks (an empty vital is already "not measured"). */
 export function toRecordPayload(values: ParsedRecordForm): ParsedMedicalRecordCreate {
-  const { vitalsCheck, ...payload } = values;
-  const gpe: Record<string, unknown> = { ...payload.examination.generalPhysicalExamination };
-  for (const f of prefilledVitals) {
-    const key = keyOf(f);
-    if (atPrefill(f, gpe[key]) && !vitalsCheck.measured[key]) gpe[key] = f.kind === 'number' ? null : '';
-  }
-  return {
-    ...payload,
-    examination: {
-      ...payload.examination,
-      generalPhysicalExamination: gpe as ParsedMedicalRecordCreate['examination']['generalPhysicalExamination'],
-    },
-  };
+  const { vitalsCheck: _ticks, ...payload } = values;
+  return payload;
 }

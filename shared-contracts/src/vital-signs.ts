@@ -1,5 +1,3 @@
-import { MIN_PULSE, MIN_RESPIRATORY_RATE } from './constants';
-
 /*
  * Vital-sign text rules shared by the api (the payload check, the summary engine) and the record
  * form, so that what the form lets through, the api stores and the engine reads are the same.
@@ -12,13 +10,6 @@ export const PULSE_RANGE = [20, 300] as const;
 export const RESPIRATORY_RATE_RANGE = [3, 80] as const;
 /* A saturation below 20 % is not a reading a pulse oximeter reports (and not a survivable one). */
 export const OXYGEN_SATURATION_RANGE = [20, 100] as const;
-
-/*
- * SPEC §5's minimums kept as the form's warning thresholds (a deliberate departure, see README):
- * a lower value asks the doctor to confirm it, and is then recorded.
- */
-export const PULSE_WARN_BELOW = MIN_PULSE;
-export const RESPIRATORY_RATE_WARN_BELOW = MIN_RESPIRATORY_RATE;
 
 /*
  * Plausible blood pressure (mmHg): no published cut-off; wide enough to keep profound shock and
@@ -57,6 +48,33 @@ export function checkBloodPressure(text: string, { within = false } = {}): Blood
     };
   return { ok: true, systolic, diastolic };
 }
+
+/**
+ * A temperature text as the record reads it: °C unless the unit °F is typed right after the number
+ * ("98.6F", "98.6 °F", "100 fahrenheit"); a bare number is never guessed to be °F. °F is converted
+ * to 0.1 °C. Undefined unless the whole text is one number and an optional unit. The api's engine
+ * (parseTemperature) and the record form's plausibility check read it alike.
+ */
+export function readTemperature(text: string): { celsius: number; fahrenheit?: number } | undefined {
+  const m = /^([-+]?\d+(?:[.,]\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(fahrenheit|celsius|centigrade|f|c)?\.?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const n = Number(m[1].replace(',', '.'));
+  const unit = m[2]?.toLowerCase();
+  if (unit !== 'f' && unit !== 'fahrenheit') return { celsius: n };
+  return { celsius: Math.round((((n - 32) * 5) / 9) * 10) / 10, fahrenheit: n };
+}
+
+/*
+ * An observation time ('YYYY-MM-DDTHH:MM', local) later than now is refused by the api and the form
+ * (hazard H18): the vital-sign trend would plot a mistyped future day as the latest reading. Up to
+ * OBSERVATION_CLOCK_SKEW_MS ahead is allowed for a device clock a little fast.
+ */
+export const OBSERVATION_CLOCK_SKEW_MS = 5 * 60_000;
+export const OBSERVATION_IN_FUTURE_MESSAGE = 'Observation time cannot be in the future';
+
+/** True when `observedAt` is later than `latest` (both 'YYYY-MM-DDTHH:MM', the same zone: they compare as text). */
+export const observedAfter = (observedAt: string, latest: string): boolean =>
+  observedAt.trim() !== '' && observedAt.trim() > latest;
 
 /** The two glucose units the form offers; the stored text carries one of them. */
 export const GLUCOSE_UNITS = ['mmol/L', 'mg/dL'] as const;

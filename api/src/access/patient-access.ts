@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import {
+  OBSERVATION_CLOCK_SKEW_MS,
+  OBSERVATION_IN_FUTURE_MESSAGE,
   OVERRIDE_REQUIRED_ERROR,
+  observedAfter,
   type Assessment,
   type AssignedPatient,
   type MedicalRecord,
@@ -15,6 +18,7 @@ import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';
 import { assessRecord, medicationAlerts } from '../clinical';
+import { localDateTime } from '../clinical/age';
 import { assessmentContextOf, summaryOf, withCurrentAssessments } from './assessments';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
@@ -157,12 +161,16 @@ export class PatientAccess {
   /**
    * Doctor, assigned patient: the record (biodata filled from the profile) and the prescribing
    * check of its treatment's drug (this record's allergy note with those on file). A stop alert
-   * without an override reason answers 409 and writes nothing.
+   * without an override reason answers 409 and writes nothing; so does an observation time later
+   * than now (in the clinic's time zone, a few minutes' clock skew allowed) with a 400.
    */
   async createRecord(
     patientId: string,
     input: RecordInput,
   ): Promise<{ record: MedicalRecord; alerts: MedicationAlert[]; assessment: Assessment }> {
+    const latest = localDateTime(new Date(this.actor.at.getTime() + OBSERVATION_CLOCK_SKEW_MS), this.clinicTimeZone);
+    if (observedAfter(input.examination.generalPhysicalExamination.observedAt, latest))
+      throw new HttpError(400, OBSERVATION_IN_FUTURE_MESSAGE);
     return this.db.transaction(async (tx) => {
       const context = await requirePrescriber(tx, this.caller, patientId);
       const patient = await findPatient(tx, patientId);

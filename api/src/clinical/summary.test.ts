@@ -176,7 +176,7 @@ describe('buildSummary', () => {
     expect(markdown).toContain('**Response (low, RCP 2017 Chart 4):** routine NEWS monitoring, minimum 12-hourly.');
   });
 
-  it('an incomplete NEWS2: "at least N", the missing parameters, no response tier; the prefill "9" is flagged', () => {
+  it('an incomplete NEWS2: "at least N", the missing parameters, no response tier; SPEC §5\'s old default "9" is flagged', () => {
     const { markdown, news2 } = buildSummary(makeRecord({ gpe: { temperature: '9', bloodPressure: '' } }));
     expect(news2).toMatchObject({ complete: false, total: 3 }); // RR 22 → 2, pulse 96 → 1
     expect(news2.missing).toEqual(['oxygenSaturation', 'supplementalOxygen', 'systolicBP', 'consciousness', 'temperature']);

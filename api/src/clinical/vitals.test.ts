@@ -79,7 +79,7 @@ describe('parseTemperature: °C; °F only with its unit', () => {
   it('a bare number is never guessed to be °F: 101.3 alone is an implausible °C', () => {
     expect(parseTemperature('101.3')).toEqual({ status: 'implausible', raw: '101.3', reason: 'above 45 °C' });
   });
-  it('the form prefill "9" and other impossible values are implausible', () => {
+  it('SPEC §5\'s old default "9" and other impossible values are implausible', () => {
     expect(parseTemperature('9')).toEqual({ status: 'implausible', raw: '9', reason: 'below 25 °C' });
     expect(parseTemperature('24.9').status).toBe('implausible');
     expect(parseTemperature('25').status).toBe('ok');

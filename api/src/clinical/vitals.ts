@@ -3,6 +3,7 @@ import {
   glucoseUnitOf,
   OXYGEN_SATURATION_RANGE,
   PULSE_RANGE,
+  readTemperature,
   RESPIRATORY_RATE_RANGE,
   type GlucoseUnit,
 } from 'shared-contracts';
@@ -26,8 +27,6 @@ export function firstNumber(text: string): number | undefined {
   const m = /[-+]?\d+(?:[.,]\d+)?/.exec(text);
   return m ? Number(m[0].replace(',', '.')) : undefined;
 }
-
-const round1 = (n: number) => Math.round(n * 10) / 10;
 
 /** "37.2" → "37.2", 38 → "38", 38.456 → "38.5": at most one decimal, no trailing zero. */
 export function fmt(n: number, decimals = 1): string {
@@ -82,32 +81,31 @@ export interface Temperature {
 /*
  * Pragmatic plausibility limits after conversion, not physiological absolutes (survival has been
  * reported below 25 °C in extreme accidental hypothermia and just above 45 °C): a recorded ward
- * temperature outside 25–45 °C is far likelier a typing error, such as the record form's default
- * "9", and must not be scored as a real reading. It is shown and flagged instead.
+ * temperature outside 25–45 °C is far likelier a typing error, such as SPEC §5's old default "9"
+ * (the form now asks to confirm anything outside 34–42 °C), and must not be scored as a real
+ * reading. It is shown and flagged instead.
  */
 export const TEMPERATURE_PLAUSIBLE_C = [25, 45] as const;
 
 /**
  * °C unless the unit °F is typed right after the number ("98.6F", "98.6 °F", "100 fahrenheit").
  * A bare number is never guessed to be °F: "98.6" alone is an implausible °C value, shown as such.
+ * Read by shared-contracts' readTemperature, as the record form reads it.
  */
 export function parseTemperature(text: string): Reading<Temperature> {
   const raw = text.trim();
   if (!raw) return { status: 'missing' };
-  // the whole text: a number and the unit typed right after it, if any ("98.6F", "37.8 °C", "38 deg c")
-  const m = /^([-+]?\d+(?:[.,]\d+)?)\s*(?:°|º|deg(?:rees?)?)?\s*(fahrenheit|celsius|centigrade|f|c)?\.?$/i.exec(raw);
-  if (!m) return { status: 'unreadable', raw };
-  const n = Number(m[1].replace(',', '.'));
-  const unit = m[2]?.toLowerCase();
-  const isF = unit === 'f' || unit === 'fahrenheit';
-  // °F converted to the chart's 0.1 °C resolution; a °C value is kept as typed
-  const celsius = isF ? round1(((n - 32) * 5) / 9) : n;
+  // the whole text: a number and the unit typed right after it, if any ("98.6F", "37.8 °C", "38 deg c");
+  // °F converted to the chart's 0.1 °C resolution, a °C value kept as typed
+  const value = readTemperature(raw);
+  if (!value) return { status: 'unreadable', raw };
+  const { celsius, fahrenheit } = value;
   const [lo, hi] = TEMPERATURE_PLAUSIBLE_C;
   if (celsius < lo || celsius > hi) {
-    const read = isF ? `${fmt(n)} °F read as ${fmt(celsius)} °C, ` : '';
+    const read = fahrenheit !== undefined ? `${fmt(fahrenheit)} °F read as ${fmt(celsius)} °C, ` : '';
     return { status: 'implausible', raw, reason: `${read}${celsius < lo ? `below ${lo}` : `above ${hi}`} °C` };
   }
-  return { status: 'ok', value: isF ? { celsius, fahrenheit: n } : { celsius } };
+  return { status: 'ok', value };
 }
 
 // ---------------------------------------------------------------- pulse, respiratory rate

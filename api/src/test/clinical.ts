@@ -36,7 +36,7 @@ export function setClock(t: TestApp, iso: string): void {
   t.clock.advance(new Date(iso).getTime() - t.clock.now().getTime());
 }
 
-/** The smallest valid record payload; every text defaults to '' and the vitals to SPEC §5's defaults. */
+/** The smallest valid record payload; every text defaults to '' and every vital to not measured. */
 export function recordBody(
   over: {
     title?: string;

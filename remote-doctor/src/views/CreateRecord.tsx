@@ -1,19 +1,17 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'shared-router';
-import { useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import {
   RecordForm,
-  atPrefill,
-  belowWarning,
-  confirmLowLabel,
-  measuredLabel,
-  prefilledVitals,
+  confirmLabel,
+  confirmableVitals,
+  implausibleReading,
+  latestObservationTime,
   recordDefaults,
   recordFormCheckDefaults,
   recordSteps,
   toRecordPayload,
   vitalsCheckName,
-  warnedVitals,
   type ParsedRecordForm,
   type PlacedRecordField,
 } from 'shared-contracts';
@@ -41,22 +39,21 @@ import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
 
 /**
- * The ticks a vital sign may need (SPEC §5's seed rule turned safe): "was measured" while it still
- * shows the form's prefill (otherwise it is sent as not measured), and "confirm" for a value below
- * the warning threshold (then it is recorded).
+ * The tick a vital outside its plausible range needs before Next (then it is recorded); nothing
+ * for a plausible or empty one. A confirmation is of one value: changing the value clears it.
  */
-function VitalChecks({ field }: { field: PlacedRecordField }) {
+function ConfirmImplausible({ field }: { field: PlacedRecordField }) {
   const value: unknown = useWatch({ name: field.name });
-  const prefilled = prefilledVitals.includes(field) && atPrefill(field, value);
-  const low = warnedVitals.includes(field) ? belowWarning(field, value) : undefined;
-  return (
-    <>
-      {prefilled && <FormCheckboxField name={vitalsCheckName('measured', field)} label={measuredLabel(field)} />}
-      {low !== undefined && (
-        <FormCheckboxField name={vitalsCheckName('confirmedLow', field)} label={confirmLowLabel(field, low)} />
-      )}
-    </>
-  );
+  const { getValues, setValue } = useFormContext();
+  const name = vitalsCheckName(field);
+  const seen = useRef(value);
+  useEffect(() => {
+    if (Object.is(seen.current, value)) return;
+    seen.current = value;
+    if (getValues(name)) setValue(name, false);
+  }, [value, name, getValues, setValue]);
+  const reading = implausibleReading(field, value);
+  return reading ? <FormCheckboxField name={name} label={confirmLabel(field, reading)} /> : null;
 }
 
 /** One field of the descriptor, as its kind is entered; its error is announced beside it (Next shows nothing else). */
@@ -77,14 +74,14 @@ function RecordInput({ field }: { field: PlacedRecordField }) {
         placeholder={field.placeholder}
         type={field.kind === 'number' ? 'number' : field.kind === 'datetime' ? 'datetime-local' : undefined}
         min={field.min}
-        max={field.kind === 'number' ? field.max : undefined}
+        max={field.kind === 'number' ? field.max : field.kind === 'datetime' ? latestObservationTime() : undefined}
       />
     );
   return (
     <>
       {input}
       {field.hint && <FieldHint id={hintId}>{field.hint}</FieldHint>}
-      {field.measurement && <VitalChecks field={field} />}
+      {confirmableVitals.includes(field) && <ConfirmImplausible field={field} />}
     </>
   );
 }
@@ -98,7 +95,9 @@ export default function CreateRecord() {
   // Next button between a press and its release, and the click would be lost.
   const form = useSchemaForm(RecordForm, { ...recordDefaults, vitalsCheck: recordFormCheckDefaults() });
   // Eight steps of typing survive an automatic logoff (cleared on explicit logout and on Finish).
-  const { restorePrompt, clearDraft } = useFormDraft(form, { accountId: doctorId, form: 'medical-record', patientId: id });
+  // 'medical-record-2': a draft of the earlier form held untouched prefills (pulse 78) it sent as
+  // not measured; restored here they would be sent as measurements, so those drafts are not offered.
+  const { restorePrompt, clearDraft } = useFormDraft(form, { accountId: doctorId, form: 'medical-record-2', patientId: id });
   const [prescribedDrug, allergies] = useWatch({
     control: form.control,
     name: ['treatment.prescribedDrug', 'medicalHistory.allergies'],
@@ -108,7 +107,7 @@ export default function CreateRecord() {
   const [overrideReason, setOverrideReason] = useState('');
 
   async function finish(values: ParsedRecordForm) {
-    // unconfirmed prefills go as "not measured"; the form's ticks are not sent
+    // the form's ticks are not sent; an empty vital goes as "not measured"
     const payload = toRecordPayload(values);
     try {
       const created = await createMedicalRecord(

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { MedicalRecordCreate, recordFields, recordSteps, type MedicalRecord } from 'shared-contracts';
+import { MedicalRecordCreate, localDateTimeHere, recordFields, recordSteps, type MedicalRecord } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { assessment } from '../../../test-support/fixtures';
@@ -62,8 +62,8 @@ const created: MedicalRecord = {
     generalPhysicalExamination: {
       bloodPressure: '',
       pulse: 112,
-      temperature: '9',
-      respiratoryRate: 16,
+      temperature: '',
+      respiratoryRate: null,
       bloodSugarLevel: '',
       Notes: '',
     },
@@ -142,7 +142,7 @@ test('the eight steps and their fields come from the record descriptor, each fie
     expect(stepHeading()).toBe(step.title);
     const form = screen.getByRole('form', { name: 'New medical record' });
     // the controls on screen are exactly this step's fields, in the descriptor's order
-    // (the vitals' "was measured" ticks are extra controls, not fields)
+    // (a vital's "Confirm …" tick, shown only beside an implausible value, is no field)
     const controls = [...form.querySelectorAll('input:not([type=checkbox]), textarea, select')];
     expect(controls).toHaveLength(step.fields.length);
     step.fields.forEach((f, k) => expect(within(form).getByLabelText(f.label)).toBe(controls[k]));
@@ -169,65 +169,113 @@ const toExamination = async () => {
   for (const title of recordSteps.slice(1, 6).map((s) => s.title)) await next(title);
 };
 
-test('the seed prefills (pulse 78, respiratory rate 16, temperature "9") each with a "was measured" tick; the api limits 20–300', async () => {
-  renderForm();
-  await toExamination();
-  expect(screen.getByLabelText('Pulse')).toHaveValue(78);
-  expect(screen.getByLabelText('Pulse')).toHaveAttribute('min', '20');
-  expect(screen.getByLabelText('Respiratory rate')).toHaveValue(16);
-  expect(screen.getByLabelText('Temperature')).toHaveValue('9');
-  expect(screen.getByLabelText('Blood pressure')).toHaveAttribute('placeholder', '120/80');
-  for (const tick of ['Pulse 78 /min was measured', 'Respiratory rate 16 /min was measured', 'Temperature 9 was measured'])
-    expect(screen.getByLabelText(tick)).not.toBeChecked();
-  // changed, the tick goes: a changed value is a measurement
-  type('Pulse', '96');
-  expect(screen.queryByLabelText('Pulse 78 /min was measured')).not.toBeInTheDocument();
-  expect(screen.getByText(/Scale 2 only for confirmed hypercapnic respiratory failure/)).toBeInTheDocument();
-});
-
-test('a pulse of 44 needs confirming, then goes; a respiratory rate of 9 too', async () => {
-  renderForm();
-  await toExamination();
-  type('Pulse', '44');
-  type('Respiratory rate', '9');
-  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-  expect(
-    await screen.findByText(/Pulse 44 \/min is below 78 \/min: tick “Confirm pulse of 44 \/min” to record it/),
-  ).toBeInTheDocument();
-  expect(screen.getByText(/Respiratory rate 9 \/min is below 16 \/min/)).toBeInTheDocument();
-  expect(stepHeading()).toBe('General physical examination');
-  fireEvent.click(screen.getByLabelText('Confirm pulse of 44 /min'));
-  fireEvent.click(screen.getByLabelText('Confirm respiratory rate of 9 /min'));
+const gpeSent = () => (fake.requests.find((r) => r.method === 'POST')?.body as any).examination.generalPhysicalExamination;
+const finishFromExamination = async () => {
   await next('System examination');
   await next('Investigations and treatment');
   fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
   await waitFor(() => expect(fake.requests.some((r) => r.method === 'POST')).toBe(true));
-  const post = fake.requests.find((r) => r.method === 'POST');
-  expect((post?.body as any).examination.generalPhysicalExamination).toMatchObject({ pulse: 44, respiratoryRate: 9 });
-  expect(post?.body).not.toHaveProperty('vitalsCheck');
-});
+};
 
-test('a prefill ticked "was measured" is recorded; a bare glucose number is refused', async () => {
+test('the vitals step opens empty: no number, no tick, nothing chosen but the SpO2 scale; the api limits 20–300', async () => {
   renderForm();
   await toExamination();
-  fireEvent.click(screen.getByLabelText('Pulse 78 /min was measured'));
+  for (const label of ['Pulse', 'Respiratory rate', 'Oxygen saturation (SpO2)'])
+    expect(screen.getByLabelText(label)).toHaveValue(null);
+  for (const label of ['Blood pressure', 'Temperature', 'Observation time', 'Blood sugar level'])
+    expect(screen.getByLabelText(label)).toHaveValue('');
+  for (const label of ['Air or oxygen', 'Consciousness (ACVPU)']) expect(screen.getByLabelText(label)).toHaveValue('');
+  // the chart the SpO2 is scored on (RCP 2017: scale 1 unless decided otherwise), no reading
+  expect(screen.getByLabelText('SpO2 scale')).toHaveValue('1');
+  expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+  expect(screen.getByLabelText('Pulse')).toHaveAttribute('min', '20');
+  expect(screen.getByLabelText('Pulse')).toHaveAttribute('max', '300');
+  expect(screen.getByLabelText('Observation time')).toHaveAttribute(
+    'max',
+    expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/),
+  );
+  expect(screen.getByLabelText('Blood pressure')).toHaveAttribute('placeholder', '120/80');
+  expect(screen.getByText(/Scale 2 only for confirmed hypercapnic respiratory failure/)).toBeInTheDocument();
+});
+
+test('plausible values ask nothing: a pulse of 72, a rate of 12, 36.8 °C, 118/76 go on with Next', async () => {
+  renderForm();
+  await toExamination();
+  type('Pulse', '72');
+  type('Respiratory rate', '12');
+  type('Temperature', '36.8');
+  type('Blood pressure', '118/76');
+  expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+  await finishFromExamination();
+  expect(screen.queryByText(/plausible range/)).not.toBeInTheDocument();
+  expect(gpeSent()).toMatchObject({ pulse: 72, respiratoryRate: 12, temperature: '36.8', bloodPressure: '118/76' });
+});
+
+test('a pulse of 25 asks for confirmation and is recorded once ticked; so do a rate of 4, 93 °F and a systolic of 55', async () => {
+  renderForm();
+  await toExamination();
+  type('Pulse', '25');
+  type('Respiratory rate', '4');
+  type('Temperature', '93 °F');
+  type('Blood pressure', '55/40');
+  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+  expect(
+    await screen.findByText(
+      'Pulse 25 /min is outside the plausible range (30–200 /min): check it, then tick “Confirm pulse of 25 /min” to record it',
+    ),
+  ).toBeInTheDocument();
+  expect(screen.getByText(/Respiratory rate 4 \/min is outside the plausible range \(6–50 \/min\)/)).toBeInTheDocument();
+  expect(screen.getByText(/Temperature 93 °F \(33.9 °C\) is outside the plausible range \(34–42 °C\)/)).toBeInTheDocument();
+  expect(
+    screen.getByText(/Blood pressure 55\/40 mmHg is outside the plausible range \(systolic 60–250 mmHg\)/),
+  ).toBeInTheDocument();
+  expect(stepHeading()).toBe('General physical examination');
+  fireEvent.click(screen.getByLabelText('Confirm pulse of 25 /min'));
+  fireEvent.click(screen.getByLabelText('Confirm respiratory rate of 4 /min'));
+  fireEvent.click(screen.getByLabelText('Confirm temperature of 93 °F (33.9 °C)'));
+  fireEvent.click(screen.getByLabelText('Confirm blood pressure of 55/40 mmHg'));
+  await finishFromExamination();
+  expect(gpeSent()).toMatchObject({ pulse: 25, respiratoryRate: 4, temperature: '93 °F', bloodPressure: '55/40' });
+  expect(fake.requests.find((r) => r.method === 'POST')?.body).not.toHaveProperty('vitalsCheck');
+});
+
+test('a confirmation is of one value: changing the value clears the tick', async () => {
+  renderForm();
+  await toExamination();
+  type('Pulse', '25');
+  fireEvent.click(screen.getByLabelText('Confirm pulse of 25 /min'));
+  expect(screen.getByLabelText('Confirm pulse of 25 /min')).toBeChecked();
+  type('Pulse', '250');
+  await waitFor(() => expect(screen.getByLabelText('Confirm pulse of 250 /min')).not.toBeChecked());
+  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+  expect(await screen.findByText(/Pulse 250 \/min is outside the plausible range/)).toBeInTheDocument();
+  expect(stepHeading()).toBe('General physical examination');
+});
+
+test('an observation time in the future is refused; now is fine', async () => {
+  renderForm();
+  await toExamination();
+  type('Observation time', localDateTimeHere(new Date(Date.now() + 60 * 60_000)));
+  fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+  expect(await screen.findByText('Observation time cannot be in the future')).toBeInTheDocument();
+  expect(stepHeading()).toBe('General physical examination');
+  const now = localDateTimeHere(new Date());
+  type('Observation time', now);
+  await finishFromExamination();
+  expect(gpeSent()).toMatchObject({ observedAt: now });
+});
+
+test('a bare glucose number is refused', async () => {
+  renderForm();
+  await toExamination();
   type('Blood sugar level', '5.4');
   fireEvent.click(screen.getByRole('button', { name: 'Next' }));
   expect(
     await screen.findByText('Blood sugar level needs its unit: mmol/L or mg/dL (e.g. 5.4 mmol/L or 97 mg/dL)'),
   ).toBeInTheDocument();
   type('Blood sugar level', '5.4 mmol/L');
-  await next('System examination');
-  await next('Investigations and treatment');
-  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
-  await waitFor(() => expect(fake.requests.some((r) => r.method === 'POST')).toBe(true));
-  const post = fake.requests.find((r) => r.method === 'POST');
-  expect((post?.body as any).examination.generalPhysicalExamination).toMatchObject({
-    pulse: 78,
-    respiratoryRate: null,
-    temperature: '',
-    bloodSugarLevel: '5.4 mmol/L',
-  });
+  await finishFromExamination();
+  expect(gpeSent()).toMatchObject({ bloodSugarLevel: '5.4 mmol/L' });
 });
 
 test("a field's error shows beside it on its own step, and Next waits until it is fixed", async () => {
@@ -242,7 +290,7 @@ test("a field's error shows beside it on its own step, and Next waits until it i
   expect(screen.queryByRole('alert')).not.toBeInTheDocument();
 });
 
-test('Finish posts the record in the contract shape, untouched prefills as not measured, and opens it', async () => {
+test('Finish posts the record in the contract shape, every untouched vital as not measured, and opens it', async () => {
   const router = renderForm();
   await fillFirstStep();
   await next('Presenting complaint');
@@ -267,7 +315,19 @@ test('Finish posts the record in the contract shape, untouched prefills as not m
     treatment: { prescribedDrug: 'Aspirin' },
   });
   expect(post?.body).toEqual(expected);
-  expect(expected.examination.generalPhysicalExamination).toMatchObject({ pulse: 112, respiratoryRate: null, temperature: '' });
+  expect(expected.examination.generalPhysicalExamination).toEqual({
+    bloodPressure: '',
+    pulse: 112,
+    temperature: '',
+    respiratoryRate: null,
+    oxygenSaturation: null,
+    spo2Scale: 1,
+    supplementalOxygen: null,
+    consciousness: null,
+    observedAt: '',
+    bloodSugarLevel: '',
+    Notes: '',
+  });
 });
 
 test('a stop alert for the treatment shows on the last step; Finish waits for the reason, which is sent', async () => {

@@ -46,7 +46,7 @@ export const RECORD_ENDPOINTS = {
     path: '/medicalhistory/{patientId}',
     summary: 'Create a medical record for an assigned patient (doctor); a stop alert needs overrideReason (else 409)',
     description:
-      "The treatment's drug is checked as a prescription is. A stop alert without `overrideReason` answers 409 with the alerts and writes nothing; with it the record is created and an 'override' audit row keeps the reason.",
+      "The treatment's drug is checked as a prescription is. A stop alert without `overrideReason` answers 409 with the alerts and writes nothing; with it the record is created and an 'override' audit row keeps the reason. An `observedAt` later than now (the clinic's time zone, 5 minutes' clock skew allowed) answers 400 'Observation time cannot be in the future' and writes nothing.",
     tags: ['medical records'],
     access: ['doctor'],
     params: PatientIdParams,

@@ -65,7 +65,7 @@ describe('the record descriptor', () => {
     );
   });
 
-  it('derives the creation schema: vitals absent are not measured (never the form prefills 78, 16, "9")', () => {
+  it('derives the creation schema: vitals absent are not measured (never SPEC §5\'s defaults 78, 16, "9")', () => {
     const parsed = MedicalRecordCreate.parse(minimal);
     expect(parsed.examination.generalPhysicalExamination).toEqual({
       bloodPressure: '',

@@ -124,7 +124,7 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       expect(row.patientId).toBe(patient.id);
     });
 
-    it('stores vitals left out as not measured, never the form prefills 78, 16, "9" (SPEC §5 deliberately departed from)', async () => {
+    it('stores vitals left out as not measured, never SPEC §5\'s defaults 78, 16, "9" (deliberately departed from)', async () => {
       const { doctor, patient } = await pair();
       const r = await created(doctor, patient);
       expect(r.examination.generalPhysicalExamination).toEqual({
@@ -181,6 +181,10 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
 
     it.each([
       ['pulse 20 and respiratory rate 3', { pulse: 20, respiratoryRate: 3 }],
+      [
+        "pulse 25, respiratory rate 4, 33 °C and 55/40 (the form's confirmed implausible values, never refused here)",
+        { pulse: 25, respiratoryRate: 4, temperature: '33', bloodPressure: '55/40' },
+      ],
       ['pulse 300 and respiratory rate 80', { pulse: 300, respiratoryRate: 80 }],
       ['SpO2 20 and 100', { oxygenSaturation: 100 }],
       ['a blood pressure at the plausible edges', { bloodPressure: '300/200' }],
@@ -210,6 +214,40 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
         expect(res.json().record.biodata.dateOfAdmission).toBe('2025-03-01');
         // the birthday is that Sydney day: 35 years, not 34 years 11 months
         expect(res.json().record.biodata.age).toEqual({ years: 35, months: 0, days: 0 });
+      } finally {
+        await sydney.app.close();
+      }
+    });
+
+    it("refuses an observation time in the future (the clinic's time zone, 5 minutes' skew allowed): 400, nothing written", async () => {
+      const sydney = await createTestApp(tdb.adapter, { CLINIC_TIME_ZONE: 'Australia/Sydney' });
+      try {
+        // 08:30 on 1 March in Sydney (AEDT, UTC+11)
+        setClock(sydney, '2025-02-28T21:30:00Z');
+        const doctor = await account(sydney, 'doctor');
+        const patient = await account(sydney, 'patient', { name: 'Kim Lee', DOB: '1990-03-01', gender: 'Female' });
+        await connect(sydney, doctor, patient);
+        const post = (observedAt: string) =>
+          sydney.app.inject({
+            method: 'POST',
+            url: `/medicalhistory/${patient.id}`,
+            headers: bearer(doctor.token),
+            payload: recordBody({ gpe: { pulse: 88, observedAt } }),
+          });
+        const before = await counts();
+        for (const future of ['2025-03-01T08:36', '2025-03-01T09:30', '2025-03-02T08:00', '2026-01-01T00:00']) {
+          const res = await post(future);
+          expect([res.statusCode, res.json()]).toEqual([400, { error: 'Observation time cannot be in the future' }]);
+        }
+        expect(await counts()).toEqual(before);
+        // now, 3 minutes ahead (a fast device clock) and 5 minutes ahead are accepted
+        for (const fine of ['2025-03-01T08:30', '2025-03-01T08:33', '2025-03-01T08:35']) {
+          const res = await post(fine);
+          expect(res.statusCode).toBe(201);
+          expect(res.json().record.examination.generalPhysicalExamination.observedAt).toBe(fine);
+        }
+        // read in the clinic's zone: 08:00 on 1 March is past in Sydney, though hours ahead of UTC (21:30 on 28 February)
+        expect((await post('2025-03-01T08:00')).statusCode).toBe(201);
       } finally {
         await sydney.app.close();
       }

@@ -59,11 +59,12 @@ describe.each(BACKENDS)('GET /vital-signs on %s', (backend) => {
 
   it("answers the patient's own points oldest first: usable readings as numbers, the rest null, NEWS2 complete or not", async () => {
     const { doctor, patient } = await pair();
-    // written first, but observed later (10:15 on 3 March) than the second record
+    // written first, but observed later (10:15 on 3 March) than the second record; written at
+    // 10:30 that day in Sydney (an observation time later than now is refused)
     const complete = await write(
       doctor,
       patient,
-      '2025-03-02T22:00:00Z',
+      '2025-03-02T23:30:00Z',
       { ...COMPLETE, observedAt: '2025-03-03T10:15' },
       'Complete set',
     );
@@ -99,7 +100,7 @@ describe.each(BACKENDS)('GET /vital-signs on %s', (backend) => {
         oxygenSaturation: null,
         spo2Scale: 1,
         supplementalOxygen: null,
-        // the form's "9" is implausible: a gap, never 9 °C
+        // SPEC §5's old default "9" is implausible: a gap, never 9 °C
         temperature: null,
       });
       expect(second).toEqual({
