@@ -511,7 +511,7 @@ const MEDICATION_TITLE: Record<MedicationAlert['kind'], string> = {
 
 /** The age on the day of admission: from the date of birth on file now, else the record's snapshot. */
 export function ageAtAdmission(r: MedicalRecord, dob: string | null | undefined): Age | null {
-  return (dob ? ageOn(dob, r.biodata.dateOfAdmission) : null) ?? r.biodata.age ?? null;
+  return (dob ? ageOn(dob, r.biodata.dateOfAdmission.slice(0, 10)) : null) ?? r.biodata.age ?? null;
 }
 
 /** The assessment of one record in its context. Pure: same inputs, same assessment. */
@@ -541,6 +541,18 @@ export function assessRecord(r: MedicalRecord, ctx: AssessmentContext): Assessme
   if (sepsis) findings.push(sepsis);
   findings.push(...criticalValues(o));
   if (hasVitals) findings.push(...news2Findings(o, !underSixteen));
+  // A child's vital signs are never "nothing found": no adult tier, but a paediatric score is due —
+  // urgently when the adult chart would already call for an urgent response (fail safe).
+  if (hasVitals && underSixteen)
+    findings.push(
+      finding(
+        o.news2.total >= 5 ? 'urgent' : 'review',
+        'news2',
+        'Under 16: score with a paediatric early-warning chart',
+        'the adult early-warning score is not validated under 16; these vital signs have not been scored for a child',
+        'RCP 2017 (adults only); NHS England PEWS',
+      ),
+    );
   findings.push(...bloodPressureFindings(o), ...dataQuality(o));
 
   const allergies = ctx.allergyEntries ?? (ctx.allergyNotes ?? []).flatMap(readAllergyText);

@@ -1,7 +1,22 @@
 import { buildSummary, DISCLAIMER, inline } from './summary';
-import type { MedicalRecord } from 'shared-contracts';
+import { VOCABULARY_VERSION } from './medication-safety';
+import type { Assessment, MedicalRecord } from 'shared-contracts';
 
 type Gpe = MedicalRecord['examination']['generalPhysicalExamination'];
+
+/** A stored assessment with no finding: buildSummary computes its own unless one is passed in options. */
+const STORED: Assessment = {
+  acuity: 'none',
+  reasons: [],
+  findings: [],
+  caveats: [],
+  news2: null,
+  medicationAlerts: [],
+  hasVitals: false,
+  observedAt: null,
+  computedAt: '1970-01-01T00:00:00.000Z',
+  contextVersion: 0,
+};
 
 /** A complete record as the api stores it; override any part. */
 function makeRecord(over: Partial<Omit<MedicalRecord, 'examination'>> & { gpe?: Partial<Gpe> } = {}): MedicalRecord {
@@ -11,6 +26,8 @@ function makeRecord(over: Partial<Omit<MedicalRecord, 'examination'>> & { gpe?: 
     patient: '22222222-2222-4222-8222-222222222222',
     title: 'Community-acquired pneumonia',
     summary: null,
+    summaryInfo: null,
+    assessment: STORED,
     biodata: {
       name: 'Asha Rao',
       email: 'asha@example.com',
@@ -146,7 +163,9 @@ describe('buildSummary', () => {
         '**Frequency:** Three times daily',
         '',
         '## Alerts',
-        '**Drug–allergy alert (warning):** Amoxicillin is a penicillin; the patient has an unconfirmed penicillin allergy with rash.',
+        '**Review:** NEWS2 incomplete (at least 4); Drug–allergy alert (warning).',
+        '**NEWS2 incomplete (at least 4):** missing spo2, air or oxygen, consciousness: an incomplete score can only rise; record them (RCP NEWS2 2017, Charts 3–4)',
+        `**Drug–allergy alert (warning):** Amoxicillin is a penicillin; the patient has an unconfirmed penicillin allergy with rash. (CareLoop substance vocabulary ${VOCABULARY_VERSION}; Khan DA et al., Drug allergy: a 2022 practice parameter update, J Allergy Clin Immunol 2022;150:1333–93)`,
         '',
         'Decision support only: verify against the full clinical picture.',
         '',
@@ -176,7 +195,7 @@ describe('buildSummary', () => {
     expect(markdown).toContain('**Response (low, RCP 2017 Chart 4):** routine NEWS monitoring, minimum 12-hourly.');
   });
 
-  it('an incomplete NEWS2: "at least N", the missing parameters, no response tier; SPEC §5\'s old default "9" is flagged', () => {
+  it('an incomplete NEWS2: "at least N", the missing parameters, no response tier; the prefill "9" is flagged', () => {
     const { markdown, news2 } = buildSummary(makeRecord({ gpe: { temperature: '9', bloodPressure: '' } }));
     expect(news2).toMatchObject({ complete: false, total: 3 }); // RR 22 → 2, pulse 96 → 1
     expect(news2.missing).toEqual(['oxygenSaturation', 'supplementalOxygen', 'systolicBP', 'consciousness', 'temperature']);
@@ -186,8 +205,9 @@ describe('buildSummary', () => {
     expect(markdown).toContain('Missing: SpO2, Air or oxygen, Systolic blood pressure, Consciousness, Temperature.');
     expect(markdown).not.toMatch(/\*\*Response/);
     expect(section(markdown, 'Alerts')).toContain(
-      '**Implausible value:** temperature “9” (below 25 °C), not scored: re-measure and correct the record.',
+      '**Implausible temperature “9”:** below 25 °C, not scored: re-measure and correct the record (record data quality)',
     );
+    expect(section(markdown, 'Alerts')).toContain('**Review:** NEWS2 incomplete (at least 3); Implausible temperature “9”.');
     expect(markdown).not.toContain('ACC/AHA');
   });
 
@@ -242,7 +262,11 @@ describe('buildSummary', () => {
     expect(bare.markdown).toContain(
       '**Blood sugar:** “2.1”: not interpreted (unit unknown); not flagged — record the unit (mmol/L or mg/dL).',
     );
-    expect(section(bare.markdown, 'Alerts')).not.toMatch(/glyc/i);
+    // a bare number is never guessed to be a hypoglycaemia: asked to be re-recorded instead
+    expect(section(bare.markdown, 'Alerts')).not.toMatch(/glyc|Critical|Low glucose/i);
+    expect(section(bare.markdown, 'Alerts')).toContain(
+      '**Blood sugar “2.1” not interpreted:** unit unknown: not flagged; record the value with its unit (record data quality)',
+    );
     const a1c = buildSummary(makeRecord({ gpe: { bloodSugarLevel: 'HbA1c 48 mmol/mol' } }));
     expect(a1c.markdown).toContain('**Blood sugar:** “HbA1c 48 mmol/mol”: not interpreted (HbA1c, not a glucose); not flagged.');
     const pp = buildSummary(makeRecord({ gpe: { bloodSugarLevel: '2hr PP 180 mg/dL' } }));
@@ -251,32 +275,40 @@ describe('buildSummary', () => {
   });
 
   it.each([
-    ['2.1 mmol/L', '**Hypoglycaemia:** blood sugar 2.1 mmol/L (below 3 mmol/L'],
-    ['2.9 mmol/L', '**Hypoglycaemia:**'],
-    ['40 mg/dL', '**Hypoglycaemia:** blood sugar 40 mg/dL (below 54 mg/dL'],
-    ['53 mg/dL', '**Hypoglycaemia:**'],
-    ['3.0 mmol/L', '**Low blood sugar:** 3 mmol/L (below 4 mmol/L'],
-    ['54 mg/dL', '**Low blood sugar:** 54 mg/dL (below 72 mg/dL'],
-    ['3.9 mmol/L', '**Low blood sugar:**'],
-    ['25.1 mmol/L', '**Severe hyperglycaemia:** blood sugar 25.1 mmol/L (above 25 mmol/L'],
-    ['460 mg/dL', '**Severe hyperglycaemia:**'],
-  ])('glucose %s raises %s', (text, alert) => {
-    expect(section(buildSummary(makeRecord({ gpe: { bloodSugarLevel: text } })).markdown, 'Alerts')).toContain(alert);
+    ['2.1 mmol/L', '**Critical: glucose 2.1 mmol/L:** below 3 mmol/L (level 2 hypoglycaemia): treat now', 'Emergency'],
+    ['2.9 mmol/L', '**Critical: glucose 2.9 mmol/L:** below 3 mmol/L', 'Emergency'],
+    ['40 mg/dL', '**Critical: glucose 40 mg/dL:** below 54 mg/dL (level 2 hypoglycaemia)', 'Emergency'],
+    ['53 mg/dL', '**Critical: glucose 53 mg/dL:** below 54 mg/dL', 'Emergency'],
+    ['3.0 mmol/L', '**Low glucose 3 mmol/L:** below 4 mmol/L: treat and recheck', 'Urgent'],
+    ['54 mg/dL', '**Low glucose 54 mg/dL:** below 72 mg/dL', 'Urgent'],
+    ['3.9 mmol/L', '**Low glucose 3.9 mmol/L:** below 4 mmol/L', 'Urgent'],
+    ['25.1 mmol/L', '**Critical: glucose 25.1 mmol/L:** above 25 mmol/L, severe hyperglycaemia', 'Emergency'],
+    ['460 mg/dL', '**Critical: glucose 460 mg/dL:** above 450 mg/dL', 'Emergency'],
+  ])('glucose %s raises %s (%s)', (text, alert, acuity) => {
+    const alerts = section(buildSummary(makeRecord({ gpe: { bloodSugarLevel: text } })).markdown, 'Alerts');
+    expect(alerts).toContain(alert);
+    // the glucose finding sets the acuity line (the rest of the record is a review at most)
+    expect(alerts.split('\n')[1]).toMatch(new RegExp(`^\\*\\*${acuity}:\\*\\* (Critical: glucose|Low glucose)`));
   });
 
   it.each(['4.0 mmol/L', '72 mg/dL', '25 mmol/L', '450 mg/dL'])('glucose %s raises no glucose alert (edge)', (text) => {
-    expect(section(buildSummary(makeRecord({ gpe: { bloodSugarLevel: text } })).markdown, 'Alerts')).not.toMatch(/glyc|sugar/i);
+    expect(section(buildSummary(makeRecord({ gpe: { bloodSugarLevel: text } })).markdown, 'Alerts')).not.toMatch(
+      /glucose|glyc|sugar/i,
+    );
   });
 
   it('critical values: SpO2 < 92 % on scale 1 (not scale 2), systolic < 90, new confusion', () => {
     const alerts = (gpe: Partial<Gpe>) => section(buildSummary(makeRecord({ gpe: { ...COMPLETE, ...gpe } })).markdown, 'Alerts');
-    expect(alerts({ oxygenSaturation: 91 })).toContain('**Low oxygen saturation:** SpO2 91 % on scale 1 (below 92 %)');
-    expect(alerts({ oxygenSaturation: 92 })).not.toContain('Low oxygen saturation');
-    expect(alerts({ oxygenSaturation: 89, spo2Scale: 2 })).not.toContain('Low oxygen saturation');
-    expect(alerts({ bloodPressure: '89/50' })).toContain('**Hypotension:** systolic 89 mmHg (below 90 mmHg)');
-    expect(alerts({ bloodPressure: '90/50' })).not.toContain('Hypotension');
-    expect(alerts({ consciousness: 'C' })).toContain('**New confusion (ACVPU “C”):**');
-    expect(alerts({ consciousness: 'P' })).toContain('**Reduced consciousness (ACVPU “P”):**');
+    expect(alerts({ oxygenSaturation: 91 })).toContain('**Critical: SpO2 91 % on air:** below 92 % on scale 1: assess now');
+    expect(alerts({ oxygenSaturation: 92 })).not.toContain('Critical: SpO2');
+    expect(alerts({ oxygenSaturation: 89, spo2Scale: 2 })).not.toContain('Critical: SpO2');
+    expect(alerts({ bloodPressure: '89/50' })).toContain(
+      '**Critical: systolic 89 mmHg:** below 90 mmHg, hypotension: assess for shock now',
+    );
+    expect(alerts({ bloodPressure: '90/50' })).not.toContain('Critical: systolic');
+    expect(alerts({ consciousness: 'C' })).toContain('**Critical: new confusion:** new-onset confusion (ACVPU “C”)');
+    expect(alerts({ consciousness: 'P' })).toContain('**Critical: reduced consciousness (ACVPU “P”):** responds to pain');
+    expect(alerts({ consciousness: 'A' })).not.toContain('consciousness');
   });
 
   it('sepsis screen: NICE NG51 high-risk criteria or qSOFA ≥ 2, with infection suggested', () => {
@@ -298,9 +330,10 @@ describe('buildSummary', () => {
     expect(septic.markdown).toContain('**Response (high, RCP 2017 Chart 4):** emergency response');
     const alerts = section(septic.markdown, 'Alerts');
     expect(alerts).toContain(
-      '**Possible sepsis:** NICE NG51 high-risk criteria: respiratory rate 26 /min (≥ 25), systolic 88 mmHg (≤ 90), heart rate 132 /min (> 130), SpO2 90 % on air (< 92), altered mental state (ACVPU C); qSOFA 3/3: respiratory rate 26 /min (≥ 22), altered mentation, systolic 88 mmHg (≤ 100) (fever): assess for sepsis now (NICE NG51).',
+      '**Possible sepsis:** NICE NG51 high-risk criteria: respiratory rate 26 /min (≥ 25), systolic 88 mmHg (≤ 90), heart rate 132 /min (> 130), SpO2 90 % on air (< 92), altered mental state (ACVPU C); qSOFA 3/3: respiratory rate 26 /min (≥ 22), altered mentation, systolic 88 mmHg (≤ 100) (fever): assess for sepsis now (NICE NG51; qSOFA (Seymour, JAMA 2016))',
     );
-    expect(alerts).toContain('**NEWS2 17, ≥ 7:** emergency response');
+    expect(alerts).toContain('**NEWS2 17 high:** emergency response');
+    expect(alerts.split('\n')[1]).toMatch(/^\*\*Emergency:\*\* Possible sepsis; /);
     // each NG51 criterion alone, with the history suggesting infection (no fever)
     const screen = (gpe: Partial<Gpe>) =>
       section(buildSummary(makeRecord({ gpe: { ...COMPLETE, temperature: '37', ...gpe } })).markdown, 'Alerts');
@@ -316,18 +349,26 @@ describe('buildSummary', () => {
     expect(screen({ temperature: '36' })).not.toContain('Possible sepsis');
     // qSOFA: two of RR ≥ 22, systolic ≤ 100, altered mentation
     expect(screen({ respiratoryRate: 22, bloodPressure: '100/60' })).toContain(
-      'Possible sepsis:** qSOFA 2/3: respiratory rate 22 /min (≥ 22), systolic 100 mmHg (≤ 100) (history suggests infection)',
+      'Possible sepsis:** qSOFA 2/3: respiratory rate 22 /min (≥ 22), systolic 100 mmHg (≤ 100) (infection suggested: “pneumonia”)',
     );
     expect(screen({ respiratoryRate: 22, bloodPressure: '101/60' })).not.toContain('Possible sepsis');
   });
 
-  it('no sepsis alert without a sign of infection', () => {
+  it('no sepsis alert without a sign of infection (no fever, infection word or antibiotic anywhere)', () => {
     const r = makeRecord({
+      title: 'Mechanical fall',
       historyOfPresentingComplaints: 'Fall at home.',
       historyOfPresentingIllness: 'Hip pain.',
+      investigations: { chestXRay: 'No fracture.' },
+      treatment: { ...NO_TREATMENT, prescribedDrug: 'Paracetamol 1 g' },
       gpe: { ...COMPLETE, temperature: '37', respiratoryRate: 26 },
     });
-    expect(section(buildSummary(r).markdown, 'Alerts')).not.toContain('Possible sepsis');
+    const alerts = section(buildSummary(r).markdown, 'Alerts');
+    expect(alerts).not.toContain('Possible sepsis');
+    expect(alerts).toContain('**NEWS2 4, single parameter scoring 3 (respiration rate):**');
+    // the same record with an antibiotic prescribed is screened
+    const treated = makeRecord({ ...r, treatment: { ...NO_TREATMENT, prescribedDrug: 'Amoxicillin 500 mg capsules' } });
+    expect(section(buildSummary(treated).markdown, 'Alerts')).toContain('(antibiotic prescribed: Amoxicillin 500 mg capsules)');
   });
 
   it('blood pressure categories are worded as one reading, not a diagnosis', () => {
@@ -349,17 +390,17 @@ describe('buildSummary', () => {
     );
     expect(news2).toMatchObject({ complete: true, total: 3, band: 'low-medium' });
     expect(section(markdown, 'Alerts')).toContain(
-      '**NEWS2 single parameter scoring 3 (temperature):** urgent ward-based response',
+      '**NEWS2 3, single parameter scoring 3 (temperature):** urgent ward-based response',
     );
   });
 
   it('NEWS2 ≥ 5 and ≥ 7 raise alerts; an incomplete score already at a threshold does too', () => {
     const medium = buildSummary(makeRecord({ gpe: { ...COMPLETE, respiratoryRate: 22, bloodPressure: '98/60', pulse: 96 } })); // 2 + 2 + 1 + 1
     expect(medium.news2).toMatchObject({ complete: true, total: 6, band: 'medium' });
-    expect(section(medium.markdown, 'Alerts')).toContain('**NEWS2 6, ≥ 5:** urgent clinical review');
+    expect(section(medium.markdown, 'Alerts')).toContain('**NEWS2 6 medium:** urgent response');
     const high = buildSummary(makeRecord({ gpe: { respiratoryRate: 26, bloodPressure: '88/50', pulse: 120 } })); // 3 + 3 + 2 + 1
     expect(high.news2).toMatchObject({ complete: false, total: 9 });
-    expect(section(high.markdown, 'Alerts')).toContain('**NEWS2 at least 9 (incomplete), ≥ 7:** emergency response');
+    expect(section(high.markdown, 'Alerts')).toContain('**NEWS2 at least 9 (incomplete) high:** emergency response');
     expect(high.markdown).toContain(
       '**Blood pressure:** 88/50 mmHg (reference 90–120/60–80 mmHg): low; reading in the low (hypotension) range (one reading; confirm on repeat)',
     );
@@ -369,8 +410,9 @@ describe('buildSummary', () => {
     const { markdown } = buildSummary(makeRecord({ gpe: { bloodPressure: '190 / 125 mmHg' } }));
     expect(markdown).toContain('reading in the hypertensive crisis range (ACC/AHA 2017; one reading; confirm on repeat)');
     expect(section(markdown, 'Alerts')).toContain(
-      '**Blood pressure reading in the hypertensive crisis range (ACC/AHA 2017):** 190/125 mmHg (above 180 and/or 120; one reading; confirm on repeat)',
+      '**Blood pressure 190/125 mmHg:** reading in the hypertensive crisis range (above 180 and/or 120; one reading; confirm on repeat): assess now for acute target-organ damage (ACC/AHA 2017)',
     );
+    expect(section(markdown, 'Alerts')).toContain('**Urgent:** Blood pressure 190/125 mmHg');
   });
 
   it('checks the other prescriptions with every recorded allergy note', () => {
@@ -386,9 +428,7 @@ describe('buildSummary', () => {
       ['Bactrim', 'sulfa drugs', 'allergy', 'warning'],
     ]);
     expect(section(markdown, 'Treatment')).toBe('## Treatment\n**Prescriptions:** Ceftriaxone 1 g IV; Bactrim DS\n');
-    expect(section(markdown, 'Alerts')).toContain(
-      '**Drug–allergy alert (cross-reactivity warning):** Ceftriaxone is a cephalosporin',
-    );
+    expect(section(markdown, 'Alerts')).toContain('**Drug–allergy cross-reactivity (warning):** Ceftriaxone is a cephalosporin');
   });
 
   it('empty parts read "Not recorded." / "None recorded."', () => {
@@ -405,7 +445,7 @@ describe('buildSummary', () => {
     expect(section(markdown, 'Treatment')).toBe('## Treatment\nNone recorded.\n');
     expect(markdown).toContain('**Age:** Not recorded');
     expect(markdown).toContain('**Allergies:** Not recorded.');
-    expect(markdown).toContain('Age unknown');
+    expect(section(markdown, 'Vital signs')).toContain('\nAge unknown — adult NEWS2 used.\n');
   });
 
   it('ages in years and months, months, days', () => {
@@ -417,19 +457,58 @@ describe('buildSummary', () => {
     expect(age({ years: 0, months: 0, days: 12 })).toBe('**Age:** 12 days');
   });
 
-  it('under 16 or age unknown: no NEWS2 alerts, and the summary says so', () => {
-    const highGpe = { respiratoryRate: 26, bloodPressure: '88/50', pulse: 120 };
-    const child = makeRecord({ biodata: { ...makeRecord().biodata, age: { years: 15, months: 11, days: 30 } }, gpe: highGpe });
-    const c = buildSummary(child).markdown;
-    expect(c).toContain('Under 16 years: NEWS2 is not validated (RCP 2017), so no NEWS2 alerts are raised');
-    expect(section(c, 'Alerts')).not.toContain('NEWS2');
-    expect(section(c, 'Alerts')).not.toContain('Possible sepsis');
-    const unknown = buildSummary(makeRecord({ biodata: { ...makeRecord().biodata, age: null }, gpe: highGpe })).markdown;
-    expect(unknown).toContain('Age unknown: NEWS2 is validated from 16 years (RCP 2017), so no NEWS2 alerts are raised.');
-    expect(section(unknown, 'Alerts')).not.toContain('NEWS2');
-    const sixteen = makeRecord({ biodata: { ...makeRecord().biodata, age: { years: 16, months: 0, days: 0 } }, gpe: highGpe });
-    expect(section(buildSummary(sixteen).markdown, 'Alerts')).toContain('NEWS2 at least 9');
-    expect(buildSummary(makeRecord()).markdown).not.toContain('Under 16');
+  // Fail safe: context adds caution, it never removes an alert (assessment.ts).
+  const withAge = (age: MedicalRecord['biodata']['age'], gpe: Partial<Gpe>) =>
+    buildSummary(makeRecord({ biodata: { ...makeRecord().biodata, age }, gpe: { ...COMPLETE, ...gpe } })).markdown;
+  /** NEWS2 14 without a critical value: RR 25, SpO2 92 % on oxygen, systolic 90, pulse 125, alert, 39.1 °C */
+  const NEWS2_14: Partial<Gpe> = {
+    respiratoryRate: 25,
+    oxygenSaturation: 92,
+    supplementalOxygen: true,
+    bloodPressure: '90/60',
+    pulse: 125,
+    temperature: '39.1',
+  };
+
+  it('age unknown: the adult NEWS2 alerts are raised, with a caveat', () => {
+    const md = withAge(null, NEWS2_14);
+    expect(md).toContain('**NEWS2: 14**');
+    expect(md).toContain('**Response (high, RCP 2017 Chart 4):** emergency response');
+    expect(section(md, 'Alerts')).toContain('**NEWS2 14 high:** emergency response');
+    expect(section(md, 'Alerts').split('\n')[1]).toMatch(/^\*\*Emergency:\*\* /);
+    expect(section(md, 'Vital signs')).toContain('\nAge unknown — adult NEWS2 used.\n');
+    // a known adult age: the same alerts, without the caveat
+    const adult = withAge({ years: 54, months: 0, days: 0 }, NEWS2_14);
+    expect(section(adult, 'Alerts')).toContain('**NEWS2 14 high:** emergency response');
+    expect(adult).not.toContain('Age unknown');
+  });
+
+  it('age unknown: a critical pulse of 25 alerts', () => {
+    const alerts = section(withAge(null, { pulse: 25 }), 'Alerts');
+    expect(alerts).toContain('**Critical: pulse 25 /min:** below 30 /min, peri-arrest: call for help now (RCUK ALS 2021)');
+    expect(alerts.split('\n')[1]).toBe('**Emergency:** Critical: pulse 25 /min; NEWS2 6 medium.');
+  });
+
+  it('under 16: a critical pulse of 25 alerts, no adult NEWS2 tier, and the paediatric caveat', () => {
+    const md = withAge({ years: 15, months: 11, days: 30 }, { pulse: 25 });
+    const alerts = section(md, 'Alerts');
+    expect(alerts).toContain('**Emergency:** Critical: pulse 25 /min; Under 16: score with a paediatric early-warning chart.');
+    expect(alerts).toContain('**Critical: pulse 25 /min:** below 30 /min, peri-arrest: call for help now (RCUK ALS 2021)');
+    expect(alerts).not.toContain('NEWS2');
+    expect(md).not.toContain('emergency response');
+    expect(md).not.toContain('**Response (');
+    expect(section(md, 'Vital signs')).toContain(
+      '\nNEWS2 is not validated under 16; use a paediatric early-warning score. Critical values still apply; adult reference ranges and sepsis criteria may not.\n',
+    );
+    // the adult tier of the same score for a 15-year-old never reaches the alerts
+    const child14 = withAge({ years: 15, months: 0, days: 0 }, NEWS2_14);
+    expect(section(child14, 'Alerts')).not.toContain('NEWS2 14');
+    expect(child14).not.toContain('emergency response');
+    // from 16 years the adult tier applies, without the caveat
+    const sixteen = withAge({ years: 16, months: 0, days: 0 }, { pulse: 25 });
+    expect(section(sixteen, 'Alerts')).toContain('**NEWS2 6 medium:** urgent response');
+    expect(sixteen).toContain('**Response (medium, RCP 2017 Chart 4):**');
+    expect(sixteen).not.toContain('not validated under 16');
   });
 
   it('allergies on file: the allergy line and the drug–allergy alerts use every allergy known for the patient', () => {
