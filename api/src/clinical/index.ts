@@ -25,3 +25,4 @@ export { suggestSubstances, type SubstanceSuggestion } from './substance-matcher
 export { INTERACTIONS } from './interactions';
 export { trendPoint, vitalSignTrend } from './trends';
 export { compareRisk, news2Change, riskLevel, worklistOrder, type WorklistEntry, type WorklistScore } from './worklist';
+export { contradiction, mergeNarrative, NARRATIVE_SECTIONS, NarrativeRejected } from './narrative-guard';

@@ -4,8 +4,8 @@ import type { MedicalRecord } from 'shared-contracts';
 import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadConfig } from '../../config';
-import { buildSummary, DISCLAIMER } from '../../clinical';
-import { mergeNarrative, NarrativeError, SYSTEM_PROMPT } from '../../adapters/model';
+import { buildSummary, DISCLAIMER, mergeNarrative, NarrativeRejected } from '../../clinical';
+import { SYSTEM_PROMPT } from '../../adapters/model';
 
 /** The deterministic block of a section: heading to the next blank line. */
 const block = (markdown: string, title: string) => markdown.split('\n\n').find((b) => b.startsWith(`## ${title}\n`))!;
@@ -333,7 +333,7 @@ describe('mergeNarrative', () => {
     ['a vital sign', model('A cough; pulse normal.')],
     ['a sepsis verdict', model('A cough; not septic.')],
   ])('refuses a text with %s', (_name, text) => {
-    expect(() => mergeNarrative(text, det)).toThrow(NarrativeError);
+    expect(() => mergeNarrative(text, det)).toThrow(NarrativeRejected);
   });
 
   it('names the owned term it found', () => {
