@@ -25,4 +25,16 @@ export { suggestSubstances, type SubstanceSuggestion } from './substance-matcher
 export { INTERACTIONS } from './interactions';
 export { trendPoint, vitalSignTrend } from './trends';
 export { compareRisk, news2Change, riskLevel, worklistOrder, type WorklistEntry, type WorklistScore } from './worklist';
-export { contradiction, mergeNarrative, NARRATIVE_SECTIONS, NarrativeRejected } from './narrative-guard';
+export {
+  addedDiagnosis,
+  addedNegation,
+  contradiction,
+  lostFinding,
+  lostNegation,
+  mergeNarrative,
+  NARRATIVE_SECTIONS,
+  NarrativeRejected,
+  narrativeViolation,
+  negatedFinding,
+  type NarrativeViolation,
+} from './narrative-guard';
