@@ -70,6 +70,12 @@ export interface NarrativeOutcome {
   summary: string;
   /** 'model' when the rewrite was used; otherwise why the deterministic text was kept */
   source: 'model' | 'deterministic';
+  /**
+   * Present only when the model's narrative was kept: the model configured (SUMMARY_LLM_MODEL), so
+   * the caller can label the summary "Narrative rewritten by <model> at <time>; computed sections
+   * unchanged".
+   */
+  rewrittenBy?: { model: string };
   error?: unknown;
 }
 
@@ -82,7 +88,7 @@ export async function narrativeSummary(
   if (!llm) return { summary: deterministic, source: 'deterministic' };
   try {
     const content = await requestRewrite(deterministic, llm, fetchFn);
-    return { summary: mergeNarrative(content, deterministic), source: 'model' };
+    return { summary: mergeNarrative(content, deterministic), source: 'model', rewrittenBy: { model: llm.model } };
   } catch (error) {
     return { summary: deterministic, source: 'deterministic', error };
   }

@@ -5,7 +5,7 @@ import { account, connect, recordBody, setClock, type Account } from '../../test
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadConfig } from '../../config';
 import { buildSummary, DISCLAIMER, mergeNarrative, NarrativeRejected } from '../../clinical';
-import { SYSTEM_PROMPT } from '../../adapters/model';
+import { narrativeSummary, SYSTEM_PROMPT } from '../../adapters/model';
 import guardCorpus from '../../clinical/narrative-corpus.json';
 
 /** A case of src/clinical/narrative-corpus.json. */
@@ -401,6 +401,46 @@ describe('mergeNarrative', () => {
 
   it('names the owned term it found', () => {
     expect(() => mergeNarrative(model('A cough for 3 days; no allergies.'), det)).toThrow(/allergies/);
+  });
+});
+
+describe('narrativeSummary', () => {
+  const det = [
+    '## Patient\n**Name:** X',
+    '## Presenting complaint\n**Presenting complaints:** crushing central chest pain radiating to the left arm, haemoptysis',
+    '## Key history\nNot recorded.',
+    '## Alerts\nNo alerts.\n\n' + DISCLAIMER,
+  ].join('\n\n');
+  const llm = { url: 'http://model.test/v1/chat/completions', model: 'clinical-rewriter-7b', timeoutMs: 1000 };
+  const answering =
+    (complaint: string): typeof fetch =>
+    async () =>
+      new Response(
+        JSON.stringify({
+          choices: [{ message: { content: det.replace(/(## Presenting complaint\n)[^\n]*/, `$1${complaint}`) } }],
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+
+  it('names the model whose rewrite was kept', async () => {
+    const outcome = await narrativeSummary(
+      det,
+      llm,
+      answering('Crushing central chest pain radiating to the left arm, with haemoptysis.'),
+    );
+    expect(outcome).toMatchObject({ source: 'model', rewrittenBy: { model: 'clinical-rewriter-7b' } });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.summary).toContain('with haemoptysis.');
+  });
+
+  it('names no model when the deterministic text is kept: refused, failed or not configured', async () => {
+    const refused = await narrativeSummary(det, llm, answering('Patient denies chest pain and haemoptysis; ACS ruled out.'));
+    expect(refused).toMatchObject({ summary: det, source: 'deterministic' });
+    expect(refused.rewrittenBy).toBeUndefined();
+    expect(refused.error).toBeInstanceOf(NarrativeRejected);
+    const failed = await narrativeSummary(det, llm, async () => new Response('{}', { status: 500 }));
+    expect(failed.rewrittenBy).toBeUndefined();
+    expect(await narrativeSummary(det, undefined, fetch)).toEqual({ summary: det, source: 'deterministic' });
   });
 });
 
