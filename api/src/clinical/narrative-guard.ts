@@ -281,7 +281,10 @@ const SAME_MEANING: readonly [RegExp, string][] = [
   [/\b(?:rt|r)\b(?=\s+\w)/g, ' right '],
   [/\babdo\b/g, ' abdominal '],
   [/\bb\/l\b|\bbilat\b/g, ' bilateral '],
-  [/(\d+)\s*\/\s*(?:7|52|12)\b/g, ' $1 '], // 2/7, 3/52, 6/12: days, weeks, months
+  // 2/7, 3/52, 6/12: days, weeks, months (so "2/7" may read "two days", never "2 weeks")
+  [/(\d+)\s*\/\s*7\b/g, ' $1 days '],
+  [/(\d+)\s*\/\s*52\b/g, ' $1 weeks '],
+  [/(\d+)\s*\/\s*12\b/g, ' $1 months '],
   [/(\d+)\s*(?:x|times)\b|\bx\s*(\d+)\b/g, ' $1$2 '],
 ];
 
