@@ -34,3 +34,16 @@ export {
   type WorklistEntry,
   type WorklistScore,
 } from './worklist';
+export {
+  addedDiagnosis,
+  addedNegation,
+  contradiction,
+  lostFinding,
+  lostNegation,
+  mergeNarrative,
+  NARRATIVE_SECTIONS,
+  NarrativeRejected,
+  narrativeViolation,
+  negatedFinding,
+  type NarrativeViolation,
+} from './narrative-guard';

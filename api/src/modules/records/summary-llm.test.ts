@@ -4,8 +4,17 @@ import type { MedicalRecord } from 'shared-contracts';
 import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadConfig } from '../../config';
-import { buildSummary, DISCLAIMER } from '../../clinical';
-import { mergeNarrative, NarrativeError, SYSTEM_PROMPT } from '../../adapters/model';
+import { buildSummary, DISCLAIMER, mergeNarrative, NarrativeRejected } from '../../clinical';
+import { narrativeSummary, SYSTEM_PROMPT } from '../../adapters/model';
+import guardCorpus from '../../clinical/narrative-corpus.json';
+
+/** A case of src/clinical/narrative-corpus.json. */
+interface GuardCase {
+  source: string;
+  rewrite: string;
+  expected: 'accept' | 'reject';
+  e2e?: boolean;
+}
 
 /** The deterministic block of a section: heading to the next blank line. */
 const block = (markdown: string, title: string) => markdown.split('\n\n').find((b) => b.startsWith(`## ${title}\n`))!;
@@ -21,6 +30,7 @@ type Mode =
   | 'empty-content'
   | 'no-alerts-heading'
   | 'fenced'
+  | 'complaint'
   | HostileMode;
 
 /** Hostile answers: each must be dropped whole, the deterministic summary kept. */
@@ -43,6 +53,8 @@ type HostileMode = keyof typeof HOSTILE;
 /** A fake OpenAI-style chat-completions server on 127.0.0.1 (a real socket, a random port). */
 class FakeModel {
   mode: Mode = 'rewrite';
+  /** mode 'complaint': the prose that replaces the presenting complaint's */
+  complaint = '';
   requests: { headers: http.IncomingHttpHeaders; body: any; url: string }[] = [];
   private server = http.createServer((req, res) => {
     let raw = '';
@@ -83,6 +95,13 @@ class FakeModel {
           return answer('   ');
         case 'no-alerts-heading':
           return answer(rewrite(input).replace('## Alerts', 'Alerts'));
+        case 'complaint':
+          return answer(
+            input
+              .split('\n\n')
+              .map((b) => (b.startsWith('## Presenting complaint\n') ? `## Presenting complaint\n${this.complaint}` : b))
+              .join('\n\n'),
+          );
         default:
           return answer(HOSTILE[this.mode](rewrite(input)));
       }
@@ -126,6 +145,7 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
   let t: TestApp;
   let model: FakeModel;
   let doctor: Account;
+  let patient: Account;
   let record: MedicalRecord;
 
   beforeAll(async () => {
@@ -140,7 +160,7 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     });
     setClock(t, '2025-03-01T10:00:00Z');
     doctor = await account(t, 'doctor');
-    const patient = await account(t, 'patient', { name: 'Pat Doe', DOB: '1990-02-28', gender: 'Female' });
+    patient = await account(t, 'patient', { name: 'Pat Doe', DOB: '1990-02-28', gender: 'Female' });
     await connect(t, doctor, patient);
     const res = await t.app.inject({
       method: 'POST',
@@ -236,6 +256,45 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     },
   );
 
+  // Hazard H19: the guard corpus's end-to-end cases through this endpoint. A hostile rewrite of the
+  // presenting complaint leaves the stored summary the deterministic one; a faithful one is used.
+  it.each((guardCorpus.cases as GuardCase[]).filter((c) => c.e2e).map((c) => [c.expected, c.rewrite, c] as const))(
+    '%s through the endpoint: "%s"',
+    async (_expected, _rewrite, c) => {
+      const label = '**Presenting complaints:** ';
+      expect(c.source.startsWith(label)).toBe(true);
+      const created = await t.app.inject({
+        method: 'POST',
+        url: `/medicalhistory/${patient.id}`,
+        headers: bearer(doctor.token),
+        payload: recordBody({ history: { historyOfPresentingComplaints: c.source.slice(label.length) } }),
+      });
+      const id = created.json().record._id;
+      const summarizeIt = async () =>
+        (await t.app.inject({ method: 'POST', url: `/medicalhistory/summary/${id}`, headers: bearer(doctor.token) })).json()
+          .summary as string;
+      model.mode = 'status500'; // the model fails: the deterministic summary
+      const deterministicText = await summarizeIt();
+      expect(block(deterministicText, 'Presenting complaint')).toBe(`## Presenting complaint\n${c.source}`);
+
+      model.mode = 'complaint';
+      model.complaint = c.rewrite;
+      const summary = await summarizeIt();
+      const storedText = (
+        await t.app.inject({ method: 'GET', url: `/medicalHistory/${id}`, headers: bearer(doctor.token) })
+      ).json().summary;
+      expect(storedText).toBe(summary);
+      if (c.expected === 'reject') {
+        expect(summary).toBe(deterministicText);
+        expect(summary).not.toContain(c.rewrite);
+      } else {
+        expect(block(summary, 'Presenting complaint')).toBe(`## Presenting complaint\n${c.rewrite}`);
+        for (const title of ['Patient', 'Key history', 'Allergies', 'Vital signs', 'Alerts'])
+          expect(block(summary, title)).toBe(block(deterministicText, title));
+      }
+    },
+  );
+
   it.each<Mode>(['status500', 'hang', 'not-json', 'no-choices', 'empty-content', 'no-alerts-heading'])(
     'falls back to the deterministic summary when the model fails (%s)',
     async (mode) => {
@@ -306,38 +365,82 @@ describe('mergeNarrative', () => {
   });
 
   it('handles CRLF and a fenced answer', () => {
-    const out = mergeNarrative('```\n' + model('A cough.').replace(/\n/g, '\r\n') + '\n```', det);
+    const out = mergeNarrative('```\n' + model('A cough for 3 days.').replace(/\n/g, '\r\n') + '\n```', det);
     expect(out).not.toMatch(/\r|```/);
-    expect(out).toContain('## Presenting complaint\nA cough.');
+    expect(out).toContain('## Presenting complaint\nA cough for 3 days.');
   });
 
   it.each([
-    ['a repeated heading', model('A cough.') + '\n## Alerts\nz'],
-    ['an added heading', model('A cough.').replace('## Treatment', '## Plan\nDischarge home.\n\n## Treatment')],
-    ['a dropped heading', model('A cough.').replace('## Allergies\n', '')],
+    ['a repeated heading', model('A cough for 3 days.') + '\n## Alerts\nz'],
+    ['an added heading', model('A cough for 3 days.').replace('## Treatment', '## Plan\nDischarge home.\n\n## Treatment')],
+    ['a dropped heading', model('A cough for 3 days.').replace('## Allergies\n', '')],
     [
       'headings moved',
-      model('A cough.')
+      model('A cough for 3 days.')
         .replace('## Patient', '## Key history')
         .replace(/## Key history\nTakes/, '## Patient\nTakes'),
     ],
-    ['a preamble', 'Here is the summary:\n\n' + model('A cough.')],
+    ['a preamble', 'Here is the summary:\n\n' + model('A cough for 3 days.')],
     ['no headings at all', 'The patient is well.'],
     ['no narrative', det.replace('**Presenting complaints:** cough for 3 days', '').replace('**Drug history:** metformin', '')],
     ['far too long', model('x'.repeat(60_000))],
-    ['no known drug allergies', model('A cough. No known drug allergies.')],
-    ['NKDA', model('A cough.', 'Metformin; NKDA.')],
-    ['a NEWS2 of its own', model('A cough; NEWS2 0.')],
-    ['discharge advice', model('A cough, safe for discharge.')],
+    ['no known drug allergies', model('A cough for 3 days. No known drug allergies.')],
+    ['NKDA', model('A cough for 3 days.', 'Metformin; NKDA.')],
+    ['a NEWS2 of its own', model('A cough for 3 days; NEWS2 0.')],
+    ['discharge advice', model('A cough for 3 days, safe for discharge.')],
     ['an invented number', model('A cough for 5 days.')],
-    ['a vital sign', model('A cough; pulse normal.')],
-    ['a sepsis verdict', model('A cough; not septic.')],
+    ['a vital sign', model('A cough for 3 days; pulse normal.')],
+    ['a sepsis verdict', model('A cough for 3 days; not septic.')],
+    ['a denied finding', model('Denies cough.')],
+    ['a diagnosis', model('A cough for 3 days, likely viral.')],
+    ['a lost finding', model('A cough.')],
+    ['a lost drug', model('A cough for 3 days.', 'No regular medication.')],
   ])('refuses a text with %s', (_name, text) => {
-    expect(() => mergeNarrative(text, det)).toThrow(NarrativeError);
+    expect(() => mergeNarrative(text, det)).toThrow(NarrativeRejected);
   });
 
   it('names the owned term it found', () => {
-    expect(() => mergeNarrative(model('A cough; no allergies.'), det)).toThrow(/allergies/);
+    expect(() => mergeNarrative(model('A cough for 3 days; no allergies.'), det)).toThrow(/allergies/);
+  });
+});
+
+describe('narrativeSummary', () => {
+  const det = [
+    '## Patient\n**Name:** X',
+    '## Presenting complaint\n**Presenting complaints:** crushing central chest pain radiating to the left arm, haemoptysis',
+    '## Key history\nNot recorded.',
+    '## Alerts\nNo alerts.\n\n' + DISCLAIMER,
+  ].join('\n\n');
+  const llm = { url: 'http://model.test/v1/chat/completions', model: 'clinical-rewriter-7b', timeoutMs: 1000 };
+  const answering =
+    (complaint: string): typeof fetch =>
+    async () =>
+      new Response(
+        JSON.stringify({
+          choices: [{ message: { content: det.replace(/(## Presenting complaint\n)[^\n]*/, `$1${complaint}`) } }],
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+
+  it('names the model whose rewrite was kept', async () => {
+    const outcome = await narrativeSummary(
+      det,
+      llm,
+      answering('Crushing central chest pain radiating to the left arm, with haemoptysis.'),
+    );
+    expect(outcome).toMatchObject({ source: 'model', rewrittenBy: { model: 'clinical-rewriter-7b' } });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.summary).toContain('with haemoptysis.');
+  });
+
+  it('names no model when the deterministic text is kept: refused, failed or not configured', async () => {
+    const refused = await narrativeSummary(det, llm, answering('Patient denies chest pain and haemoptysis; ACS ruled out.'));
+    expect(refused).toMatchObject({ summary: det, source: 'deterministic' });
+    expect(refused.rewrittenBy).toBeUndefined();
+    expect(refused.error).toBeInstanceOf(NarrativeRejected);
+    const failed = await narrativeSummary(det, llm, async () => new Response('{}', { status: 500 }));
+    expect(failed.rewrittenBy).toBeUndefined();
+    expect(await narrativeSummary(det, undefined, fetch)).toEqual({ summary: det, source: 'deterministic' });
   });
 });
 
