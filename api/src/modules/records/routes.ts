@@ -95,8 +95,8 @@ export function recordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         // Outside any transaction: the model may take seconds.
         const outcome = await narrativeSummary(computed.markdown, config.summaryLlm, fetchFn);
         if (outcome.error) request.log.warn({ err: outcome.error }, 'summary model failed; deterministic summary kept');
-        const rewrittenBy = outcome.source === 'model' && config.summaryLlm ? config.summaryLlm.model : null;
-        await access.saveSummary(record, outcome.summary, rewrittenBy);
+        // labelled as the model's wherever it is shown: "Narrative rewritten by <model> at <time>"
+        await access.saveSummary(record, outcome.summary, outcome.rewrittenBy?.model ?? null);
         return { summary: outcome.summary };
       });
     });
