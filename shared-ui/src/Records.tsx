@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'shared-router';
 import styled from 'styled-components';
 import { displayValueIn, recordSections, shortLabelOf, type MedicalRecord, type Role } from 'shared-contracts';
@@ -248,6 +248,10 @@ export function RecordPage({ role, id }: { role: Role; id: string }) {
   const record = useMedicalRecord(id);
   // the record form navigates here with { saved: true }
   const saved = (useLocation().state as { saved?: boolean } | null)?.saved === true;
+  // a record opens at its top, where its assessment is (not at the scroll of the long form before it)
+  useEffect(() => {
+    if (document.scrollingElement) document.scrollingElement.scrollTop = 0;
+  }, [id]);
   if (record.isError)
     return (
       <Card>
