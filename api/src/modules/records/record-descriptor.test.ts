@@ -18,6 +18,20 @@ import {
 } from 'shared-contracts';
 import { buildSummary } from '../../clinical/summary';
 
+/** A record's stored assessment, nothing found (what assessRecord gives a record without vitals or alerts). */
+const assessment = {
+  acuity: 'none',
+  reasons: [],
+  findings: [],
+  caveats: [],
+  news2: null,
+  medicationAlerts: [],
+  hasVitals: false,
+  observedAt: null,
+  computedAt: '2026-11-20T10:00:00.000Z',
+  contextVersion: 1,
+};
+
 const minimal = {
   medicalHistory: { title: 'Review', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {} },
   examination: { generalPhysicalExamination: {} },
@@ -108,6 +122,8 @@ describe('the record descriptor', () => {
       patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
       title,
       summary: null,
+      summaryInfo: null,
+      assessment,
       biodata: {
         name: 'A',
         email: 'a@example.com',
@@ -137,6 +153,9 @@ describe('the record descriptor', () => {
     ).toBeNull();
     const { allergies: _a, ...withoutAllergies } = stored;
     expect(MedicalRecord.safeParse(withoutAllergies).success).toBe(false);
+    // the assessment is part of every record read: a record without one is not a record
+    const { assessment: _x, ...withoutAssessment } = stored;
+    expect(MedicalRecord.safeParse(withoutAssessment).success).toBe(false);
   });
 
   it('labels the read-only views with the short label and the summary with its own where they differ', () => {
@@ -196,6 +215,8 @@ describe('the record descriptor', () => {
       patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
       title,
       summary: null,
+      summaryInfo: null,
+      assessment,
       biodata: {
         name: 'A',
         email: 'a@example.com',

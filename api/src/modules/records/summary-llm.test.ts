@@ -4,7 +4,7 @@ import type { MedicalRecord } from 'shared-contracts';
 import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadConfig } from '../../config';
-import { buildSummary, DISCLAIMER, mergeNarrative, NarrativeRejected } from '../../clinical';
+import { buildSummary, DISCLAIMER, mergeNarrative, NarrativeRejected, readAllergyText } from '../../clinical';
 import { narrativeSummary, SYSTEM_PROMPT } from '../../adapters/model';
 import guardCorpus from '../../clinical/narrative-corpus.json';
 
@@ -187,9 +187,17 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
 
   const summarize = () =>
     t.app.inject({ method: 'POST', url: `/medicalhistory/summary/${record._id}`, headers: bearer(doctor.token), payload: {} });
-  const deterministic = () => buildSummary(record, { prescriptions: [] }).markdown;
-  const stored = async () =>
-    (await t.app.inject({ method: 'GET', url: `/medicalHistory/${record._id}`, headers: bearer(doctor.token) })).json().summary;
+  // as the api computes it: the record's note on file, and the unconfirmed entry read from it (the allergy list)
+  const deterministic = () =>
+    buildSummary(record, {
+      prescriptions: [],
+      allergiesOnFile: ['penicillin'],
+      allergyEntries: readAllergyText('penicillin'),
+    }).markdown;
+  const storedRecord = async () =>
+    (
+      await t.app.inject({ method: 'GET', url: `/medicalHistory/${record._id}`, headers: bearer(doctor.token) })
+    ).json() as MedicalRecord;
 
   it('sends an OpenAI-style request: model, system + user messages, temperature 0, bearer key', async () => {
     await summarize();
@@ -223,7 +231,11 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     expect(summary).toMatch(/hypertensive crisis range/);
     expect(summary.trimEnd().endsWith(DISCLAIMER)).toBe(true);
     expect(summary.split(DISCLAIMER)).toHaveLength(2);
-    expect(await stored()).toBe(summary);
+    expect(summary).toContain('**Allergy list:** penicillin; criticality not assessed; unconfirmed');
+    const kept = await storedRecord();
+    expect(kept.summary).toBe(summary);
+    // the model's narrative was kept: said, with the model's name
+    expect(kept.summaryInfo).toMatchObject({ rewrittenBy: 'test-model', regeneratedOutOfDate: false, previousGeneratedAt: null });
   });
 
   it('a model that alters NEWS2, the flags or the alerts is overruled by the computed sections', async () => {
@@ -253,6 +265,8 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
       const { summary } = (await summarize()).json();
       expect(summary).toBe(deterministic());
       expect(summary).not.toMatch(/safe for discharge|No known drug allergies|NEWS2 0|120\/80|sepsis excluded|## Discharge/i);
+      // the dropped answer is not credited to the model
+      expect((await storedRecord()).summaryInfo?.rewrittenBy).toBeNull();
     },
   );
 
@@ -303,7 +317,10 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
       const res = await summarize();
       expect(res.statusCode).toBe(200);
       expect(res.json().summary).toBe(deterministic());
-      expect(await stored()).toBe(deterministic());
+      const kept = await storedRecord();
+      expect(kept.summary).toBe(deterministic());
+      // no model text kept: not credited to the model
+      expect(kept.summaryInfo?.rewrittenBy).toBeNull();
       expect(model.requests).toHaveLength(1);
       if (mode === 'hang') expect(Date.now() - started).toBeLessThan(5000); // the 300 ms timeout, not the test's
     },

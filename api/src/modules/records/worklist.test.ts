@@ -81,22 +81,46 @@ describe.each(BACKENDS)('GET /doctor/worklist on %s', (backend) => {
       name: 'Sam Septic',
       DOB: '1970-05-04',
       email: septic.email,
+      // the acuity of the latest observation set, and why (reasons[0]): sepsis and critical values above the score
+      acuity: 'emergency',
+      reasons: [
+        'Possible sepsis',
+        'Critical: systolic 88 mmHg',
+        'Critical: SpO2 90 % on air',
+        'Critical: new confusion',
+        'NEWS2 16 high',
+      ],
       latest: {
         recordId: latestSeptic,
         recordedAt: septicAt,
-        news2: { total: 16, complete: true, band: 'high', singleParameterThree: true },
+        news2: { total: 16, complete: true, band: 'high', singleParameterThree: true, applicable: true },
       },
       change: 15,
       lastRecordAt: septicAt,
+      lastVitalsAt: septicAt,
     });
     // incomplete: a lower bound, the missing parameter named, no band, no change claimed
     expect(p.latest).toMatchObject({ news2: { total: 1, complete: false }, missing: ['consciousness'] });
     expect(p.latest?.news2.band).toBeUndefined();
     expect(p.change).toBeNull();
-    // no record: unknown, ranked above a complete low score
-    expect(n).toMatchObject({ name: 'Nora None', latest: null, change: null, lastRecordAt: null });
+    expect(p).toMatchObject({ acuity: 'review', reasons: ['NEWS2 incomplete (at least 1)'] });
+    // no record: unknown, ranked above a complete low score; no vitals is a reason to review, never reassurance
+    expect(n).toMatchObject({
+      name: 'Nora None',
+      acuity: 'review',
+      reasons: ['No vital signs recorded'],
+      latest: null,
+      change: null,
+      lastRecordAt: null,
+      lastVitalsAt: null,
+    });
     // one record: no previous, no change
-    expect(w).toMatchObject({ latest: { news2: { total: 1, complete: true, band: 'low' } }, change: null });
+    expect(w).toMatchObject({
+      acuity: 'review',
+      reasons: ['NEWS2 1 low'],
+      latest: { news2: { total: 1, complete: true, band: 'low' } },
+      change: null,
+    });
   });
 
   it('the change is latest − previous of the two newest records (an older third ignored); "no change" is 0', async () => {
