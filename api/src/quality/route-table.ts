@@ -486,9 +486,9 @@ export const ROWS: Row[] = [
     expect: guarded(403, 403, 200, 200),
     // Only the caller's own assigned patients: D sees P with a record (other rows add newer ones), D2 never sees P.
     check(res, c, caller) {
-      const items = res.json().items as { patient: string; latest: { recordId: string } | null }[];
+      const items = res.json().items as { patient: string; lastRecordAt: string | null }[];
       const p = items.find((i) => i.patient === c.P.id);
-      if (caller === 'assignedDoctor' && !p?.latest) {
+      if (caller === 'assignedDoctor' && !p?.lastRecordAt) {
         throw new Error(`D's worklist should list P with their latest record: ${res.body.slice(0, 300)}`);
       }
       if (caller === 'unassignedDoctor' && p) throw new Error(`D2's worklist shows P: ${res.body.slice(0, 300)}`);
