@@ -110,7 +110,12 @@ test('a critical value outranks NEWS2: a hypoglycaemic patient with NEWS2 0 is a
   // NEWS2 0 (pulse 72) with glucose 1.9 mmol/L
   await recordVitals(request, pair.doctor, pair.patientId, { ...WELL, pulse: 72, bloodSugarLevel: '1.9 mmol/L' });
   // NEWS2 5: RR 22 → 2, SpO2 94 → 1, pulse 92 → 1, 38.5 °C → 1
-  await recordVitals(request, pair.doctor, medium.id, { ...WELL, respiratoryRate: 22, oxygenSaturation: 94, temperature: '38.5' });
+  await recordVitals(request, pair.doctor, medium.id, {
+    ...WELL,
+    respiratoryRate: 22,
+    oxygenSaturation: 94,
+    temperature: '38.5',
+  });
   await recordVitals(request, pair.doctor, noDob.id, { ...WELL, pulse: 25 });
 
   await page.goto('/');
