@@ -89,7 +89,7 @@ let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
-    [`POST /medicalhistory/${patientId}`]: { status: 201, body: { record: created, alerts: [] } },
+    [`POST /medicalhistory/${patientId}`]: { status: 201, body: { record: created, alerts: [], assessment: created.assessment } },
     // the check finds a stop for any amoxicillin; nothing otherwise
     [`GET /drug-alerts/${patientId}`]: (req) => ({
       status: 200,
