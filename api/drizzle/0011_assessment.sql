@@ -1,9 +1,11 @@
+ALTER TABLE "audit_log" DROP CONSTRAINT "audit_log_entity_check";--> statement-breakpoint
 ALTER TABLE "medical_records" ADD COLUMN "assessment" jsonb;--> statement-breakpoint
 ALTER TABLE "medical_records" ADD COLUMN "summary_info" jsonb;--> statement-breakpoint
 ALTER TABLE "medical_records" ADD COLUMN "has_vitals" boolean GENERATED ALWAYS AS ((coalesce(btrim(examination->'generalPhysicalExamination'->>'bloodPressure'), '') <> '' or coalesce(btrim(examination->'generalPhysicalExamination'->>'pulse'), '') <> '' or coalesce(btrim(examination->'generalPhysicalExamination'->>'temperature'), '') <> '' or coalesce(btrim(examination->'generalPhysicalExamination'->>'respiratoryRate'), '') <> '' or coalesce(btrim(examination->'generalPhysicalExamination'->>'oxygenSaturation'), '') <> '' or coalesce(btrim(examination->'generalPhysicalExamination'->>'supplementalOxygen'), '') <> '' or coalesce(btrim(examination->'generalPhysicalExamination'->>'consciousness'), '') <> '' or coalesce(btrim(examination->'generalPhysicalExamination'->>'bloodSugarLevel'), '') <> '')) STORED;--> statement-breakpoint
 ALTER TABLE "patients" ADD COLUMN "pregnancy" jsonb;--> statement-breakpoint
 ALTER TABLE "patients" ADD COLUMN "clinical_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE INDEX "medical_records_patient_vitals_idx" ON "medical_records" USING btree ("patient_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "medical_records"."has_vitals";--> statement-breakpoint
+ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_entity_check" CHECK ("audit_log"."entity" in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account', 'allergy_intolerance', 'pregnancy'));--> statement-breakpoint
 -- Hand-written (drizzle-kit does not model triggers): a patient's clinical version moves on with
 -- every write that a record's assessment or summary reads, so no write path can forget to.
 CREATE FUNCTION "bump_clinical_version"() RETURNS trigger LANGUAGE plpgsql AS $$

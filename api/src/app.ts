@@ -31,6 +31,7 @@ import { passwordResetRoutes } from './modules/password-reset/routes';
 import { emailVerificationRoutes } from './modules/email-verification/routes';
 import { prescriptionRoutes } from './modules/prescriptions/routes';
 import { allergyRoutes } from './modules/allergies/routes';
+import { pregnancyRoutes } from './modules/pregnancy/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { recordRoutes } from './modules/records/routes';
 import { reminderRoutes } from './modules/reminders/routes';
@@ -200,6 +201,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(reminderRoutes(deps));
   await app.register(healthRecordRoutes(deps));
   await app.register(allergyRoutes(deps));
+  await app.register(pregnancyRoutes(deps));
 
   return app;
 }

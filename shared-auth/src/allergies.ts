@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ENDPOINTS, type AllergyIntoleranceCreate, type AllergyIntoleranceWrite, type AllergyReport } from 'shared-contracts';
 import { call } from './client';
+import { recordsKey } from './records';
 
 export const allergiesKey = ['allergies'] as const;
 
@@ -12,10 +13,17 @@ export const useAllergies = (patientId: string | undefined) =>
     enabled: !!patientId,
   });
 
-/** Every write refetches the list (and anything keyed under it). */
+/** Every write refetches the list, and the records: their assessments read the allergies. */
 function useAllergyMutation<Input, Output>(mutationFn: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: allergiesKey }) });
+  return useMutation({
+    mutationFn,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: allergiesKey }),
+        queryClient.invalidateQueries({ queryKey: recordsKey }),
+      ]),
+  });
 }
 
 /** POST /allergies/{patientId} (doctor): a new entry, or the review of a free-text note (`reviews`). */

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ENDPOINTS, type DoctorProfileUpdate, type PatientProfileUpdate } from 'shared-contracts';
 import { call } from './client';
+import { recordsKey } from './records';
 
 export const profileKey = (role: 'patient' | 'doctor') => ['me', role] as const;
 
@@ -27,7 +28,12 @@ function useProfileMutation<Body extends object>(role: 'patient' | 'doctor') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: Body): Promise<unknown> => call(ENDPOINTS[`${role}UpdateMe`], { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKey(role) }),
+    // a patient's date of birth is read by their records' assessments
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: profileKey(role) }),
+        role === 'patient' && queryClient.invalidateQueries({ queryKey: recordsKey }),
+      ]),
   });
 }
 

@@ -6,6 +6,7 @@ import {
   PAGE_SIZE,
   type MedicalRecordCreate,
   type MedicationAlert,
+  type Pregnancy,
   type PrescriptionCreate,
   type Role,
 } from 'shared-contracts';
@@ -101,3 +102,20 @@ export const useAccessHistory = (page = 1, role: Role = 'patient') =>
     queryFn: () =>
       call(role === 'patient' ? ENDPOINTS.accessHistory : ENDPOINTS.doctorAccessHistory, { query: { page, limit: 20 } }),
   });
+
+/** GET /pregnancy/{patientId}: under the records key (the assessments read it). Idle without a patient. */
+export const usePregnancy = (patientId: string | undefined) =>
+  useQuery({
+    queryKey: [...recordsKey, 'pregnancy', patientId],
+    queryFn: () => call(ENDPOINTS.getPregnancy, { params: { patientId: patientId! } }),
+    enabled: !!patientId,
+  });
+
+/** PUT /pregnancy/{patientId} (doctor): the records, their assessments and the worklist are read again. */
+export function useSetPregnancy(patientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: Pregnancy) => call(ENDPOINTS.setPregnancy, { params: { patientId }, body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: recordsKey }),
+  });
+}

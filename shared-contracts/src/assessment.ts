@@ -56,11 +56,16 @@ export const Assessment = z.object({
 export type Assessment = z.infer<typeof Assessment>;
 
 /** Pregnancy status, set by a doctor: NEWS2 is not validated in pregnancy. */
-export const Pregnancy = z.strictObject({
-  status: z.enum(['pregnant', 'not-pregnant', 'unknown']),
-  /** completed weeks, when pregnant */
-  gestationWeeks: z.number().int().min(1).max(45).nullable().optional(),
-});
+export const Pregnancy = z
+  .strictObject({
+    status: z.enum(['pregnant', 'not-pregnant', 'unknown']),
+    /** completed weeks, only when pregnant */
+    gestationWeeks: z.number().int().min(1).max(45).nullable().optional(),
+  })
+  .refine((p) => p.status === 'pregnant' || p.gestationWeeks == null, {
+    message: 'Gestation is recorded only for a pregnancy',
+    path: ['gestationWeeks'],
+  });
 export type Pregnancy = z.infer<typeof Pregnancy>;
 
 /** When a summary was generated, from what, and whether the model rewrote its narrative. */

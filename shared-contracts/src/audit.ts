@@ -43,6 +43,7 @@ export const AUDIT_ENTITIES = [
   'assignment',
   'account',
   'allergy_intolerance',
+  'pregnancy',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -31,6 +31,7 @@ const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   assignment: ['a connection', 'your connections'],
   account: ['an account', 'your accounts'],
   allergy_intolerance: ['a record of an allergy', 'your allergies'],
+  pregnancy: ['a pregnancy status', 'your pregnancy status'],
 };
 /** Where an action reads differently for one entity: a reminder is only ever changed by cancelling it. */
 const ACTION_OF: Partial<Record<AuditEntity, Partial<Record<AuditAction, string>>>> = {

@@ -5,6 +5,7 @@ import { displayValueIn, recordSections, shortLabelOf, type MedicalRecord, type 
 import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Heading } from './components';
 import { Allergies } from './Allergies';
+import { PregnancyStatus } from './PregnancyStatus';
 import { AssessmentBanner } from './AssessmentBanner';
 import { formatDateTime } from './dates';
 import { HealthRecordDownload } from './HealthRecordDownload';
@@ -210,6 +211,7 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
         </Card>
       )}
       <Allergies role={role} patientId={patientId} />
+      <PregnancyStatus role={role} patientId={patientId} />
       {records.data && items.length === 0 && (
         <Card>
           <EmptyState>No medical record found</EmptyState>

@@ -16,6 +16,7 @@ export * from './Connections';
 export * from './SummaryText';
 export * from './Records';
 export * from './AssessmentBanner';
+export * from './PregnancyStatus';
 export * from './VitalSignTrends';
 export * from './Allergies';
 export * from './Prescriptions';

@@ -260,3 +260,33 @@ test('a summary says when it was generated, that it was regenerated when out of 
   fireEvent.click(screen.getByRole('button', { name: 'Regenerate Summary' }));
   await waitFor(() => expect(fake.requests.some((r) => r.path === `/medicalhistory/summary/${record._id}`)).toBe(true));
 });
+
+test('pregnancy: a doctor reads and sets it beside the records (gestation only when pregnant); a patient only reads it', async () => {
+  const patientId = record.patient;
+  let stored = { status: 'unknown', gestationWeeks: null as number | null };
+  const local = await startFakeApi({
+    'GET /medicalhistories': { status: 200, body: { items: [], page: 1, limit: 10, total: 0 } },
+    [`GET /allergies/${patientId}`]: { status: 200, body: { items: [] } },
+    [`GET /vital-signs`]: { status: 200, body: { points: [], truncated: false } },
+    [`GET /pregnancy/${patientId}`]: () => ({ status: 200, body: stored }),
+    [`PUT /pregnancy/${patientId}`]: (req: { body: unknown }) => {
+      stored = req.body as typeof stored;
+      return { status: 200, body: stored };
+    },
+  });
+  configureApi(local.url);
+  try {
+    renderView(<RecordList role="doctor" patientId={patientId} />);
+    const card = await screen.findByRole('region', { name: 'Pregnancy' });
+    expect(await within(card).findByText('Unknown', { selector: 'p' })).toBeInTheDocument();
+    expect(within(card).queryByLabelText('Gestation (weeks)')).toBeNull();
+    fireEvent.change(within(card).getByLabelText('Status'), { target: { value: 'pregnant' } });
+    fireEvent.change(within(card).getByLabelText('Gestation (weeks)'), { target: { value: '32' } });
+    fireEvent.click(within(card).getByRole('button', { name: 'Save pregnancy status' }));
+    expect(await within(card).findByText('Pregnant, 32 weeks')).toBeInTheDocument();
+    expect(local.requests.find((r) => r.method === 'PUT')?.body).toEqual({ status: 'pregnant', gestationWeeks: 32 });
+  } finally {
+    await local.close();
+    configureApi(fake.url);
+  }
+});

@@ -109,3 +109,13 @@ export async function withCurrentAssessments(db: Queryable, rows: RecordRow[], n
   }
   return out;
 }
+
+/** The patient's pregnancy status; "unknown" until a doctor sets it. */
+export async function pregnancyOf(db: Queryable, patientId: string): Promise<Pregnancy> {
+  const patient = (await patientClinicalOf(db, [patientId])).get(patientId);
+  return patient?.pregnancy ?? { status: 'unknown', gestationWeeks: null };
+}
+
+export async function setPregnancyOf(db: Queryable, patientId: string, pregnancy: Pregnancy): Promise<void> {
+  await db.update(patients).set({ pregnancy }).where(eq(patients.id, patientId));
+}

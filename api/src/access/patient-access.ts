@@ -6,6 +6,7 @@ import {
   OVERRIDE_REQUIRED_ERROR,
   observedAfter,
   type Assessment,
+  type Pregnancy,
   type AssignedPatient,
   type MedicalRecord,
   type MedicationAlert,
@@ -19,7 +20,7 @@ import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';
 import { assessRecord, medicationAlerts } from '../clinical';
 import { localDateTime } from '../clinical/age';
-import { assessmentContextOf, summaryOf, withCurrentAssessments } from './assessments';
+import { assessmentContextOf, pregnancyOf, setPregnancyOf, summaryOf, withCurrentAssessments } from './assessments';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
 import { allergyEntriesFrom } from './allergy-entries';
@@ -290,6 +291,32 @@ export class PatientAccess {
       );
       const byId = new Map(current.map((r) => [r.id, toMedicalRecord(r)]));
       return patients.map((p) => ({ patient: p.patient, records: p.records.map((r) => byId.get(r.id)!) }));
+    });
+  }
+
+  // --- pregnancy ------------------------------------------------------------------------------
+
+  /** The patient, or an assigned doctor: the pregnancy status ("unknown" until a doctor sets it). */
+  async readPregnancy(patientId: string): Promise<Pregnancy> {
+    return this.db.transaction(async (tx) => {
+      await requireSee(tx, this.caller, patientId);
+      const pregnancy = await pregnancyOf(tx, patientId);
+      await this.audit(tx, 'read', 'pregnancy', patientId);
+      return pregnancy;
+    });
+  }
+
+  /**
+   * Assigned doctor: sets it. The patient's clinical version moves on (a trigger), so every record's
+   * assessment is computed again with it on its next read.
+   */
+  async setPregnancy(patientId: string, pregnancy: Pregnancy): Promise<Pregnancy> {
+    return this.db.transaction(async (tx) => {
+      await requireAssignedDoctor(tx, this.caller, patientId);
+      const stored = { status: pregnancy.status, gestationWeeks: pregnancy.gestationWeeks ?? null };
+      await setPregnancyOf(tx, patientId, stored);
+      await this.audit(tx, 'update', 'pregnancy', patientId);
+      return stored;
     });
   }
 

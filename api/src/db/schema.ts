@@ -457,7 +457,7 @@ export const auditLog = pgTable(
     ),
     check(
       'audit_log_entity_check',
-      sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account', 'allergy_intolerance')`,
+      sql`${t.entity} in ('medical_record', 'prescription', 'medical_file', 'reminder', 'assignment', 'account', 'allergy_intolerance', 'pregnancy')`,
     ),
   ],
 );

@@ -368,6 +368,16 @@ export const ROWS: Row[] = [
     expect: guarded(403, 403, 201, 404),
   },
   {
+    route: 'GET /pregnancy/:patientId',
+    build: (c) => ({ method: 'GET', url: `/pregnancy/${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'PUT /pregnancy/:patientId',
+    build: (c) => ({ method: 'PUT', url: `/pregnancy/${c.P.id}`, payload: { status: 'pregnant', gestationWeeks: 32 } }),
+    expect: guarded(403, 403, 200, 404),
+  },
+  {
     route: 'PUT /allergy/:id',
     build: async (c) => ({
       method: 'PUT',

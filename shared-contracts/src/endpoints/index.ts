@@ -20,6 +20,7 @@ import {
 } from './clinical';
 import { FHIR_ENDPOINTS } from './fhir';
 import { HEALTH_RECORD_ENDPOINTS } from './health-record';
+import { PREGNANCY_ENDPOINTS } from './pregnancy';
 
 export { SummaryBody } from './clinical';
 export * from './fhir';
@@ -60,6 +61,7 @@ export const ENDPOINTS = withOperationIds({
   ...FHIR_ENDPOINTS,
   ...HEALTH_RECORD_ENDPOINTS,
   ...ALLERGY_ENDPOINTS,
+  ...PREGNANCY_ENDPOINTS,
 });
 export type Endpoints = typeof ENDPOINTS;
 export type OperationId = keyof Endpoints;

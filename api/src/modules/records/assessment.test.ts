@@ -239,4 +239,41 @@ describe.each(BACKENDS)('the clinical assessment over HTTP on %s', (backend) => 
     expect(after.acuity).toBe('emergency');
     expect(after.reasons).toContain('Critical: pulse 25 /min');
   });
+
+  it('pregnancy set by the doctor: NEWS2 kept with the obstetric caveat; the patient reads it; gestation only for a pregnancy', async () => {
+    const { doctor, patient } = await careOf({ name: 'Greta Gravid', DOB: '1992-02-02' });
+    const { record, assessment } = await create(doctor, patient, { gpe: HIGH });
+    expect(assessment.caveats).toEqual([]);
+    const unknown = await t().app.inject({ method: 'GET', url: `/pregnancy/${patient.id}`, headers: bearer(patient.token) });
+    expect(unknown.json()).toEqual({ status: 'unknown', gestationWeeks: null });
+
+    const refused = await t().app.inject({
+      method: 'PUT',
+      url: `/pregnancy/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: { status: 'not-pregnant', gestationWeeks: 12 },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toEqual(expect.any(String));
+
+    const set = await t().app.inject({
+      method: 'PUT',
+      url: `/pregnancy/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: { status: 'pregnant', gestationWeeks: 32 },
+    });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({ status: 'pregnant', gestationWeeks: 32 });
+    const seen = await t().app.inject({ method: 'GET', url: `/pregnancy/${patient.id}`, headers: bearer(patient.token) });
+    expect(seen.json()).toEqual({ status: 'pregnant', gestationWeeks: 32 });
+
+    const after = (await read(doctor, record._id)).assessment;
+    expect(after.contextVersion).toBeGreaterThan(assessment.contextVersion);
+    expect(after.caveats).toEqual([
+      'NEWS2 is not validated in pregnancy (32 weeks) — use an obstetric early-warning chart (MEOWS).',
+    ]);
+    // a caveat adds caution; the alert stays
+    expect(after.reasons).toContain('NEWS2 9 high');
+    expect(after.acuity).toBe('emergency');
+  });
 });
