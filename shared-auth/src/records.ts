@@ -119,3 +119,11 @@ export function useSetPregnancy(patientId: string) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: recordsKey }),
   });
 }
+
+/** GET /clinic: the clinic's time zone, in which every time is shown (read once per session). */
+export const useClinic = () =>
+  useQuery({
+    queryKey: ['clinic'],
+    queryFn: () => call(ENDPOINTS.clinic),
+    staleTime: Infinity,
+  });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { AuditAction, AuditEntity, AuditEntry, Role, SecurityAction } from 'shared-contracts';
 import { useAccessHistory } from 'shared-auth';
 import { Button, Card, EmptyState, Heading, Page, Row } from './components';
-import { formatDateTime } from './dates';
+import { ClinicTimeZoneNote, useClinicTime } from './dates';
 
 const ACTIONS: Record<AuditAction, string> = {
   read: 'viewed',
@@ -127,11 +127,13 @@ const INTRO: Record<Role, string> = {
 export function AccessHistoryView({ role }: { role: Role }) {
   const [page, setPage] = useState(1);
   const { data } = useAccessHistory(page, role);
+  const { format: formatDateTime } = useClinicTime();
   const pages = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
   return (
     <Page>
       <Heading>Access history</Heading>
       <p>{INTRO[role]}</p>
+      <ClinicTimeZoneNote />
       <Card>
         {data?.items.length === 0 && (
           <EmptyState>{role === 'patient' ? 'Nobody has accessed your medical data yet.' : 'Nothing recorded yet.'}</EmptyState>

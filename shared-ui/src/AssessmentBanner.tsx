@@ -1,6 +1,6 @@
 import styled from 'styled-components';
 import type { Acuity, Assessment } from 'shared-contracts';
-import { formatDateTime } from './dates';
+import { useClinicTime } from './dates';
 
 /*
  * A record's clinical assessment, at the top of the record: its colour and wording follow the
@@ -49,6 +49,7 @@ const Box = styled.section<{ $acuity: Acuity }>`
 export function AssessmentBanner({ assessment }: { assessment: Assessment }) {
   const { acuity, findings, caveats } = assessment;
   const look = LOOK[acuity];
+  const { format } = useClinicTime();
   const alerting = acuity === 'emergency' || acuity === 'urgent';
   return (
     <Box $acuity={acuity} role={alerting ? 'alert' : 'status'} aria-label="Clinical assessment">
@@ -87,7 +88,7 @@ export function AssessmentBanner({ assessment }: { assessment: Assessment }) {
           </ul>
         </details>
       )}
-      <small>Assessed {formatDateTime(assessment.computedAt)}</small>
+      <small>Assessed {format(assessment.computedAt)}</small>
     </Box>
   );
 }

@@ -7,7 +7,7 @@ import { Banner, Button, Card, EmptyState, Heading } from './components';
 import { Allergies } from './Allergies';
 import { PregnancyStatus } from './PregnancyStatus';
 import { AssessmentBanner } from './AssessmentBanner';
-import { formatDateTime } from './dates';
+import { ClinicTimeZoneNote, useClinicTime } from './dates';
 import { HealthRecordDownload } from './HealthRecordDownload';
 import { ListDetail, PickList } from './ListDetail';
 import { AssignedPatientIdentity } from './PatientIdentity';
@@ -158,6 +158,7 @@ function GenerateSummary({ id, label }: { id: string; label: string }) {
 
 /** When the summary was made and from what; a summary outgrown by its inputs says it was replaced. */
 function SummaryProvenance({ info }: { info: MedicalRecord['summaryInfo'] }) {
+  const { format: formatDateTime } = useClinicTime();
   if (!info) return null;
   return (
     <div aria-label="About this summary" style={{ fontSize: '0.9rem', marginBottom: '0.5rem' }}>
@@ -203,6 +204,7 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
   return (
     <>
       <Heading>Medical Records</Heading>
+      <ClinicTimeZoneNote />
       {role === 'patient' && <HealthRecordDownload />}
       {/* narrowed to one patient: say which one, so a namesake's records are never taken for theirs */}
       {role === 'doctor' && patientId && (
@@ -263,6 +265,7 @@ export function RecordPage({ role, id }: { role: Role; id: string }) {
   return (
     <Card>
       {saved && <Banner tone="success">Record saved.</Banner>}
+      <ClinicTimeZoneNote />
       {record.data && <RecordDetail page role={role} record={record.data} />}
     </Card>
   );

@@ -11,3 +11,12 @@ describe('formatDateTime', () => {
     expect(formatDateTime('not a time')).toBe('unknown time');
   });
 });
+
+describe('formatDateTime in a time zone', () => {
+  it('writes the moment as the clinic reads it, whatever the viewer’s zone', () => {
+    const at = '2026-11-24T22:30:00.000Z';
+    expect(formatDateTime(at, 'Australia/Sydney')).toBe('25 Nov 2026, 09:30');
+    expect(formatDateTime(at, 'America/New_York')).toBe('24 Nov 2026, 17:30');
+    expect(formatDateTime(at, 'UTC')).toBe('24 Nov 2026, 22:30');
+  });
+});

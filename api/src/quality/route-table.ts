@@ -240,6 +240,7 @@ function perRole(role: Role): Row[] {
 
 export const ROWS: Row[] = [
   { route: 'GET /health', build: () => ({ method: 'GET', url: '/health' }), expect: everyone(200) },
+  { route: 'GET /clinic', build: () => ({ method: 'GET', url: '/clinic' }), expect: everyone(200) },
   ...ROLES.flatMap(perRole),
 
   // Google sign-in is a browser flow: always a redirect (unconfigured here → ?error=google_unavailable).

@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import type { WorklistItem } from 'shared-contracts';
 import { useDoctorProfile, useWorklist } from 'shared-auth';
-import { AssignedPeople, formatDateTime, theme } from 'shared-ui';
+import { AssignedPeople, ClinicTimeZoneNote, theme, useClinicTime } from 'shared-ui';
 
 /** "NEWS2 7 (high)", "NEWS2 incomplete (at least 3)", "NEWS2 not applicable (under 16)" or "No vital signs yet". */
 export function news2Text(latest: WorklistItem['latest']): string {
@@ -54,6 +54,7 @@ const Why = styled.strong<{ $urgent: boolean }>`
 `;
 
 function WorklistFacts({ item }: { item: WorklistItem }) {
+  const { format: formatDateTime } = useClinicTime();
   const urgent = item.acuity === 'emergency' || item.acuity === 'urgent';
   return (
     <Facts data-testid="worklist-facts">
@@ -112,6 +113,7 @@ export function Worklist() {
       : undefined;
   return (
     <FullWidth>
+      <ClinicTimeZoneNote />
       <AssignedPeople
         title="Assigned patients"
         intro={

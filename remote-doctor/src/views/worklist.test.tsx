@@ -48,10 +48,13 @@ const ITEMS: WorklistItem[] = [
 ];
 
 let worklistReply: { status: number; body: unknown } = { status: 200, body: { items: ITEMS } };
+// no clinic zone known: times in the viewer's own zone, named as such
+let clinicReply: { status: number; body: unknown } = { status: 404, body: { error: 'Not found' } };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /doctor/worklist': () => worklistReply,
+    'GET /clinic': () => clinicReply,
     'GET /doctor/me': {
       status: 200,
       body: doctorMe({ assignedPatients: ITEMS.map(({ patient, name, DOB, email }) => ({ patient, name, DOB, email })) }),
@@ -153,4 +156,17 @@ test('releasing a patient keeps its confirm step and reads the worklist again', 
   fireEvent.click(within(items[2]).getByRole('button', { name: 'Release' }));
   await screen.findByText('Patient released.');
   await waitFor(() => expect(fake.requests.filter((r) => r.path === '/doctor/worklist')).toHaveLength(2));
+});
+
+test("times are the clinic's: in its time zone, named once above the list", async () => {
+  clinicReply = { status: 200, body: { timeZone: 'Australia/Sydney' } };
+  try {
+    renderWorklist();
+    expect(await screen.findByText("Times are in Australia/Sydney (the clinic's time zone).")).toBeInTheDocument();
+    const first = (await rows())[0];
+    // 09:15 UTC is 20:15 in Sydney (daylight time in November)
+    await waitFor(() => expect(within(first).getByTestId('worklist-facts')).toHaveTextContent('Last record 23 Nov 2026, 20:15'));
+  } finally {
+    clinicReply = { status: 404, body: { error: 'Not found' } };
+  }
 });

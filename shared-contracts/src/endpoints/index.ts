@@ -27,6 +27,9 @@ export * from './fhir';
 
 export const HealthResponse = z.object({ status: z.literal('ok') });
 export const HealthUnavailable = z.object({ status: z.literal('unavailable') });
+/** The clinic's own settings the screens need: every time is shown in its time zone (CLINIC_TIME_ZONE). */
+export const ClinicInfo = z.object({ timeZone: z.string() });
+export type ClinicInfo = z.infer<typeof ClinicInfo>;
 
 /**
  * Every endpoint of the api, once; the key is the OpenAPI operationId. The api registers its
@@ -44,6 +47,16 @@ export const ENDPOINTS = withOperationIds({
     response: HealthResponse,
     errors: [],
     otherResponses: { 503: HealthUnavailable },
+  }),
+  clinic: endpoint({
+    method: 'GET',
+    path: '/clinic',
+    summary: "The clinic's settings the screens need: its IANA time zone, in which every time is shown",
+    tags: ['health'],
+    access: 'public',
+    status: 200,
+    response: ClinicInfo,
+    errors: [],
   }),
   ...AUTH_ENDPOINTS,
   ...PROFILE_ENDPOINTS,

@@ -22,5 +22,8 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       }
       return { status: 'ok' as const };
     });
+
+    // Public: no patient data, only where the clinic is (so screens show times as the clinic reads them).
+    route(app, deps, ENDPOINTS.clinic, async () => ({ timeZone: deps.config.clinicTimeZone }));
   };
 }
