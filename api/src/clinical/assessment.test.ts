@@ -2,6 +2,7 @@ import type { Assessment, MedicalRecord } from 'shared-contracts';
 import { assessRecord, CRITICAL, type AssessmentContext } from './assessment';
 import { buildSummary } from './summary';
 import { compareRisk, patientAcuity, worklistOrder, type WorklistEntry } from './worklist';
+import { assessment as emptyAssessment } from '../../../test-support/fixtures';
 
 type Gpe = MedicalRecord['examination']['generalPhysicalExamination'];
 
@@ -10,19 +11,6 @@ type Gpe = MedicalRecord['examination']['generalPhysicalExamination'];
  * base record has no finding at all (normal, complete vital signs; no infection word; no drug), so
  * each test's finding comes from the one thing it changes.
  */
-
-const EMPTY: Assessment = {
-  acuity: 'none',
-  reasons: [],
-  findings: [],
-  caveats: [],
-  news2: null,
-  medicationAlerts: [],
-  hasVitals: false,
-  observedAt: null,
-  computedAt: '1970-01-01T00:00:00.000Z',
-  contextVersion: 0,
-};
 
 /** Normal adult vital signs, all seven NEWS2 parameters: NEWS2 0. */
 const NORMAL: Gpe = {
@@ -63,7 +51,7 @@ function makeRecord(over: Over = {}): MedicalRecord {
     title: 'Mechanical fall',
     summary: null,
     summaryInfo: null,
-    assessment: EMPTY,
+    assessment: emptyAssessment(),
     biodata: {
       name: 'Asha Rao',
       email: 'asha@example.com',

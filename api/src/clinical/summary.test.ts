@@ -1,22 +1,9 @@
 import { buildSummary, DISCLAIMER, inline } from './summary';
 import { VOCABULARY_VERSION } from './medication-safety';
-import type { Assessment, MedicalRecord } from 'shared-contracts';
+import type { MedicalRecord } from 'shared-contracts';
+import { assessment as emptyAssessment } from '../../../test-support/fixtures';
 
 type Gpe = MedicalRecord['examination']['generalPhysicalExamination'];
-
-/** A stored assessment with no finding: buildSummary computes its own unless one is passed in options. */
-const STORED: Assessment = {
-  acuity: 'none',
-  reasons: [],
-  findings: [],
-  caveats: [],
-  news2: null,
-  medicationAlerts: [],
-  hasVitals: false,
-  observedAt: null,
-  computedAt: '1970-01-01T00:00:00.000Z',
-  contextVersion: 0,
-};
 
 /** A complete record as the api stores it; override any part. */
 function makeRecord(over: Partial<Omit<MedicalRecord, 'examination'>> & { gpe?: Partial<Gpe> } = {}): MedicalRecord {
@@ -27,7 +14,7 @@ function makeRecord(over: Partial<Omit<MedicalRecord, 'examination'>> & { gpe?: 
     title: 'Community-acquired pneumonia',
     summary: null,
     summaryInfo: null,
-    assessment: STORED,
+    assessment: emptyAssessment(),
     biodata: {
       name: 'Asha Rao',
       email: 'asha@example.com',

@@ -17,20 +17,10 @@ import {
   valueIn,
 } from 'shared-contracts';
 import { buildSummary } from '../../clinical/summary';
+import { assessment as emptyAssessment } from '../../../../test-support/fixtures';
 
 /** A record's stored assessment, nothing found (what assessRecord gives a record without vitals or alerts). */
-const assessment = {
-  acuity: 'none',
-  reasons: [],
-  findings: [],
-  caveats: [],
-  news2: null,
-  medicationAlerts: [],
-  hasVitals: false,
-  observedAt: null,
-  computedAt: '2026-11-20T10:00:00.000Z',
-  contextVersion: 1,
-};
+const assessment = emptyAssessment();
 
 const minimal = {
   medicalHistory: { title: 'Review', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {} },
