@@ -263,3 +263,71 @@ for (const width of [1280, 390]) {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Chest pain');
   });
 }
+
+test('a summary made before a new anaphylaxis reads "Out of date — regenerated" and lists it with its reaction; pregnancy adds its caveat to the banner', async ({
+  page,
+  request,
+}) => {
+  const pair = await connectedPair(request, {
+    doctor: { name: 'Dr Olga Stale' },
+    patient: { name: 'Rita Later', DOB: '1990-06-01' },
+  });
+  const doctor = { Authorization: `Bearer ${pair.doctor}` };
+  // NEWS2 9 (RR 25, SpO2 93, systolic 95, pulse 120), amoxicillin on the record
+  const created = await request.post(`${API_URL}/medicalhistory/${pair.patientId}`, {
+    headers: doctor,
+    data: {
+      medicalHistory: { title: 'Breathless', biodata: { modeOfAdmission: 'Emergency' }, systemicHistory: {} },
+      examination: {
+        generalPhysicalExamination: {
+          respiratoryRate: 25,
+          oxygenSaturation: 93,
+          spo2Scale: 1,
+          supplementalOxygen: false,
+          bloodPressure: '95/60',
+          pulse: 120,
+          consciousness: 'A',
+          temperature: '37.0',
+        },
+      },
+      investigations: {},
+      treatment: { prescribedDrug: 'Amoxicillin' },
+    },
+  });
+  expect(created.status()).toBe(201);
+  const id = (await created.json()).record._id as string;
+  expect((await request.post(`${API_URL}/medicalhistory/summary/${id}`, { headers: doctor, data: {} })).status()).toBe(200);
+  // after the summary: a confirmed penicillin anaphylaxis, and a pregnancy at 30 weeks
+  const allergy = await request.post(`${API_URL}/allergies/${pair.patientId}`, {
+    headers: doctor,
+    data: {
+      substance: { text: 'Penicillin' },
+      type: 'allergy',
+      category: 'medication',
+      criticality: 'high',
+      reactions: [{ manifestation: 'Anaphylaxis', severity: 'severe' }],
+      clinicalStatus: 'active',
+      verificationStatus: 'confirmed',
+    },
+  });
+  expect(allergy.status()).toBe(201);
+  const pregnant = await request.put(`${API_URL}/pregnancy/${pair.patientId}`, {
+    headers: doctor,
+    data: { status: 'pregnant', gestationWeeks: 30 },
+  });
+  expect(pregnant.status()).toBe(200);
+
+  await page.goto('/');
+  await logIn(page, 'doctor', pair.doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await page.goto(`/all-medical-records/${id}`);
+  const record = page.getByRole('article', { name: 'Medical record: Breathless' });
+  const banner = record.getByRole('alert', { name: 'Clinical assessment' });
+  await expect(banner).toContainText('Emergency — assess now');
+  await expect(banner).toContainText('NEWS2 9 high');
+  await expect(banner).toContainText('Drug–allergy alert (stop)');
+  await expect(banner).toContainText('not validated in pregnancy (30 weeks)');
+  await expect(page.getByLabel('About this summary')).toContainText('Out of date — regenerated');
+  await expect(page.getByTestId('summary')).toContainText('Penicillin — Anaphylaxis (severe); high criticality; confirmed');
+  await expect(record.getByRole('button', { name: 'Regenerate Summary' })).toBeVisible();
+});
