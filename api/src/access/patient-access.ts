@@ -115,7 +115,7 @@ export class PatientAccess {
 
   /**
    * Everything of one patient a FHIR answer is made from, if the caller may see them (else 404
-   * `notFound`, as for a missing id). Audited like the app's own reads of the same data, in the
+   * `notFound`, as for a missing id), each record's assessment current (withCurrentAssessments). Audited like the app's own reads of the same data, in the
    * same transaction: `audited` lists the entities returned (one list row each), or names the one
    * row a read by id returns (a read row).
    */
@@ -130,7 +130,9 @@ export class PatientAccess {
       if (!rows) throw new HttpError(404, notFound);
       if (Array.isArray(audited)) for (const entity of audited) await this.audit(tx, 'list', entity, patientId);
       else await this.audit(tx, 'read', audited.entity, patientId, audited.entityId);
-      return rows;
+      // the one stored assessment (and summary), brought up to date in this read: FHIR and the PDF
+      // export it as it is now, never an older one nor their own (hazard H26)
+      return { ...rows, records: await withCurrentAssessments(tx, rows.records, this.actor.at) };
     });
   }
 

@@ -336,7 +336,8 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** One alert line: what, the finding, and where the rule comes from. */
 const alertLine = (f: AssessmentFinding) => `**${inline(f.title)}:** ${inline(f.detail)} (${inline(f.source)})`;
 
-const ACUITY_TEXT = { emergency: 'Emergency', urgent: 'Urgent', review: 'Review', none: 'No alert' } as const;
+/** An acuity in words, as the banner, the summary, FHIR's RiskAssessment and the PDF say it. */
+export const ACUITY_TEXT = { emergency: 'Emergency', urgent: 'Urgent', review: 'Review', none: 'No alert' } as const;
 
 // ------------------------------------------------------------------ the summary
 

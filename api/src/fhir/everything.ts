@@ -7,6 +7,7 @@ import {
   toMedicationRequest,
   toNoteAllergyIntolerances,
 } from './documents';
+import { toRiskAssessment } from './assessment';
 import { recordObservationResources } from './observations';
 import { toEncounter, toPatient, toPractitioner } from './resources';
 
@@ -31,6 +32,7 @@ export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<
     ...rows.doctors.map(toPractitioner),
     ...rows.records.map(toEncounter),
     ...rows.records.flatMap((r) => recordObservationResources(r, ctx.timeZone)),
+    ...rows.records.map(toRiskAssessment).filter((a) => a !== null),
     ...rows.records.map(toComposition).filter((c) => c !== null),
     ...rows.allergies.map(toAllergyIntolerance),
     ...rows.allergyNotes.flatMap((n) => toNoteAllergyIntolerances(rows.patient.id, n)),

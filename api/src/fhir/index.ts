@@ -3,4 +3,5 @@ export { patientEverything, resourcesOf, searchset, EVERYTHING_AUDIT, type FhirC
 export { capabilityStatement, notFound, operationOutcome, readResource, searchResources } from './search';
 export * from './resources';
 export * from './documents';
+export { qualitativeRisk, RISK_PROBABILITY, riskAssessmentId, toRiskAssessment } from './assessment';
 export { clinicTimeToInstant, LOINC, LOINC_CODES, recordObservationResources } from './observations';

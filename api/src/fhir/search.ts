@@ -20,6 +20,7 @@ const ENTITY_OF: Record<FhirType, AuditEntity | null> = {
   Encounter: 'medical_record',
   Observation: 'medical_record',
   Composition: 'medical_record',
+  RiskAssessment: 'medical_record',
   AllergyIntolerance: 'allergy_intolerance',
   MedicationRequest: 'prescription',
   DocumentReference: 'medical_file',
@@ -41,8 +42,8 @@ export function operationOutcome(status: number, diagnostics: string): Operation
   };
 }
 
-/** The record an Observation or Composition id is made from: its first 36 characters (a uuid). */
-const recordIdOf = (type: FhirType, id: string) => (type === 'Observation' ? id.slice(0, 36) : id);
+/** The record an Observation or RiskAssessment id is made from (its first 36 characters, a uuid); a Composition's is the record's. */
+const recordIdOf = (type: FhirType, id: string) => (type === 'Observation' || type === 'RiskAssessment' ? id.slice(0, 36) : id);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `GET /fhir/R4/{type}/{id}`: one resource, 404 (same text) when missing or not the caller's. */
@@ -152,6 +153,8 @@ function dateOf(r: Resource): string | undefined {
       return r.date;
     case 'AllergyIntolerance':
       return r.recordedDate;
+    case 'RiskAssessment':
+      return r.occurrenceDateTime;
     default:
       return undefined;
   }

@@ -20,6 +20,7 @@ export const FHIR_TYPES = [
   'MedicationRequest',
   'DocumentReference',
   'Composition',
+  'RiskAssessment',
 ] as const;
 export type FhirType = (typeof FHIR_TYPES)[number];
 

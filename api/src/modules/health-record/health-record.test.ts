@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { auditLog } from '../../db/schema';
+import { newAllergy } from '../../test/allergies';
 import { account, connect, prescriptionBody, recordBody, setClock } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
 import { pageCount, pdfText } from '../../test/pdf-text';
@@ -68,6 +69,70 @@ describe.each(BACKENDS)('GET /patient/health-record.pdf on %s', (backend) => {
     expect(after.length).toBeGreaterThan(before);
     expect(after.slice(before).map((r) => r.action)).toEqual(expect.arrayContaining(['list']));
     expect(after.slice(before).map((r) => r.entity)).toEqual(expect.arrayContaining(['medical_record', 'prescription']));
+  });
+
+  it("gives each record's stored assessment: the acuity in words, the reasons and the caveats (hazard H26)", async () => {
+    const doctor = await account(t, 'doctor');
+    const patient = await account(t, 'patient', { name: 'Lin Wei' });
+    const dated = await account(t, 'patient', { name: 'Omar Said', DOB: '1980-05-01' });
+    await connect(t, doctor, patient);
+    await connect(t, doctor, dated);
+    for (const who of [patient, dated]) {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: `/medicalhistory/${who.id}`,
+        headers: bearer(doctor.token),
+        payload: recordBody({ title: 'Collapse', gpe: { pulse: 25 } }),
+      });
+      expect(created.statusCode).toBe(201);
+      expect(created.json().assessment).toMatchObject({
+        acuity: 'emergency',
+        reasons: ['Critical: pulse 25 /min', 'NEWS2 at least 3 (incomplete), single parameter scoring 3 (pulse)'],
+      });
+    }
+    const calm = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: recordBody({ title: 'Paperwork' }),
+    });
+    expect(calm.statusCode).toBe(201);
+
+    const text = pdfText((await pdfOf(patient.token)).rawPayload).replace(/[ \t]+/g, ' ');
+    expect(text).toMatch(
+      /Collapse — .*\n(.*\n)*?Assessment\nAcuity: Emergency\nCritical: pulse 25 \/min\nNEWS2 at least 3 \(incomplete\), single parameter scoring 3 \(pulse\)\n/,
+    );
+    expect(text).toContain('Caution: Age unknown — adult NEWS2 used.');
+    // a record without findings: no alert, and still the caveat
+    expect(text).toMatch(/Paperwork — .*\n(.*\n)*?Assessment\nAcuity: No alert\nCaution: Age unknown/);
+    // never the stored object as JSON
+    expect(text).not.toMatch(/"acuity"|contextVersion|emergency/);
+
+    // a patient whose age is known: the same acuity and reason, no caveat
+    const theirs = pdfText((await pdfOf(dated.token)).rawPayload);
+    expect(theirs).toContain('Acuity: Emergency');
+    expect(theirs).toContain('Critical: pulse 25 /min');
+    expect(theirs).not.toContain('Caution:');
+  });
+
+  it('prints the assessment as it is now: an allergy added after the record brings its medication alert', async () => {
+    const doctor = await account(t, 'doctor');
+    const patient = await account(t, 'patient', { name: 'Sara Lind', DOB: '1975-02-03' });
+    await connect(t, doctor, patient);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: recordBody({ title: 'Sore throat', drug: 'Amoxicillin' }),
+    });
+    expect(created.statusCode).toBe(201);
+    const before = pdfText((await pdfOf(patient.token)).rawPayload);
+    expect(before).toContain('Acuity: No alert');
+    expect(before).not.toMatch(/Drug–allergy/);
+
+    await newAllergy(t, doctor, patient.id, { substance: { text: 'Penicillin' } });
+    const after = pdfText((await pdfOf(patient.token)).rawPayload);
+    expect(after).toMatch(/Assessment\nAcuity: Urgent\nDrug–allergy [^\n]*\(stop\)\n/);
   });
 
   it('lists an allergy stated only in a record\'s note as unconfirmed, never "No allergy recorded" (hazard L4)', async () => {

@@ -1,7 +1,8 @@
-import type { Bundle } from '@medplum/fhirtypes';
+import type { Bundle, RiskAssessment } from '@medplum/fhirtypes';
+import { qualitativeRisk } from '../../fhir';
 import { pageCount, pdfText } from '../../test/pdf-text';
 import { renderHealthRecordPdf } from './pdf';
-import { healthRecordLines, narrativeText, NOT_MEASURED, summaryLines, type RecordLine } from './record-lines';
+import { assessmentLines, healthRecordLines, narrativeText, NOT_MEASURED, summaryLines, type RecordLine } from './record-lines';
 
 const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
@@ -176,6 +177,36 @@ describe('healthRecordLines', () => {
     expect(empty).toEqual(
       expect.arrayContaining(['No allergy recorded', 'No medical record found', 'No prescription found', 'No file uploaded']),
     );
+  });
+});
+
+describe('assessmentLines', () => {
+  const base: RiskAssessment = { resourceType: 'RiskAssessment', status: 'final', subject: { reference: 'Patient/p1' } };
+
+  it('gives the acuity in words, the findings that alert, and each caveat; never a finding without alert as a reason', () => {
+    const lines = assessmentLines({
+      ...base,
+      prediction: [
+        { outcome: { text: 'Critical: pulse 25 /min' }, qualitativeRisk: qualitativeRisk('emergency') },
+        { outcome: { text: 'Drug–allergy alert (warn)' }, qualitativeRisk: qualitativeRisk('review') },
+        { outcome: { text: 'NEWS2 0 low' }, qualitativeRisk: qualitativeRisk('none') },
+      ],
+      note: [{ text: 'Age unknown — adult NEWS2 used.' }],
+    });
+    expect(lines).toEqual([
+      { kind: 'text', text: 'Assessment' },
+      { kind: 'fact', label: 'Acuity', text: 'Emergency' },
+      { kind: 'text', text: 'Critical: pulse 25 /min' },
+      { kind: 'text', text: 'Drug–allergy alert (warn)' },
+      { kind: 'note', text: 'Caution: Age unknown — adult NEWS2 used.' },
+    ]);
+  });
+
+  it('says "No alert" for an assessment without findings', () => {
+    expect(assessmentLines(base)).toEqual([
+      { kind: 'text', text: 'Assessment' },
+      { kind: 'fact', label: 'Acuity', text: 'No alert' },
+    ]);
   });
 });
 

@@ -12,7 +12,9 @@ import type {
   Practitioner,
   Quantity,
   Resource,
+  RiskAssessment,
 } from '@medplum/fhirtypes';
+import { ACUITY_TEXT } from '../../clinical';
 import { localDateTime } from '../../clinical/age';
 
 /**
@@ -117,6 +119,25 @@ function compositionSummary(c: Composition): string {
   return c.text?.div ? narrativeText(c.text.div) : '';
 }
 
+/**
+ * A record's assessment as the PDF shows it, read from its RiskAssessment (the one stored, current
+ * assessment: hazard H26): the acuity in words (its first prediction's, the findings being most
+ * urgent first; "No alert" without one), the reasons (the findings that raise an alert) and the
+ * caveats. Never the raw assessment.
+ */
+export function assessmentLines(a: RiskAssessment): RecordLine[] {
+  const predictions = a.prediction ?? [];
+  const acuity = predictions[0]?.qualitativeRisk?.text ?? ACUITY_TEXT.none;
+  return [
+    { kind: 'text', text: 'Assessment' },
+    { kind: 'fact', label: 'Acuity', text: acuity },
+    ...predictions
+      .filter((p) => p.qualitativeRisk?.text !== ACUITY_TEXT.none && p.outcome?.text)
+      .map((p): RecordLine => ({ kind: 'text', text: p.outcome!.text! })),
+    ...(a.note ?? []).map((n): RecordLine => ({ kind: 'note', text: `Caution: ${n.text}` })),
+  ];
+}
+
 const dateOf = (iso: string | undefined, timeZone: string) =>
   iso ? (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : localDateTime(new Date(iso), timeZone).replace('T', ' ')) : '—';
 
@@ -167,6 +188,7 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
   const practitioners = new Map(resourcesOf<Practitioner>(bundle, 'Practitioner').map((p) => [p.id, nameText(p.name)]));
   const observations = resourcesOf<Observation>(bundle, 'Observation');
   const compositions = resourcesOf<Composition>(bundle, 'Composition');
+  const assessments = resourcesOf<RiskAssessment>(bundle, 'RiskAssessment');
   const encounters = resourcesOf<Encounter>(bundle, 'Encounter').sort((a, b) =>
     (b.period?.start ?? '').localeCompare(a.period?.start ?? ''),
   );
@@ -191,6 +213,9 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
     // a partial score says which parameters it lacks (its note)
     const news2Notes = news2 ? [...(news2.interpretation ?? []).map(conceptText), ...(news2.note ?? []).map((n) => n.text)] : [];
     fact('NEWS2', news2Value ? [news2Value, ...news2Notes].filter(Boolean).join(' — ') : 'not scored');
+
+    const assessment = assessments.find((a) => idOf(a.encounter?.reference, 'Encounter') === e.id);
+    if (assessment) lines.push(...assessmentLines(assessment));
 
     const summary = compositions.find((c) => idOf(c.encounter?.reference, 'Encounter') === e.id);
     const summaryText = summary ? compositionSummary(summary) : '';
