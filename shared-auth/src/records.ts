@@ -67,6 +67,22 @@ export const usePrescriptions = () =>
     queryFn: () => call(ENDPOINTS.listPrescriptions, { query: FIRST_PAGE }),
   });
 
+/**
+ * POST /prescription/{id}/stop (doctor): stops an active prescription with a reason; the lists,
+ * records (their assessments read the active medications) and allergy checks refresh.
+ */
+export function useStopPrescription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
+      call(ENDPOINTS.stopPrescription, { params: { id }, body: { reason } }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: prescriptionsKey });
+      await queryClient.invalidateQueries({ queryKey: recordsKey });
+    },
+  });
+}
+
 /** POST /prescription/{id}, id being the patient's. */
 export const createPrescription = (patientId: string, body: PrescriptionCreate) =>
   call(ENDPOINTS.createPrescription, { params: { id: patientId }, body });

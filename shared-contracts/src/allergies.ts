@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EntityId, RequiredText, Text } from './common';
-import { AllergyIntolerance, AllergyIntoleranceWrite } from './medication-safety';
+import { AllergyIntolerance, AllergyIntoleranceFields, statusReasonGiven } from './medication-safety';
 
 /*
  * The allergy list of a patient (issue 13 item 1): structured entries (FHIR AllergyIntolerance)
@@ -14,23 +14,37 @@ export const AllergyIdParams = z.strictObject({ id: EntityId });
  * A doctor's new entry. `reviews`: the free-text note (an unreviewed entry's `sourceText`) this entry
  * confirms, edits or refutes; from then on that note no longer counts on its own.
  */
-export const AllergyIntoleranceCreate = AllergyIntoleranceWrite.extend({
-  reviews: Text(2000).min(1, { error: 'Required' }).optional(),
-});
+export const AllergyIntoleranceCreate = statusReasonGiven(
+  AllergyIntoleranceFields.extend({
+    reviews: Text(2000).min(1, { error: 'Required' }).optional(),
+  }),
+);
 export type AllergyIntoleranceCreate = z.input<typeof AllergyIntoleranceCreate>;
 
 export const REPORT_UNCONFIRMED_ERROR = 'An allergy a patient reports stays unconfirmed until a doctor confirms it';
 
 /** A patient's report of an allergy: always unconfirmed, active unless said otherwise. */
-export const AllergyReport = AllergyIntoleranceWrite.extend({
-  criticality: AllergyIntoleranceWrite.shape.criticality.default('unable-to-assess'),
-  clinicalStatus: AllergyIntoleranceWrite.shape.clinicalStatus.default('active'),
+export const AllergyReportFields = AllergyIntoleranceFields.extend({
+  criticality: AllergyIntoleranceFields.shape.criticality.default('unable-to-assess'),
+  clinicalStatus: AllergyIntoleranceFields.shape.clinicalStatus.default('active'),
   verificationStatus: z.literal('unconfirmed', { error: REPORT_UNCONFIRMED_ERROR }).default('unconfirmed'),
 });
+export const AllergyReport = statusReasonGiven(AllergyReportFields);
 export type AllergyReport = z.input<typeof AllergyReport>;
 
 /** Structured entries newest first, then the unreviewed free-text ones (no `_id`, always unconfirmed). */
-export const AllergyList = z.object({ items: z.array(AllergyIntolerance) });
+export const AllergyList = z.object({
+  items: z.array(AllergyIntolerance),
+  /** every free-text allergy note on file, verbatim (a note that names no substance, "NKDA", included) */
+  notes: z.array(
+    z.object({
+      text: z.string(),
+      source: z.enum(['record', 'prescription']),
+      recordedBy: z.string(),
+      recordedAt: z.string(),
+    }),
+  ),
+});
 export type AllergyList = z.infer<typeof AllergyList>;
 
 export const ALLERGY_NOT_FOUND = 'Allergy not found';

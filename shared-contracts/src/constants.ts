@@ -43,3 +43,6 @@ export function ownEntry<T extends object>(table: T, key: unknown): T[keyof T] |
 export const googleSignInErrorText = (code: string | null): string | undefined => ownEntry(GOOGLE_SIGN_IN_ERRORS, code);
 
 export const isRole = (value: unknown): value is (typeof ROLES)[number] => value === 'patient' || value === 'doctor';
+
+/** The longest allergy note, wherever it is typed (a record's history, a prescription's allergy box). */
+export const ALLERGY_NOTE_MAX = 1000;

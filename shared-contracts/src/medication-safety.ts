@@ -30,8 +30,10 @@ export const AllergyReaction = z.object({
 });
 export type AllergyReaction = z.infer<typeof AllergyReaction>;
 
-/** What a doctor (or, for a report, a patient) writes. */
-export const AllergyIntoleranceWrite = z.strictObject({
+export const STATUS_REASON_REQUIRED = 'Say why this allergy is refuted, inactive or resolved';
+
+/** What a doctor (or, for a report, a patient) writes: the fields (forms extend these) … */
+export const AllergyIntoleranceFields = z.strictObject({
   substance: z.strictObject({ text: RequiredText(200), code: Text(100).optional() }),
   type: z.enum(ALLERGY_TYPES),
   category: z.enum(ALLERGY_CATEGORIES),
@@ -43,7 +45,22 @@ export const AllergyIntoleranceWrite = z.strictObject({
   clinicalStatus: z.enum(ALLERGY_CLINICAL_STATUSES),
   verificationStatus: z.enum(ALLERGY_VERIFICATION_STATUSES),
   note: Text(1000).optional(),
+  /** why the entry is refuted, inactive or resolved: required then (the audit log keeps it) */
+  statusReason: Text(500).optional(),
 });
+
+/** … and the rule every write keeps: an entry leaves force only with a reason. */
+export const statusReasonGiven = <
+  S extends z.ZodType<{ verificationStatus: string; clinicalStatus: string; statusReason?: string }>,
+>(
+  schema: S,
+): S =>
+  schema.refine((w) => (w.verificationStatus === 'refuted' || w.clinicalStatus !== 'active' ? !!w.statusReason : true), {
+    error: STATUS_REASON_REQUIRED,
+    path: ['statusReason'],
+  });
+
+export const AllergyIntoleranceWrite = statusReasonGiven(AllergyIntoleranceFields);
 export type AllergyIntoleranceWrite = z.input<typeof AllergyIntoleranceWrite>;
 
 export const AllergyIntolerance = z.object({
@@ -58,6 +75,11 @@ export const AllergyIntolerance = z.object({
   clinicalStatus: z.enum(ALLERGY_CLINICAL_STATUSES),
   verificationStatus: z.enum(ALLERGY_VERIFICATION_STATUSES),
   note: z.string().optional(),
+  /** why it was refuted, made inactive or resolved */
+  statusReason: z.string().optional(),
+  /** an entry read from free text that the wording puts in doubt ("negative challenge to …", family history,
+   *  "read as amoxicillin or ampicillin"): shown and checked as an allergy until a doctor resolves it */
+  review: z.string().optional(),
   /** 'structured' = written on the allergy list; otherwise read from a record's or a prescription's free text */
   source: z.enum(['structured', 'record', 'prescription']),
   /** the free text as written, for entries read from it */

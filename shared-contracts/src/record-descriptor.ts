@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Text } from './common';
-import { MODES_OF_ADMISSION } from './constants';
+import { ALLERGY_NOTE_MAX, MODES_OF_ADMISSION } from './constants';
 import { checkBloodPressure, OXYGEN_SATURATION_RANGE, PULSE_RANGE, RESPIRATORY_RATE_RANGE } from './vital-signs';
 
 /*
@@ -252,7 +252,8 @@ export const RECORD_FIELDS = {
     pastMedicalHistory: history('Past history', 'Past medical history'),
     familyHistory: history('Past history', 'Family history'),
     drugHistory: history('Past history', 'Drug history'),
-    allergies: history('Past history', 'Allergies'),
+    // an allergy note is read on every prescribing check: bounded as on a prescription
+    allergies: field.note({ step: 'Past history', section: 'History', label: 'Allergies', max: ALLERGY_NOTE_MAX }),
     gynecologicalHistory: history('Personal history', 'Gynecological history', { summaryLabel: 'Gynaecological history' }),
     occupationalHistory: history('Personal history', 'Occupational history'),
     travelHistory: history('Personal history', 'Travel history'),

@@ -8,9 +8,11 @@ import {
   ALLERGY_CRITICALITIES,
   ALLERGY_TYPES,
   ALLERGY_VERIFICATION_STATUSES,
-  AllergyIntoleranceWrite,
-  AllergyReport,
+  AllergyIntoleranceFields,
+  AllergyReportFields,
   REACTION_SEVERITIES,
+  statusReasonGiven,
+  type AllergyIntoleranceWrite,
   RequiredText,
   Text,
   type AllergyIntolerance,
@@ -26,7 +28,7 @@ import {
   useUpdateAllergy,
 } from 'shared-auth';
 import { Banner, Button, Card, EmptyState, Row } from './components';
-import { FormSelectField, FormTextAreaField, FormTextField } from './fields';
+import { FormSelectField, FormTextAreaField, FormTextField, TextField } from './fields';
 import { emptyAsUnset, useSchemaForm } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
 import { theme } from './theme';
@@ -48,14 +50,13 @@ const ReactionFields = z.array(
     severity: emptyAsUnset(z.enum(REACTION_SEVERITIES).optional()),
   }),
 );
-const DoctorForm = AllergyIntoleranceWrite.extend({
+const formFields = {
   reactions: ReactionFields.max(10),
   note: emptyAsUnset(Text(1000).optional()),
-});
-const PatientForm = AllergyReport.extend({
-  reactions: ReactionFields.max(10),
-  note: emptyAsUnset(Text(1000).optional()),
-});
+  statusReason: emptyAsUnset(Text(500).optional()),
+};
+const DoctorForm = statusReasonGiven(AllergyIntoleranceFields.extend(formFields));
+const PatientForm = statusReasonGiven(AllergyReportFields.extend(formFields));
 
 interface FormValues {
   substance: { text: string };
@@ -66,6 +67,7 @@ interface FormValues {
   clinicalStatus: string;
   verificationStatus: string;
   note: string;
+  statusReason: string;
 }
 
 const blank: FormValues = {
@@ -77,6 +79,7 @@ const blank: FormValues = {
   clinicalStatus: 'active',
   verificationStatus: 'unconfirmed',
   note: '',
+  statusReason: '',
 };
 
 const valuesOf = (a: AllergyIntolerance): FormValues => ({
@@ -88,10 +91,15 @@ const valuesOf = (a: AllergyIntolerance): FormValues => ({
   clinicalStatus: a.clinicalStatus,
   verificationStatus: a.verificationStatus,
   note: a.note ?? '',
+  statusReason: a.statusReason ?? '',
 });
 
-/** The entry as a write, with another verification status (Confirm, Refute). */
-const writeOf = (a: AllergyIntolerance, verificationStatus: AllergyIntolerance['verificationStatus']): Write => ({
+/** The entry as a write, with another verification status (Confirm; Refute with its reason). */
+const writeOf = (
+  a: AllergyIntolerance,
+  verificationStatus: AllergyIntolerance['verificationStatus'],
+  statusReason?: string,
+): Write => ({
   substance: { text: a.substance.text.slice(0, 200) },
   type: a.type,
   category: a.category,
@@ -100,6 +108,7 @@ const writeOf = (a: AllergyIntolerance, verificationStatus: AllergyIntolerance['
   clinicalStatus: a.clinicalStatus,
   verificationStatus,
   ...(a.note ? { note: a.note.slice(0, 1000) } : {}),
+  ...(statusReason ? { statusReason } : {}),
 });
 
 const ReactionRow = styled.fieldset`
@@ -208,6 +217,7 @@ function AllergyForm({
         <>
           <FormSelectField name="clinicalStatus" label="Clinical status" options={ALLERGY_CLINICAL_STATUSES} />
           <FormSelectField name="verificationStatus" label="Verification status" options={ALLERGY_VERIFICATION_STATUSES} />
+          <FormTextField name="statusReason" label="Reason (needed to refute, or to make inactive or resolved)" />
         </>
       )}
       <FormTextAreaField name="note" label="Note" />
@@ -247,6 +257,13 @@ const Status = styled.span<{ $status: AllergyIntolerance['verificationStatus'] }
     $status === 'confirmed' ? theme.color.danger : $status === 'refuted' ? theme.color.muted : theme.color.primaryDark};
 `;
 
+const Review = styled.p`
+  border-left: 4px solid #b45309;
+  background: #fffbeb;
+  color: #92400e;
+  padding: 0.3rem 0.6rem;
+`;
+
 const sourceWords = { record: 'a medical record', prescription: 'a prescription' } as const;
 
 function EntryFacts({ entry }: { entry: AllergyIntolerance }) {
@@ -263,8 +280,16 @@ function EntryFacts({ entry }: { entry: AllergyIntolerance }) {
         {entry.type} · {entry.category} · {entry.clinicalStatus} · criticality{' '}
         {criticalityLabels[entry.criticality] ?? entry.criticality}
       </p>
+      {entry.review && (
+        <Review>Unconfirmed — review: {entry.review}. It is checked as an allergy until a doctor resolves it.</Review>
+      )}
       {reactions.length > 0 && <p>Reactions: {reactions.join(', ')}</p>}
       {entry.note && <p>Note: {entry.note}</p>}
+      {entry.statusReason && (
+        <p>
+          Why {entry.verificationStatus === 'refuted' ? 'refuted' : entry.clinicalStatus}: {entry.statusReason}
+        </p>
+      )}
       {entry.source !== 'structured' ? (
         <p>
           <small>
@@ -293,6 +318,7 @@ function DoctorAllergies({ patientId, entries }: { patientId: string; entries: A
   const update = useUpdateAllergy();
   const [editing, setEditing] = useState<Editing>(null);
   const [error, setError] = useState<string | null>(null);
+  const [refuting, setRefuting] = useState<{ entry: AllergyIntolerance; reason: string } | null>(null);
 
   /** Writes an entry: a structured one is updated; one read from a note is reviewed by a new structured entry. */
   async function save(entry: AllergyIntolerance | undefined, body: Write) {
@@ -300,10 +326,11 @@ function DoctorAllergies({ patientId, entries }: { patientId: string; entries: A
     if (entry._id) return update.mutateAsync({ id: entry._id, body });
     return create.mutateAsync({ ...body, reviews: entry.sourceText });
   }
-  async function setStatus(entry: AllergyIntolerance, status: AllergyIntolerance['verificationStatus']) {
+  async function setStatus(entry: AllergyIntolerance, status: AllergyIntolerance['verificationStatus'], reason?: string) {
     setError(null);
     try {
-      await save(entry, writeOf(entry, status));
+      await save(entry, writeOf(entry, status, reason));
+      setRefuting(null);
     } catch (err) {
       setError(`Error: ${(await serverError(err)) ?? 'Could not save the allergy'}`);
     }
@@ -326,12 +353,37 @@ function DoctorAllergies({ patientId, entries }: { patientId: string; entries: A
                 <Button type="button" $variant="secondary" disabled={busy} onClick={() => setEditing({ kind: 'edit', entry })}>
                   Edit
                 </Button>
-                {entry.verificationStatus !== 'refuted' && (
-                  <Button type="button" $variant="danger" disabled={busy} onClick={() => void setStatus(entry, 'refuted')}>
+                {entry.verificationStatus !== 'refuted' && refuting?.entry !== entry && (
+                  <Button type="button" $variant="danger" disabled={busy} onClick={() => setRefuting({ entry, reason: '' })}>
                     Refute (delabel)
                   </Button>
                 )}
               </Row>
+              {refuting?.entry === entry && (
+                <form
+                  aria-label={`Refute ${entry.substance.text}`}
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void setStatus(entry, 'refuted', refuting.reason.trim());
+                  }}
+                >
+                  <TextField
+                    label="Why is it refuted?"
+                    value={refuting.reason}
+                    onChange={(reason) => setRefuting({ entry, reason })}
+                    required
+                    maxLength={500}
+                  />
+                  <Row>
+                    <Button type="submit" $variant="danger" disabled={busy || !refuting.reason.trim()}>
+                      Refute
+                    </Button>
+                    <Button type="button" $variant="secondary" onClick={() => setRefuting(null)}>
+                      Cancel
+                    </Button>
+                  </Row>
+                </form>
+              )}
             </li>
           ))}
         </Entries>
@@ -423,19 +475,35 @@ function AllergyCard({ role, patientId }: { role: Role; patientId: string | unde
   const list = useAllergies(patientId);
   const headingId = useId();
   const entries = list.data?.items ?? [];
+  const notes = list.data?.notes ?? [];
   return (
     <Card aria-labelledby={headingId} style={{ margin: '1rem 0' }}>
       <h2 id={headingId} style={{ margin: '0 0 0.75rem', fontSize: '1.25rem' }}>
         Allergies
       </h2>
       {list.isError && <Banner tone="error">Could not load the allergies.</Banner>}
-      {list.data && entries.length === 0 && <EmptyState>No allergy recorded</EmptyState>}
+      {list.data && entries.length === 0 && notes.length === 0 && <EmptyState>No allergy recorded</EmptyState>}
       {patientId &&
         (role === 'doctor' ? (
           <DoctorAllergies patientId={patientId} entries={entries} />
         ) : (
           <PatientAllergies entries={entries} />
         ))}
+      {notes.length > 0 && (
+        <section aria-label="Allergy notes as written">
+          <h3 style={{ fontSize: '1rem', margin: '0.5rem 0' }}>As written in records and prescriptions</h3>
+          <Entries>
+            {notes.map((n) => (
+              <li key={n.text}>
+                “{n.text}”{' '}
+                <small>
+                  — {sourceWords[n.source]}, {n.recordedBy || 'a doctor'}, {n.recordedAt.slice(0, 10)}
+                </small>
+              </li>
+            ))}
+          </Entries>
+        </section>
+      )}
     </Card>
   );
 }

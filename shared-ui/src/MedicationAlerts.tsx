@@ -54,24 +54,36 @@ function AlertText({ alert }: { alert: MedicationAlert }) {
   );
 }
 
+/** The phrase every view uses for a drug text the check could not recognise. */
+export const notRecognised = (drug: string) =>
+  `${drug} not recognised — allergy and interaction checks were not performed for ${drug}`;
+
 /**
- * The prescribing check's alerts before Finish, by severity: stops first (announced, strong), then
- * warnings, then information. A stop asks for the reason to override it; the form keeps Finish
- * blocked until it is given (overrideSatisfied) and sends it as `overrideReason`.
+ * What the check could not do, in the warning style: drug texts it did not recognise (never shown
+ * as "nothing found"), or the check itself failing.
  */
-export function MedicationAlerts({
-  alerts,
-  reason,
-  onReasonChange,
-}: {
-  alerts: readonly MedicationAlert[];
-  reason: string;
-  onReasonChange(reason: string): void;
-}) {
-  const hintId = useId();
-  if (alerts.length === 0) return null;
+export function NotChecked({ drugs, failed = false }: { drugs: readonly string[]; failed?: boolean }) {
+  if (!drugs.length && !failed) return null;
+  const look = LOOK.warning;
   return (
-    <section aria-label="Medication alerts">
+    <Group $severity="warning" role="status" aria-label="Not checked">
+      <strong style={{ color: look.color }}>Not checked</strong>
+      <ul>
+        {failed && (
+          <li>The allergy and interaction check could not run: nothing has been checked. Try again before you finish.</li>
+        )}
+        {drugs.map((d) => (
+          <li key={d}>{notRecognised(d)}</li>
+        ))}
+      </ul>
+    </Group>
+  );
+}
+
+/** Alerts by severity: stops first (announced, strong), then warnings, then information. */
+export function MedicationAlertList({ alerts }: { alerts: readonly MedicationAlert[] }) {
+  return (
+    <>
       {ALERT_SEVERITIES.map((severity) => {
         const group = alerts.filter((a) => a.severity === severity);
         if (group.length === 0) return null;
@@ -96,6 +108,36 @@ export function MedicationAlerts({
           </Group>
         );
       })}
+    </>
+  );
+}
+
+/**
+ * The prescribing check's alerts before Finish, by severity: stops first (announced, strong), then
+ * warnings, then information. A stop asks for the reason to override it; the form keeps Finish
+ * blocked until it is given (overrideSatisfied) and sends it as `overrideReason`.
+ */
+export function MedicationAlerts({
+  alerts,
+  uncoded = [],
+  failed = false,
+  reason,
+  onReasonChange,
+}: {
+  alerts: readonly MedicationAlert[];
+  /** drug texts the check did not recognise */
+  uncoded?: readonly string[];
+  /** the check could not run */
+  failed?: boolean;
+  reason: string;
+  onReasonChange(reason: string): void;
+}) {
+  const hintId = useId();
+  if (alerts.length === 0 && uncoded.length === 0 && !failed) return null;
+  return (
+    <section aria-label="Medication alerts">
+      <NotChecked drugs={uncoded} failed={failed} />
+      <MedicationAlertList alerts={alerts} />
       {hasStop(alerts) && (
         <>
           <TextField
@@ -107,8 +149,8 @@ export function MedicationAlerts({
             aria-describedby={hintId}
           />
           <small id={hintId} style={{ display: 'block', margin: '-0.6rem 0 0.9rem', color: theme.color.muted }}>
-            Finish stays blocked until you give a reason (at least {OVERRIDE_REASON_MIN} characters); it is kept in the
-            patient&apos;s access history.
+            Finish stays blocked until you give a reason (at least {OVERRIDE_REASON_MIN} characters); it is kept with the
+            prescription, shown to the patient, and in their access history.
           </small>
         </>
       )}

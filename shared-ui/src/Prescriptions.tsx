@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import type { Role } from 'shared-contracts';
-import { usePrescriptions } from 'shared-auth';
-import { Card, EmptyState, Heading } from './components';
+import type { Prescription, Role } from 'shared-contracts';
+import { serverError, usePrescriptions, useStopPrescription } from 'shared-auth';
+import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
+import { TextField } from './fields';
+import { MedicationAlertList, NotChecked } from './MedicationAlerts';
 import { ListDetail, PickList } from './ListDetail';
 import { AssignedPatientIdentity } from './PatientIdentity';
 import { theme } from './theme';
@@ -21,6 +23,57 @@ const Facts = styled.dl`
     overflow-wrap: anywhere;
   }
 `;
+
+const STATUS_TEXT: Record<Prescription['status'], string> = { active: 'Active', completed: 'Completed', stopped: 'Stopped' };
+
+/** How long it runs, in words: "Active until 2026-12-03", "Long-term", "Stopped 2026-12-01: rash". */
+export function courseText(p: Prescription): string {
+  if (p.stopped) return `Stopped ${p.stopped.at.slice(0, 10)} by ${p.stopped.by}: ${p.stopped.reason}`;
+  const end = p.endsOn
+    ? `${p.status === 'completed' ? 'ended' : 'until'} ${p.endsOn}`
+    : p.longTerm
+      ? 'long-term'
+      : 'no end date given';
+  return `${STATUS_TEXT[p.status]} · ${end}`;
+}
+
+/** The doctor stops an active prescription, giving the reason. */
+function StopPrescription({ prescription }: { prescription: Prescription }) {
+  const stop = useStopPrescription();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  if (!open)
+    return (
+      <Button type="button" $variant="danger" onClick={() => setOpen(true)}>
+        Stop prescription
+      </Button>
+    );
+  return (
+    <form
+      aria-label="Stop prescription"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        stop.mutateAsync({ id: prescription._id, reason: reason.trim() }).then(
+          () => setOpen(false),
+          async (err: unknown) => setError((await serverError(err)) ?? 'Could not stop the prescription'),
+        );
+      }}
+    >
+      <TextField label="Why is it stopped?" value={reason} onChange={setReason} required maxLength={500} />
+      {error && <Banner tone="error">{error}</Banner>}
+      <Row>
+        <Button type="submit" $variant="danger" disabled={stop.isPending || reason.trim().length < 3}>
+          Stop it
+        </Button>
+        <Button type="button" $variant="secondary" onClick={() => setOpen(false)}>
+          Cancel
+        </Button>
+      </Row>
+    </form>
+  );
+}
 
 /** /prescription: the list (page 1) and the selected prescription, for either role. */
 export function PrescriptionList({ role }: { role: Role }) {
@@ -45,6 +98,9 @@ export function PrescriptionList({ role }: { role: Role }) {
                   <button type="button" aria-current={p._id === current._id} onClick={() => setSelected(p._id)}>
                     <strong>{p.prescribedDrug}</strong>
                     <small>
+                      {STATUS_TEXT[p.status]}
+                      {p.override && ' · alert overridden'}
+                      {p.uncoded.length > 0 && ' · not checked'} ·{' '}
                       {/* a doctor's list mixes patients: whose, by date of birth and e-mail too */}
                       {role === 'patient' ? (
                         `by ${p.assignedBy}`
@@ -86,7 +142,21 @@ export function PrescriptionList({ role }: { role: Role }) {
               <dd>{current.assignedBy}</dd>
               <dt>Date</dt>
               <dd>{current.createdAt.slice(0, 10)}</dd>
+              <dt>Status</dt>
+              <dd>{courseText(current)}</dd>
             </Facts>
+            <NotChecked drugs={current.uncoded} />
+            {current.override && (
+              <section aria-label="Overridden alerts">
+                <h3>
+                  Prescribed despite {current.override.alerts.length === 1 ? 'a stop alert' : 'stop alerts'} — by{' '}
+                  {current.override.by} on {current.override.at.slice(0, 10)}
+                </h3>
+                <p>Reason: {current.override.reason}</p>
+                <MedicationAlertList alerts={current.override.alerts} />
+              </section>
+            )}
+            {role === 'doctor' && current.status === 'active' && <StopPrescription key={current._id} prescription={current} />}
           </Card>
         </ListDetail>
       )}

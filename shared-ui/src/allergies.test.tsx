@@ -53,7 +53,7 @@ let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /patient/me': { status: 200, body: patientMe({ _id: PATIENT }) },
-    [`GET /allergies/${PATIENT}`]: { status: 200, body: { items: [confirmed, refuted, fromNote] } },
+    [`GET /allergies/${PATIENT}`]: { status: 200, body: { items: [confirmed, refuted, fromNote], notes: [] } },
     [`POST /allergies/${PATIENT}`]: written,
     [`PUT /allergy/${CONFIRMED_ID}`]: (req) => ({ status: 200, body: { ...confirmed, ...(req.body as object) } }),
     'POST /patient/allergies': written,
@@ -99,9 +99,18 @@ describe('doctor', () => {
     ).toBeInTheDocument();
   });
 
-  test('refuting a free-text entry creates the structured entry that reviews its note', async () => {
+  /** Refute asks why; nothing is sent until a reason is given. */
+  async function refute(name: string, reason: string) {
+    fireEvent.click((await entry(name)).getByRole('button', { name: 'Refute (delabel)' }));
+    const form = within(screen.getByRole('form', { name: `Refute ${name}` }));
+    expect(form.getByRole('button', { name: 'Refute' })).toBeDisabled();
+    fireEvent.change(form.getByLabelText('Why is it refuted?'), { target: { value: reason } });
+    fireEvent.click(form.getByRole('button', { name: 'Refute' }));
+  }
+
+  test('refuting a free-text entry, with its reason, creates the structured entry that reviews its note', async () => {
     renderView(<Allergies role="doctor" patientId={PATIENT} />);
-    fireEvent.click((await entry('Codeine')).getByRole('button', { name: 'Refute (delabel)' }));
+    await refute('Codeine', 'Took codeine since without vomiting');
     await waitFor(() => expect(sent('POST', `/allergies/${PATIENT}`)).toHaveLength(1));
     expect(sent('POST', `/allergies/${PATIENT}`)[0].body).toEqual({
       substance: { text: 'Codeine' },
@@ -111,15 +120,19 @@ describe('doctor', () => {
       reactions: [{ manifestation: 'vomiting' }],
       clinicalStatus: 'active',
       verificationStatus: 'refuted',
+      statusReason: 'Took codeine since without vomiting',
       reviews: 'Codeine - vomiting',
     });
   });
 
-  test('refuting a structured entry updates it; the list is read again', async () => {
+  test('refuting a structured entry updates it with the reason; the list is read again', async () => {
     renderView(<Allergies role="doctor" patientId={PATIENT} />);
-    fireEvent.click((await entry('Penicillin')).getByRole('button', { name: 'Refute (delabel)' }));
+    await refute('Penicillin', 'Negative oral challenge 2026');
     await waitFor(() => expect(sent('PUT', `/allergy/${CONFIRMED_ID}`)).toHaveLength(1));
-    expect(sent('PUT', `/allergy/${CONFIRMED_ID}`)[0].body).toMatchObject({ verificationStatus: 'refuted' });
+    expect(sent('PUT', `/allergy/${CONFIRMED_ID}`)[0].body).toMatchObject({
+      verificationStatus: 'refuted',
+      statusReason: 'Negative oral challenge 2026',
+    });
     await waitFor(() => expect(sent('GET', `/allergies/${PATIENT}`).length).toBeGreaterThanOrEqual(2));
   });
 

@@ -13,6 +13,12 @@ const base = {
   allergies: [],
   assignedBy: 'Dr. Lee',
   createdAt: '2026-11-20T10:00:00.000Z',
+  status: 'active' as const,
+  endsOn: '2026-11-26',
+  longTerm: false,
+  stopped: null,
+  override: null,
+  uncoded: [],
 };
 const items: Prescription[] = [
   {

@@ -266,7 +266,7 @@ test('pregnancy: a doctor reads and sets it beside the records (gestation only w
   let stored = { status: 'unknown', gestationWeeks: null as number | null };
   const local = await startFakeApi({
     'GET /medicalhistories': { status: 200, body: { items: [], page: 1, limit: 10, total: 0 } },
-    [`GET /allergies/${patientId}`]: { status: 200, body: { items: [] } },
+    [`GET /allergies/${patientId}`]: { status: 200, body: { items: [], notes: [] } },
     [`GET /vital-signs`]: { status: 200, body: { points: [], truncated: false } },
     [`GET /pregnancy/${patientId}`]: () => ({ status: 200, body: stored }),
     [`PUT /pregnancy/${patientId}`]: (req: { body: unknown }) => {

@@ -6,6 +6,7 @@ import {
   type AllergyIntolerance,
   type AllergyIntoleranceCreate,
   type AllergyIntoleranceWrite,
+  type AllergyList,
   type AllergyReport,
 } from 'shared-contracts';
 import type { z } from 'zod';
@@ -44,6 +45,7 @@ function columnsOf(body: Write) {
     clinicalStatus: body.clinicalStatus,
     verificationStatus: body.verificationStatus,
     note: body.note ? body.note : null,
+    statusReason: body.statusReason ? body.statusReason : null,
   };
 }
 
@@ -69,14 +71,20 @@ export class AllergyAccess {
     this.caller = { accountId: actor.actorId, role: actor.actorRole };
   }
 
-  /** Structured entries newest first, then the unreviewed entries read from free-text notes. */
-  async list(patientId: string): Promise<AllergyIntolerance[]> {
+  /**
+   * Structured entries newest first, then the unreviewed entries read from free-text notes, and
+   * every note verbatim: a note the reader finds no substance in ("NKDA", a misspelling) is still shown.
+   */
+  async list(patientId: string): Promise<AllergyList> {
     return this.db.transaction(async (tx) => {
       await requireSee(tx, this.caller, patientId);
       const rows = await allergyRowsOf(tx, patientId);
       const notes = await allergyNotesOf(tx, patientId);
       await this.audit(tx, 'list', patientId);
-      return [...(await toAllergyIntolerances(tx, rows)), ...unreviewedEntries(patientId, notes, reviewedKeys(rows))];
+      return {
+        items: [...(await toAllergyIntolerances(tx, rows)), ...unreviewedEntries(patientId, notes, reviewedKeys(rows))],
+        notes: notes.map((n) => ({ text: n.text, source: n.source, recordedBy: n.doctorName, recordedAt: n.at.toISOString() })),
+      };
     });
   }
 
@@ -104,7 +112,7 @@ export class AllergyAccess {
         }
       }
       const [row, ...kept] = await insertAllergies(tx, [entry, ...others]);
-      for (const r of [row, ...kept]) await this.audit(tx, 'create', patientId, r.id);
+      for (const r of [row, ...kept]) await this.audit(tx, 'create', patientId, r.id, r === row ? body.statusReason : undefined);
       const [created] = await toAllergyIntolerances(tx, [row]);
       return created;
     });
@@ -117,7 +125,7 @@ export class AllergyAccess {
       if (!existing) throw new HttpError(404, ALLERGY_NOT_FOUND);
       await requireAssignedDoctor(tx, this.caller, existing.patientId, ALLERGY_NOT_FOUND);
       const row = await updateAllergy(tx, id, { ...columnsOf(body), updatedAt: this.actor.at });
-      await this.audit(tx, 'update', existing.patientId, id);
+      await this.audit(tx, 'update', existing.patientId, id, body.statusReason);
       const [updated] = await toAllergyIntolerances(tx, [row]);
       return updated;
     });
@@ -146,8 +154,16 @@ export class AllergyAccess {
     });
   }
 
-  private audit(tx: Queryable, action: 'list' | 'create' | 'update', patientId: string, entityId?: string) {
-    return audit(tx, { ...this.actor, action, entity: 'allergy_intolerance', entityId: entityId ?? null, patientId });
+  /** `reason`: why an entry was refuted, made inactive or resolved (the audit row keeps it). */
+  private audit(tx: Queryable, action: 'list' | 'create' | 'update', patientId: string, entityId?: string, reason?: string) {
+    return audit(tx, {
+      ...this.actor,
+      action,
+      entity: 'allergy_intolerance',
+      entityId: entityId ?? null,
+      patientId,
+      detail: reason ? `reason: ${reason}` : null,
+    });
   }
 }
 

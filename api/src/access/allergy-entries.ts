@@ -200,6 +200,7 @@ export async function toAllergyIntolerances(db: Queryable, rows: AllergyRow[]): 
     clinicalStatus: row.clinicalStatus,
     verificationStatus: row.verificationStatus,
     ...(row.note ? { note: row.note } : {}),
+    ...(row.statusReason ? { statusReason: row.statusReason } : {}),
     source: 'structured' as const,
     ...(row.reviews ? { sourceText: row.reviews } : {}),
     recordedBy: { role: row.recordedByRole, name: names.get(`${row.recordedByRole}:${row.recordedById}`) ?? '' },

@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Pregnancy } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { assessRecord, buildSummary, type AssessmentContext } from '../clinical';
+import { isoDate } from '../clinical/age';
 import { medicalRecords, patients } from '../db/schema';
 import { allergyEntriesFor } from './allergy-entries';
 import { prescribedDrugsOf } from './prescriptions';
@@ -31,6 +32,13 @@ async function patientClinicalOf(db: Queryable, ids: string[]): Promise<Map<stri
 }
 
 /**
+ * An assessment has no clinic calendar of its own: a course counts as active until its last day is
+ * over everywhere (UTC−12), so an interaction is never dropped early. Passing that day needs no write,
+ * so a stored assessment may keep an ended course's alert until the patient's next change: the safe side.
+ */
+const DAY_BEHIND_MS = 12 * 3600_000;
+
+/**
  * Everything an assessment reads about the patient, at their version now. The version is read
  * FIRST: a write landing while the rest is read makes the result older than the patient, so it is
  * recomputed on the next read — never newer than what it read.
@@ -47,7 +55,7 @@ export async function assessmentContextOf(
     pregnancy: patient?.pregnancy ?? null,
     contextVersion: patient?.clinicalVersion ?? 0,
     allergyEntries: await allergyEntriesFor(db, patientId),
-    otherDrugs: await prescribedDrugsOf(db, patientId),
+    otherDrugs: await prescribedDrugsOf(db, patientId, isoDate(new Date(now.getTime() - DAY_BEHIND_MS))),
     computedAt: now,
   };
 }

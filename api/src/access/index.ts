@@ -29,5 +29,5 @@ export { assign, assignedDoctorsJson, assignedDoctorsOf, assignedPatientsOf, isA
 export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type RunResult } from './reminder-runner';
 
 // Tests and diagnostics (no patient data leaves through these; they EXPLAIN or count).
-export { prescriptionListQueries } from './prescriptions';
+export { prescriptionListQueries, prescriptionStatus } from './prescriptions';
 export { recordListQueries } from './records';

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import {
+  END_DATE_PAST,
   OBSERVATION_CLOCK_SKEW_MS,
   OBSERVATION_IN_FUTURE_MESSAGE,
   OVERRIDE_REQUIRED_ERROR,
+  PRESCRIPTION_NOT_ACTIVE,
   observedAfter,
   type Assessment,
   type Pregnancy,
@@ -18,8 +20,8 @@ import {
 import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';
-import { assessRecord, medicationAlerts } from '../clinical';
-import { localDateTime } from '../clinical/age';
+import { assessRecord, codeSubstance, courseDaysIn, lastDayOf, medicationAlerts } from '../clinical';
+import { isoDate, localDateTime } from '../clinical/age';
 import { assessmentContextOf, pregnancyOf, setPregnancyOf, summaryOf, withCurrentAssessments } from './assessments';
 import type { AppDeps } from '../deps';
 import { HttpError } from '../lib/errors';
@@ -42,7 +44,14 @@ import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, ty
 import type { Page } from './pagination';
 import { listScope, requireAssignedDoctor, requirePrescriber, requireSee, type Caller } from './policy';
 import type { PrescribingContext } from './prescribing';
-import { findPrescription, listPrescriptions, toPrescription, withPatientNames, writePrescription } from './prescriptions';
+import {
+  findPrescription,
+  listPrescriptions,
+  stopPrescription,
+  toPrescription,
+  withPatientNames,
+  writePrescription,
+} from './prescriptions';
 import {
   biodataOf,
   findDoctor,
@@ -82,8 +91,10 @@ export interface MedicationCheck {
   alerts: MedicationAlert[];
   /** the allergy substances checked, on file and typed */
   allergies: string[];
-  /** every prescription's drug on file: the product has no stop date, so all count as active */
+  /** the drug of every prescription still active (not stopped, not past its last day) */
   activeMedications: string[];
+  /** drug texts not recognised (the drug checked, or an active medication): not checked for them */
+  uncoded: string[];
 }
 
 /** The audit detail of an override: the reason, and what the stop alerts were about. */
@@ -109,6 +120,11 @@ export class PatientAccess {
     private readonly clinicTimeZone?: string,
   ) {
     this.caller = { accountId: actor.actorId, role: actor.actorRole };
+  }
+
+  /** Today on the clinic's calendar: a prescription is active through its last day. */
+  private get today(): string {
+    return isoDate(this.actor.at, this.clinicTimeZone);
   }
 
   // --- FHIR (api/src/fhir maps these rows; api/src/modules/fhir serves them) ----------------------
@@ -175,7 +191,7 @@ export class PatientAccess {
     if (observedAfter(input.examination.generalPhysicalExamination.observedAt, latest))
       throw new HttpError(400, OBSERVATION_IN_FUTURE_MESSAGE);
     return this.db.transaction(async (tx) => {
-      const context = await requirePrescriber(tx, this.caller, patientId);
+      const context = await requirePrescriber(tx, this.caller, patientId, this.today);
       const patient = await findPatient(tx, patientId);
       const doctor = await findDoctor(tx, this.caller.accountId);
       if (!patient) throw new HttpError(404, PATIENT_NOT_FOUND);
@@ -333,11 +349,15 @@ export class PatientAccess {
     patientId: string,
     body: z.output<typeof PrescriptionCreate>,
   ): Promise<{ prescription: Prescription; alerts: MedicationAlert[] }> {
+    const today = this.today;
+    if (body.endDate !== undefined && body.endDate < today) throw new HttpError(400, END_DATE_PAST);
     // No transaction: one read, then one write that is atomic by itself and writes nothing if the
     // assignment ended in between (writePrescription).
-    const context = await requirePrescriber(this.db, this.caller, patientId);
-    const { alerts } = prescribingCheck(context, body.prescribedDrug, body.allergies);
+    const context = await requirePrescriber(this.db, this.caller, patientId, today);
+    const { alerts, uncoded } = prescribingCheck(context, body.prescribedDrug, body.allergies);
     const stops = requireOverrideReason(alerts, body.overrideReason);
+    const days =
+      body.durationDays ?? (body.endDate || body.longTerm ? undefined : courseDaysIn(`${body.dosageFrequency} ${body.dosage}`));
     const row = await writePrescription(this.db, {
       id: randomUUID(),
       patientId,
@@ -348,16 +368,23 @@ export class PatientAccess {
       dosageFrequency: body.dosageFrequency,
       allergies: body.allergies,
       assignedBy: context.doctorName,
+      endsOn: body.endDate ?? (days ? lastDayOf(today, days) : null),
+      longTerm: body.longTerm === true,
+      override: stops.length
+        ? { reason: body.overrideReason!, by: context.doctorName, at: this.actor.at.toISOString(), alerts: stops }
+        : null,
+      uncoded,
       actor: this.actor,
       overrideDetail: stops.length ? overrideDetail(body.overrideReason!, stops) : null,
     });
     if (!row) throw new HttpError(404, PATIENT_NOT_FOUND);
-    return { prescription: toPrescription(row, context.patientName), alerts };
+    return { prescription: toPrescription(row, context.patientName, today), alerts };
   }
 
   async listPrescriptions(q: PageRequest): Promise<Page<Prescription>> {
     const scope = await listScope(this.db, this.caller, q.patientId);
-    return listPrescriptions(this.db, { scope, page: q.page, limit: q.limit, audit: { ...this.actor, entity: 'prescription' } });
+    const audit = { ...this.actor, entity: 'prescription' as const };
+    return listPrescriptions(this.db, { scope, page: q.page, limit: q.limit, audit }, this.today);
   }
 
   async readPrescription(id: string): Promise<Prescription> {
@@ -366,7 +393,33 @@ export class PatientAccess {
       if (!row) throw new HttpError(404, PRESCRIPTION_NOT_FOUND);
       await requireSee(tx, this.caller, row.patientId, PRESCRIPTION_NOT_FOUND);
       await this.audit(tx, 'read', 'prescription', row.patientId, row.id);
-      const [prescription] = await withPatientNames(tx, [row]);
+      const [prescription] = await withPatientNames(tx, [row], this.today);
+      return prescription;
+    });
+  }
+
+  /**
+   * A doctor assigned to the patient stops an active prescription, with a reason: from now on it is
+   * no active medication. Audited ('update', the reason as detail). 409 when already stopped or ended.
+   */
+  async stopPrescription(id: string, reason: string): Promise<Prescription> {
+    return this.db.transaction(async (tx) => {
+      const existing = await findPrescription(tx, id);
+      if (!existing) throw new HttpError(404, PRESCRIPTION_NOT_FOUND);
+      await requireAssignedDoctor(tx, this.caller, existing.patientId, PRESCRIPTION_NOT_FOUND);
+      const doctor = await findDoctor(tx, this.caller.accountId);
+      const today = this.today;
+      const row = await stopPrescription(tx, id, { at: this.actor.at, by: doctor?.name ?? '', reason, today });
+      if (!row) throw new HttpError(409, PRESCRIPTION_NOT_ACTIVE);
+      await audit(tx, {
+        ...this.actor,
+        action: 'update',
+        entity: 'prescription',
+        entityId: id,
+        patientId: row.patientId,
+        detail: `stopped: ${reason}`,
+      });
+      const [prescription] = await withPatientNames(tx, [row], today);
       return prescription;
     });
   }
@@ -378,7 +431,7 @@ export class PatientAccess {
    */
   async medicationCheck(patientId: string, drug: string, typed: string[]): Promise<MedicationCheck> {
     return this.db.transaction(async (tx) => {
-      const check = prescribingCheck(await requirePrescriber(tx, this.caller, patientId), drug, typed);
+      const check = prescribingCheck(await requirePrescriber(tx, this.caller, patientId, this.today), drug, typed);
       await this.audit(tx, 'list', 'medical_record', patientId);
       return check;
     });
@@ -555,7 +608,8 @@ function prescribingCheck(context: PrescribingContext, drug: string, typed: stri
   const entries = allergyEntriesFrom(context.allergyRows, context.notes, typed);
   const alerts = drug.trim() ? medicationAlerts(drug, { allergies: entries, activeMedications: context.drugs }) : [];
   const allergies = [...new Set(entries.map((e) => e.substance.text))];
-  return { alerts, allergies, activeMedications: context.drugs };
+  const uncoded = [drug, ...context.drugs].map((d) => d.trim()).filter((d) => d && !codeSubstance(d).code);
+  return { alerts, allergies, activeMedications: context.drugs, uncoded: [...new Set(uncoded)] };
 }
 
 /**

@@ -40,8 +40,13 @@ export async function requireAssignedDoctor(
  * requireAssignedDoctor, answering with what the prescribing check reads (PrescribingContext): the
  * check and the assignment in one statement, and nothing of the patient read unless assigned.
  */
-export async function requirePrescriber(db: Queryable, caller: Caller, patientId: string): Promise<PrescribingContext> {
-  const context = caller.role === 'doctor' ? await prescribingContextOf(db, caller.accountId, patientId) : undefined;
+export async function requirePrescriber(
+  db: Queryable,
+  caller: Caller,
+  patientId: string,
+  today: string,
+): Promise<PrescribingContext> {
+  const context = caller.role === 'doctor' ? await prescribingContextOf(db, caller.accountId, patientId, today) : undefined;
   if (!context) throw new HttpError(404, PATIENT_NOT_FOUND);
   return context;
 }

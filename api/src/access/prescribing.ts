@@ -26,7 +26,7 @@ export interface PrescribingContext {
   allergyRows: AllergyEntryRow[];
   /** every distinct allergy note of the patient's records and prescriptions, oldest first */
   notes: AllergyNote[];
-  /** the drug of every prescription on file, distinct, oldest first (the active medications) */
+  /** the drug of every prescription still active today, distinct, oldest first (the active medications) */
   drugs: string[];
 }
 
@@ -39,10 +39,11 @@ export async function prescribingContextOf(
   db: Queryable,
   doctorId: string,
   patientId: string,
+  today: string,
 ): Promise<PrescribingContext | undefined> {
   if (!isUuid(doctorId) || !isUuid(patientId)) return undefined;
   const statement = preparedOnce(db, 'prescribing_context', () => {
-    const [doctor, patient] = [sql.placeholder('doctorId'), sql.placeholder('patientId')];
+    const [doctor, patient, day] = [sql.placeholder('doctorId'), sql.placeholder('patientId'), sql.placeholder('today')];
     const a = allergyIntolerances;
     const entry = sql.join(
       Object.entries(ALLERGY_ENTRY_COLUMNS).map(([key, column]) => sql`${sql.raw(`'${key}'`)}, ${qualified(column)}`),
@@ -61,14 +62,14 @@ export async function prescribingContextOf(
           coalesce((select json_agg(json_build_object(${entry}) order by ${qualified(a.recordedAt)} desc, ${qualified(a.id)} asc)
             from ${a} where ${qualified(a.patientId)} = ${patient}::uuid), '[]'::json) as allergy_rows,
           coalesce((select json_agg(n order by n.note) from (${allergyNoteRows(patient)}) n), '[]'::json) as notes,
-          coalesce((select json_agg(r.drug order by r.at, r.id) from (${prescribedDrugRows(patient)}) r), '[]'::json) as drugs
+          coalesce((select json_agg(r.drug order by r.at, r.id) from (${prescribedDrugRows(patient, day)}) r), '[]'::json) as drugs
         from ${doctors}, ${patients}
         where ${qualified(doctors.id)} = ${doctor}::uuid and ${qualified(patients.id)} = ${patient}::uuid
           and ${assignedCondition(doctor, patient)}) c`,
       )
       .prepare('prescribing_context');
   });
-  const [row] = await statement.execute({ doctorId, patientId });
+  const [row] = await statement.execute({ doctorId, patientId, today });
   if (!row) return undefined;
   return { ...row, notes: toAllergyNotes(row.notes), drugs: distinctNotes(row.drugs) };
 }

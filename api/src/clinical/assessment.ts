@@ -1,7 +1,7 @@
 import type { Acuity, Assessment, AssessmentFinding, MedicalRecord, MedicationAlert, Pregnancy } from 'shared-contracts';
 import { ageOn, type Age } from './age';
 import { infectionWordIn } from './infection';
-import { medicationAlerts, readAllergyText, type AllergyEntry } from './medication-safety';
+import { codeSubstance, medicationAlerts, readAllergyText, VOCABULARY_VERSION, type AllergyEntry } from './medication-safety';
 import { NEWS2_LABELS } from './news2';
 import { recordObservations, type RecordObservations } from './observations';
 import { bpCategory, fmt } from './vitals';
@@ -565,6 +565,18 @@ export function assessRecord(r: MedicalRecord, ctx: AssessmentContext): Assessme
         `${MEDICATION_TITLE[a.kind]} (${a.severity})`,
         a.message,
         a.source,
+      ),
+    );
+
+  // A drug the vocabulary does not know was checked against nothing: say so, never look "clear".
+  for (const drug of drugs.filter((d) => !codeSubstance(d).code))
+    findings.push(
+      finding(
+        'review',
+        'medication',
+        'Not checked: drug not recognised',
+        `“${drug}” was not recognised: allergy and interaction checks were not performed for it`,
+        `CareLoop substance vocabulary ${VOCABULARY_VERSION}`,
       ),
     );
 

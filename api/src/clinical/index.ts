@@ -12,6 +12,7 @@ export {
   parseTemperature,
   type BpCategory,
 } from './vitals';
+export { courseDaysIn, lastDayOf } from './course';
 export { recordObservations, type RecordObservations } from './observations';
 export {
   codeSubstance,

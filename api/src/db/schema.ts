@@ -24,6 +24,7 @@ import type {
   MedicalRecord,
   ParsedMedicalRecordCreate,
   Pregnancy,
+  PrescriptionOverride,
   SummaryInfo,
 } from 'shared-contracts';
 import type {
@@ -366,6 +367,19 @@ export const prescriptions = pgTable(
       .default(sql`'{}'::text[]`),
     assignedBy: text('assigned_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** the last day of the course (the clinic's calendar); null: long-term or no end stated */
+    endsOn: date('ends_on', { mode: 'string' }),
+    longTerm: boolean('long_term').notNull().default(false),
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    stoppedBy: text('stopped_by'),
+    stopReason: text('stop_reason'),
+    /** the stop alerts the prescriber proceeded past, the reason, who and when (PrescriptionOverride) */
+    override: jsonb('override').$type<PrescriptionOverride>(),
+    /** drug texts the check could not recognise when it was written */
+    uncoded: text('uncoded')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     index('prescriptions_patient_created_idx').on(t.patientId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
@@ -407,6 +421,7 @@ export const allergyIntolerances = pgTable(
     clinicalStatus: text('clinical_status').$type<(typeof ALLERGY_CLINICAL_STATUSES)[number]>().notNull(),
     verificationStatus: text('verification_status').$type<(typeof ALLERGY_VERIFICATION_STATUSES)[number]>().notNull(),
     note: text('note'),
+    statusReason: text('status_reason'),
     reviews: text('reviews'),
     recordedById: uuid('recorded_by_id').notNull(),
     recordedByRole: text('recorded_by_role').$type<'patient' | 'doctor'>().notNull(),

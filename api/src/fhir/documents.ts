@@ -1,6 +1,6 @@
-import type { AllergyIntolerance, Composition, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
+import type { AllergyIntolerance, Composition, DetectedIssue, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
 import { createHash } from 'node:crypto';
-import { categoryOf, type AllergyNote, type PatientRows } from '../access';
+import { categoryOf, prescriptionStatus, type AllergyNote, type PatientRows } from '../access';
 import { readAllergyText } from '../clinical';
 import { LOINC } from './observations';
 import { nonEmpty, text } from './resources';
@@ -77,26 +77,62 @@ export function toNoteAllergyIntolerances(patientId: string, note: AllergyNote):
   }));
 }
 
-/** A prescription as a MedicationRequest (an order by the prescribing doctor; the drug as written). */
-export function toMedicationRequest(p: PatientRows['prescriptions'][number]): MedicationRequest {
+const COURSE_OF_THERAPY = 'http://terminology.hl7.org/CodeSystem/medicationrequest-course-of-therapy';
+const DETECTED_ISSUE_SEVERITY = { stop: 'high', warning: 'moderate', info: 'low' } as const;
+
+/**
+ * A prescription as a MedicationRequest (an order by the prescribing doctor; the drug as written):
+ * its status on `today`, the course (bounds and acute/continuous), why it was stopped, each stop
+ * alert the prescriber overrode as a contained DetectedIssue with the reason as its mitigation, and a
+ * note for any drug text the check could not recognise.
+ */
+export function toMedicationRequest(p: PatientRows['prescriptions'][number], today: string): MedicationRequest {
   const instruction = [p.dosage, p.administrationRoute, p.dosageFrequency].map(text).filter(Boolean).join(', ');
+  const start = p.createdAt.toISOString().slice(0, 10);
+  const repeat = p.endsOn ? { repeat: { boundsPeriod: { start, end: p.endsOn } } } : {};
+  const issues: DetectedIssue[] = (p.override?.alerts ?? []).map((alert, i) => ({
+    resourceType: 'DetectedIssue',
+    id: `override-${i + 1}`,
+    status: 'final',
+    code: { text: alert.kind === 'interaction' ? 'Drug interaction' : 'Drug allergy' },
+    severity: DETECTED_ISSUE_SEVERITY[alert.severity],
+    patient: { reference: `Patient/${p.patientId}` },
+    identifiedDateTime: p.override!.at,
+    detail: `${alert.message} (Source: ${alert.source})`,
+    mitigation: [
+      {
+        action: { text: `Prescribed despite the alert: ${p.override!.reason}` },
+        date: p.override!.at,
+        author: { reference: `Practitioner/${p.doctorId}`, display: text(p.override!.by) },
+      },
+    ],
+  }));
+  const notes = p.uncoded.map((d) => ({ text: `Not recognised: allergy and interaction checks were not performed for ${d}` }));
   return {
     resourceType: 'MedicationRequest',
     id: p.id,
-    // CareLoop does not record when a prescription ends or is stopped
-    status: 'unknown',
+    ...(issues.length ? { contained: issues } : {}),
+    status: prescriptionStatus(p, today),
+    ...(p.stoppedAt && text(p.stopReason) ? { statusReason: { text: text(p.stopReason) } } : {}),
     intent: 'order',
+    ...(p.longTerm || p.endsOn
+      ? { courseOfTherapyType: { coding: [{ system: COURSE_OF_THERAPY, code: p.longTerm ? 'continuous' : 'acute' }] } }
+      : {}),
     medicationCodeableConcept: { text: p.prescribedDrug },
     subject: { reference: `Patient/${p.patientId}` },
     authoredOn: p.createdAt.toISOString(),
     requester: { reference: `Practitioner/${p.doctorId}`, display: text(p.assignedBy) },
-    ...(instruction
+    ...(issues.length ? { detectedIssue: issues.map((d) => ({ reference: `#${d.id}` })) } : {}),
+    ...(notes.length ? { note: notes } : {}),
+    ...(instruction || p.endsOn
       ? {
           dosageInstruction: [
             {
-              text: instruction,
+              ...(instruction ? { text: instruction } : {}),
               ...(text(p.administrationRoute) ? { route: { text: text(p.administrationRoute) } } : {}),
-              ...(text(p.dosageFrequency) ? { timing: { code: { text: text(p.dosageFrequency) } } } : {}),
+              ...(text(p.dosageFrequency) || p.endsOn
+                ? { timing: { ...(text(p.dosageFrequency) ? { code: { text: text(p.dosageFrequency) } } : {}), ...repeat } }
+                : {}),
             },
           ],
         }

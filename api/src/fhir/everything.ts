@@ -17,6 +17,8 @@ export interface FhirContext {
   baseUrl: string;
   /** CLINIC_TIME_ZONE: observation times recorded as local clinic times */
   timeZone: string;
+  /** today on the clinic's calendar (YYYY-MM-DD): whether a prescription is still active */
+  today: string;
   /** a short-lived download URL of a stored file, issued to the caller */
   fileUrl(file: { storageKey: string; fileName: string }): Promise<string>;
 }
@@ -36,7 +38,7 @@ export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<
     ...rows.records.map(toComposition).filter((c) => c !== null),
     ...rows.allergies.map(toAllergyIntolerance),
     ...rows.allergyNotes.flatMap((n) => toNoteAllergyIntolerances(rows.patient.id, n)),
-    ...rows.prescriptions.map(toMedicationRequest),
+    ...rows.prescriptions.map((p) => toMedicationRequest(p, ctx.today)),
     ...documents,
   ];
 }

@@ -331,6 +331,11 @@ export const ROWS: Row[] = [
     expect: guarded(200, 404, 200, 404),
   },
   {
+    route: 'POST /prescription/:id/stop',
+    build: (c) => ({ method: 'POST', url: `/prescription/${c.prescriptionId}/stop`, payload: { reason: 'Course changed' } }),
+    expect: guarded(403, 403, 200, 404),
+  },
+  {
     route: 'GET /drug-alerts/:patientId',
     build: (c) => ({ method: 'GET', url: `/drug-alerts/${c.P.id}?drug=Amoxicillin&allergies=latex` }),
     expect: guarded(403, 403, 200, 404),

@@ -102,7 +102,12 @@ export default function CreateRecord() {
     control: form.control,
     name: ['treatment.prescribedDrug', 'medicalHistory.allergies'],
   });
-  const { alerts, refusedWith } = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
+  const {
+    alerts,
+    uncoded,
+    failed: checkFailed,
+    refusedWith,
+  } = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
   // Outside the form's values: asked for only while a stop alert shows, never kept in the draft.
   const [overrideReason, setOverrideReason] = useState('');
 
@@ -154,7 +159,13 @@ export default function CreateRecord() {
                   <RecordInput key={f.name} field={f} />
                 ))}
                 {i === recordSteps.length - 1 && (
-                  <MedicationAlerts alerts={alerts} reason={overrideReason} onReasonChange={setOverrideReason} />
+                  <MedicationAlerts
+                    alerts={alerts}
+                    uncoded={uncoded}
+                    failed={checkFailed}
+                    reason={overrideReason}
+                    onReasonChange={setOverrideReason}
+                  />
                 )}
               </>
             ),

@@ -32,6 +32,12 @@ const prescribed = {
   patientName: 'Asha Rao',
   patientId: PATIENT_ID,
   createdAt: '2026-11-20T10:00:00.000Z',
+  status: 'active' as const,
+  endsOn: '2026-11-26',
+  longTerm: false,
+  stopped: null,
+  override: null,
+  uncoded: [],
   alerts: [],
 };
 const alert = (severity: MedicationAlert['severity'], kind: MedicationAlert['kind'], substance: string, message: string) => ({
@@ -57,7 +63,7 @@ beforeAll(async () => {
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
     [`GET /drug-alerts/${PATIENT_ID}`]: () => ({
       status: 200,
-      body: { alerts: checked, allergies: [], activeMedications: [] },
+      body: { alerts: checked, allergies: [], activeMedications: [], uncoded: [] },
     }),
     [`POST /prescription/${PATIENT_ID}`]: (req) => {
       // as the api does: a stop without a reason is refused with the alerts
@@ -115,6 +121,8 @@ test('allergies typed comma-separated are sent as a list; a failure says "Could 
   type('Dosage', '500 mg');
   type('Route', 'Oral');
   type('Frequency', 'Three times a day');
+  type('How long', 'days');
+  type('Number of days', '7');
   type('Allergies (comma-separated)', ' Penicillin, latex ,');
   fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
   expect(await screen.findByRole('alert')).toHaveTextContent('Could not create record. Try again?');
@@ -123,6 +131,7 @@ test('allergies typed comma-separated are sent as a list; a failure says "Could 
     dosage: '500 mg',
     administrationRoute: 'Oral',
     dosageFrequency: 'Three times a day',
+    durationDays: 7,
     allergies: ['Penicillin', 'latex'],
   });
   createStatus = 201;
@@ -136,6 +145,8 @@ async function fillRequired(drug: string) {
   type('Dosage', '500 mg');
   type('Route', 'Oral');
   type('Frequency', 'Three times a day');
+  type('How long', 'days');
+  type('Number of days', '7');
 }
 
 test('alerts are listed by severity before Finish; a stop blocks Finish until a reason is given, which is sent', async () => {

@@ -5,28 +5,38 @@ import { fetchDrugAlerts } from 'shared-auth';
 /**
  * The prescribing check of a drug (the patient's allergies, on file and typed, and active
  * medications), once typing pauses. `refused` holds the alerts of a create the api refused (409:
- * a stop without a reason): they are shown for that drug until it changes.
+ * a stop without a reason): they are shown for that drug until it changes. A check that fails says
+ * so (`failed`): it never reads as "nothing found".
  */
 export function useDrugAlerts(patientId: string, drug: string, typedAllergies: string[]) {
-  const [alerts, setAlerts] = useState<MedicationAlert[]>([]);
+  const [check, setCheck] = useState<{ alerts: MedicationAlert[]; uncoded: string[]; failed: boolean }>({
+    alerts: [],
+    uncoded: [],
+    failed: false,
+  });
   const [refused, setRefused] = useState<{ drug: string; alerts: MedicationAlert[] } | null>(null);
   const typed = typedAllergies.join(',');
   useEffect(() => {
     if (!drug.trim()) {
-      setAlerts([]);
+      setCheck({ alerts: [], uncoded: [], failed: false });
       return;
     }
     let live = true;
     const timer = setTimeout(() => {
       fetchDrugAlerts(patientId, drug.trim(), typed ? typed.split(',') : [])
-        .then((r) => live && setAlerts(r.alerts))
-        .catch(() => live && setAlerts([]));
+        .then((r) => live && setCheck({ alerts: r.alerts, uncoded: r.uncoded, failed: false }))
+        .catch(() => live && setCheck({ alerts: [], uncoded: [], failed: true }));
     }, 500);
     return () => {
       live = false;
       clearTimeout(timer);
     };
   }, [patientId, drug, typed]);
-  const shown = refused && refused.drug === drug ? refused.alerts : alerts;
-  return { alerts: shown, refusedWith: (refusedAlerts: MedicationAlert[]) => setRefused({ drug, alerts: refusedAlerts }) };
+  const alerts = refused && refused.drug === drug ? refused.alerts : check.alerts;
+  return {
+    alerts,
+    uncoded: check.uncoded,
+    failed: check.failed,
+    refusedWith: (refusedAlerts: MedicationAlert[]) => setRefused({ drug, alerts: refusedAlerts }),
+  };
 }

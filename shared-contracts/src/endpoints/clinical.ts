@@ -18,6 +18,7 @@ import {
   PrescriptionCreate,
   PrescriptionCreated,
   PrescriptionList,
+  PrescriptionStop,
 } from '../prescriptions';
 import {
   MedicalRecord,
@@ -131,7 +132,7 @@ export const PRESCRIPTION_ENDPOINTS = {
     summary: 'Prescribe for an assigned patient (doctor); a stop alert needs overrideReason (else 409)',
     // SPEC §7 names it {patientId}; one name per path position keeps the OpenAPI paths unambiguous.
     description:
-      "id is the PATIENT the prescription is for (GET /prescription/{id} reads a prescription by its own id). Warnings and information never block; a stop alert without `overrideReason` answers 409 with the alerts and writes nothing; with it the prescription is created and an 'override' audit row keeps the reason.",
+      "id is the PATIENT the prescription is for (GET /prescription/{id} reads a prescription by its own id). Warnings and information never block; a stop alert without `overrideReason` answers 409 with the alerts and writes nothing; with it the prescription is created, carrying the alerts it overrode, the reason, who and when (and an 'override' audit row).",
     tags: ['prescriptions'],
     access: ['doctor'],
     params: RecordIdParams,
@@ -163,6 +164,20 @@ export const PRESCRIPTION_ENDPOINTS = {
     status: 200,
     response: Prescription,
     errors: [400, 401, 403, 404],
+  }),
+  stopPrescription: endpoint({
+    method: 'POST',
+    path: '/prescription/{id}/stop',
+    summary: 'Stop an active prescription, with a reason (a doctor assigned to its patient)',
+    description:
+      'id is the prescription. It stops counting as an active medication at once; the reason, who and when are kept with it and in the audit log. A prescription already stopped or past its last day answers 409.',
+    tags: ['prescriptions'],
+    access: ['doctor'],
+    params: RecordIdParams,
+    body: PrescriptionStop,
+    status: 200,
+    response: Prescription,
+    errors: [400, 401, 403, 404, 409],
   }),
   drugAlerts: endpoint({
     method: 'GET',

@@ -5,6 +5,7 @@ import {
   ALLERGY_NOTE_REVIEWED,
   AllergyIntolerance,
   AllergyList,
+  STATUS_REASON_REQUIRED,
   REPORT_UNCONFIRMED_ERROR,
 } from 'shared-contracts';
 import { selectRows } from '../../adapters/db';
@@ -129,12 +130,23 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
       recordedBy: { role: 'patient', name: 'Pat Allergy' },
       recordedAt: reported.recordedAt,
     });
-    const refuted = await update(doctor, reported._id, allergyBody({ verificationStatus: 'refuted' }));
-    expect(refuted.json().verificationStatus).toBe('refuted');
+    // refuting (delabelling) needs its reason: without one, 400 and nothing changes
+    const bare = await update(doctor, reported._id, allergyBody({ verificationStatus: 'refuted' }));
+    expect(bare.statusCode).toBe(400);
+    expect(JSON.stringify(bare.json())).toContain(STATUS_REASON_REQUIRED);
+    const inactive = await update(doctor, reported._id, allergyBody({ clinicalStatus: 'inactive' }));
+    expect(inactive.statusCode).toBe(400);
+    expect((await items(patient, patient.id)).map((a) => a.verificationStatus)).toEqual(['confirmed']);
+    const refuted = await update(
+      doctor,
+      reported._id,
+      allergyBody({ verificationStatus: 'refuted', statusReason: 'Negative oral challenge' }),
+    );
+    expect(refuted.json()).toMatchObject({ verificationStatus: 'refuted', statusReason: 'Negative oral challenge' });
     expect((await items(patient, patient.id)).map((a) => a.verificationStatus)).toEqual(['refuted']);
-    expect((await auditOf(patient.id, 'update')).map((r) => [r.entityId, r.actorId])).toEqual([
-      [reported._id, doctor.id],
-      [reported._id, doctor.id],
+    expect((await auditOf(patient.id, 'update')).map((r) => [r.entityId, r.actorId, r.detail])).toEqual([
+      [reported._id, doctor.id, null],
+      [reported._id, doctor.id, 'reason: Negative oral challenge'],
     ]);
     setClock(t(), '2026-03-01T10:00:00Z');
   });
@@ -177,7 +189,7 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
     for (const res of [
       await list(stranger, patient.id),
       await create(stranger, patient.id, allergyBody()),
-      await update(stranger, id, allergyBody({ verificationStatus: 'refuted' })),
+      await update(stranger, id, allergyBody({ verificationStatus: 'refuted', statusReason: 'Negative oral challenge' })),
       await list(otherPatient, patient.id),
       await update(doctor, '00000000-0000-4000-8000-000000000000', allergyBody()),
     ]) {
@@ -193,7 +205,10 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
     expect(revoke.statusCode).toBe(200);
     expect((await list(doctor, patient.id)).statusCode).toBe(404);
     expect((await create(doctor, patient.id, allergyBody())).statusCode).toBe(404);
-    expect((await update(doctor, id, allergyBody({ verificationStatus: 'refuted' }))).statusCode).toBe(404);
+    expect(
+      (await update(doctor, id, allergyBody({ verificationStatus: 'refuted', statusReason: 'Negative oral challenge' })))
+        .statusCode,
+    ).toBe(404);
     expect(await allergyRows()).toBe(before);
     expect((await items(patient, patient.id)).map((a) => a.verificationStatus)).toEqual(['confirmed']);
   });
@@ -218,7 +233,12 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
 
     // the doctor refutes it (delabel): a structured entry reviewing the note
     const refute = await create(doctor, patient.id, {
-      ...allergyBody({ substance: fromText[0].substance, verificationStatus: 'refuted', reactions: [] }),
+      ...allergyBody({
+        substance: fromText[0].substance,
+        verificationStatus: 'refuted',
+        statusReason: 'Negative oral challenge',
+        reactions: [],
+      }),
       reviews: 'penicillin  (RASH)',
     });
     expect(refute.statusCode).toBe(201);
@@ -284,7 +304,12 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
     expect((await writeRecord(doctor, patient, note)).statusCode).toBe(201);
     const before = await allergyRows();
     const res = await create(doctor, patient.id, {
-      ...allergyBody({ substance: { text: 'Penicillin' }, verificationStatus: 'refuted', reactions: [] }),
+      ...allergyBody({
+        substance: { text: 'Penicillin' },
+        verificationStatus: 'refuted',
+        statusReason: 'Negative oral challenge',
+        reactions: [],
+      }),
       reviews: note,
     });
     expect(res.statusCode).toBe(201);

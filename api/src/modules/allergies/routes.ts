@@ -16,7 +16,7 @@ import { route } from '../../http/route';
 export function allergyRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     route(app, deps, ENDPOINTS.listAllergies, async (request) => {
-      return { items: await allergyAccessFor(deps, request).list(request.params.patientId) };
+      return allergyAccessFor(deps, request).list(request.params.patientId);
     });
 
     route(app, deps, ENDPOINTS.createAllergy, async (request, reply) => {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { FHIR_BASE } from 'shared-contracts';
+import { isoDate } from '../../clinical/age';
 import type { AppDeps } from '../../deps';
 import type { FhirContext } from '../../fhir';
 
@@ -14,6 +15,7 @@ export function fhirContextFor(deps: AppDeps, request: FastifyRequest): FhirCont
   return {
     baseUrl: `${request.protocol}://${request.host}${FHIR_BASE}`,
     timeZone: deps.config.clinicTimeZone,
+    today: isoDate(deps.clock.now(), deps.config.clinicTimeZone),
     fileUrl: (file) =>
       deps.storage.createDownloadUrl(file.storageKey, {
         fileName: file.fileName,

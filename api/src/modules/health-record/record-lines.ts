@@ -3,6 +3,7 @@ import type {
   Bundle,
   CodeableConcept,
   Composition,
+  DetectedIssue,
   DocumentReference,
   Encounter,
   HumanName,
@@ -234,6 +235,17 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
     const prescriber = practitioners.get(idOf(m.requester?.reference, 'Practitioner')) || m.requester?.display;
     if (prescriber) fact('Prescribed by', prescriber);
     for (const d of m.dosageInstruction ?? []) if (d.text) lines.push({ kind: 'text', text: d.text });
+    const lastDay = m.dosageInstruction?.[0]?.timing?.repeat?.boundsPeriod?.end;
+    const course = m.courseOfTherapyType?.coding?.[0]?.code === 'continuous' ? 'long-term' : lastDay ? `until ${lastDay}` : '';
+    fact('Status', [m.status, course, m.statusReason?.text ? `reason: ${m.statusReason.text}` : ''].filter(Boolean).join(' · '));
+    for (const issue of (m.contained ?? []).filter((r): r is DetectedIssue => r.resourceType === 'DetectedIssue')) {
+      const mitigation = issue.mitigation?.[0];
+      const by = mitigation?.author?.display ? ` by ${mitigation.author.display}` : '';
+      fact(
+        'Alert overridden',
+        `${issue.detail ?? ''} — ${mitigation?.action.text ?? ''}${by} (${dateOf(mitigation?.date, timeZone)})`,
+      );
+    }
     for (const n of m.note ?? []) lines.push({ kind: 'text', text: n.text });
   }
 

@@ -19,6 +19,8 @@ import { auditLog, prescriptions } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, countRows, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 
+/** A day far from every prescription these tests write: nothing has ended or been stopped by then. */
+const TODAY = '2020-01-01';
 describe.each(BACKENDS)('prescriptions on %s', (backend) => {
   let tdb: TestDb;
   let t: TestApp;
@@ -83,6 +85,12 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
         patientId: patient.id,
         patientName: 'Pat Rx',
         createdAt: '2025-03-01T10:00:00.000Z',
+        status: 'active',
+        endsOn: null,
+        longTerm: false,
+        stopped: null,
+        override: null,
+        uncoded: [],
         alerts: [],
       });
       const allergiesDefault = await prescribe(doctor, patient.id, {
@@ -498,8 +506,8 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
           order by ${p.prescribedDrug}, ${p.createdAt} asc, ${p.id} asc
         ) d order by d.at asc, d.id asc`,
       );
-      expect(await prescribedDrugsOf(db(), patient.id)).toEqual(distinctNotes(everyDrug.map((r) => r.drug)));
-      expect((await prescribedDrugsOf(db(), patient.id)).map((d) => d.toLowerCase()).sort()).toEqual([
+      expect(await prescribedDrugsOf(db(), patient.id, TODAY)).toEqual(distinctNotes(everyDrug.map((r) => r.drug)));
+      expect((await prescribedDrugsOf(db(), patient.id, TODAY)).map((d) => d.toLowerCase()).sort()).toEqual([
         'ibuprofen',
         'omeprazole',
         'paracetamol',
@@ -532,9 +540,9 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
         updatedAt: at,
       });
       await insertAllergies(db(), [entry('Latex', 1, 'latex'), entry('Aspirin', 5, null), entry('Codeine', 5, null)]);
-      const context = await prescribingContextOf(db(), doctor.id, patient.id);
+      const context = await prescribingContextOf(db(), doctor.id, patient.id, TODAY);
       expect(context).toBeDefined();
-      expect(context!.drugs).toEqual(await prescribedDrugsOf(db(), patient.id));
+      expect(context!.drugs).toEqual(await prescribedDrugsOf(db(), patient.id, TODAY));
       expect(context!.notes).toEqual(notes);
       const rows = await allergyRowsOf(db(), patient.id);
       expect(context!.allergyRows).toEqual(
@@ -549,12 +557,12 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
     it('reads no prescribing context and writes no prescription unless the doctor is assigned when it runs', async () => {
       const { doctor, patient } = await pair();
       const stranger = await account(t, 'doctor');
-      expect(await prescribingContextOf(db(), stranger.id, patient.id)).toBeUndefined();
-      expect(await prescribingContextOf(db(), patient.id, patient.id)).toBeUndefined();
-      expect(await prescribingContextOf(db(), doctor.id, 'not-a-uuid')).toBeUndefined();
+      expect(await prescribingContextOf(db(), stranger.id, patient.id, TODAY)).toBeUndefined();
+      expect(await prescribingContextOf(db(), patient.id, patient.id, TODAY)).toBeUndefined();
+      expect(await prescribingContextOf(db(), doctor.id, 'not-a-uuid', TODAY)).toBeUndefined();
       // The assignment ends between the check and the write (a revoke from another request): the
       // write's own guard stops it, and neither the prescription nor its audit rows are written.
-      const context = await prescribingContextOf(db(), doctor.id, patient.id);
+      const context = await prescribingContextOf(db(), doctor.id, patient.id, TODAY);
       expect(context).toBeDefined();
       await revokeAssignment(
         db(),
@@ -573,6 +581,10 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
         dosageFrequency: 'Three times a day',
         allergies: ['Penicillin'],
         assignedBy: context!.doctorName,
+        endsOn: null,
+        longTerm: false,
+        override: null,
+        uncoded: [],
         actor: { actorId: doctor.id, actorRole: 'doctor' as const, at: t.clock.now(), ip: '127.0.0.1' },
         overrideDetail: 'Benefit outweighs risk (stop alert: Penicillin)',
       };
@@ -620,7 +632,7 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       expect(res.statusCode).toBe(200);
       const body = DrugAlertResponse.parse(res.json());
       expect(body.allergies).toEqual(['Penicillin', 'Sulfa drugs', 'latex', 'aspirin']);
-      // every prescription on file counts as an active medication (there is no stop date)
+      // the prescription on file has no end: an active medication until stopped
       expect(body.activeMedications).toEqual(['Paracetamol']);
       expect(body.alerts).toEqual([
         expect.objectContaining({ matchedText: 'Amoxicillin', substance: 'Penicillin', kind: 'allergy', severity: 'warning' }),
@@ -635,6 +647,7 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
         alerts: [],
         allergies: [],
         activeMedications: [],
+        uncoded: [],
       });
     });
 

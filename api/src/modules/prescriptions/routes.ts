@@ -10,6 +10,7 @@ import { route } from '../../http/route';
  *                                                  alert without overrideReason: 409 with the alerts
  *   GET  /prescription?page&limit                  patient: own; doctor: assigned patients'
  *   GET  /prescription/{id}                        the patient, or a doctor assigned to them
+ *   POST /prescription/{id}/stop                   doctor assigned to its patient: stopped, with a reason
  *   GET  /drug-alerts/{patientId}?drug&allergies   doctor, assigned patient
  * The contract names the POST's parameter `id` (one name per path position); it is the patient.
  */
@@ -29,6 +30,10 @@ export function prescriptionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     route(app, deps, ENDPOINTS.getPrescription, async (request) => {
       return accessFor(deps, request).readPrescription(request.params.id);
+    });
+
+    route(app, deps, ENDPOINTS.stopPrescription, async (request) => {
+      return accessFor(deps, request).stopPrescription(request.params.id, request.body.reason);
     });
 
     route(app, deps, ENDPOINTS.drugAlerts, async (request) => {
