@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { ALLERGY_NOTES_TARGET_MS, runAllergies } from './allergies.mjs';
 import { runApi, TARGETS } from './api.mjs';
 import { cpuText } from './lib/cpu.mjs';
 import { BENCH, cleanupAll, ROOT } from './lib/proc.mjs';
@@ -19,7 +20,7 @@ import {
   runWeb,
 } from './web.mjs';
 
-const SECTIONS = ['api', 'scale', 'web'];
+const SECTIONS = ['api', 'scale', 'web', 'allergies'];
 
 function parseArgs(argv) {
   const opts = { quick: false, only: [...SECTIONS] };
@@ -33,7 +34,7 @@ function parseArgs(argv) {
       if (!list.length || bad.length) throw new Error(`--only takes ${SECTIONS.join('|')} (comma-separated), got ${value}`);
       opts.only = list;
     } else if (a === '--help' || a === '-h') {
-      console.log('usage: node bench/run.mjs [--only api|scale|web[,…]] [--quick]');
+      console.log('usage: node bench/run.mjs [--only api|scale|web|allergies[,…]] [--quick]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -112,6 +113,29 @@ function apiReport(api, targets) {
   }
   for (const n of api.notes) out.push(`note: ${n}`);
   return out.join('\n');
+}
+
+function allergiesReport(a, targets) {
+  const met = a.slowest.heavy.median < ALLERGY_NOTES_TARGET_MS;
+  targets.push({
+    section: 'allergies',
+    what: `slowest endpoint median, ${a.notes} notes of ${a.noteLength} characters (${a.slowest.endpoint})`,
+    value: `${fmt.ms(a.slowest.heavy.median)} ms`,
+    target: `< ${ALLERGY_NOTES_TARGET_MS} ms`,
+    met,
+  });
+  const rows = a.rows.map((r) => [
+    r.endpoint,
+    `${fmt.ms(r.light.median)} / ${fmt.ms(r.light.p99)} ms`,
+    `${fmt.ms(r.heavy.median)} / ${fmt.ms(r.heavy.p99)} ms`,
+    fmt.x(r.ratio),
+    fmt.kb(r.heavy.bytes),
+  ]);
+  return [
+    `${a.samples} sequential keep-alive requests per figure (after 2 warm-up), PGlite, default configuration.`,
+    table(['endpoint', 'one short note (median / p99)', `${a.notes} maximal notes (median / p99)`, 'ratio', 'answer size'], rows),
+    `slowest: ${a.slowest.endpoint} ${fmt.ms(a.slowest.heavy.median)} ms — target < ${ALLERGY_NOTES_TARGET_MS} ms: ${mark(met)}`,
+  ].join('\n');
 }
 
 function scaleReport(scale, targets) {
@@ -331,7 +355,7 @@ async function main() {
   if (loadavg()[0] > 1.5)
     console.log('warning: the machine is already busy (load average > 1.5): figures will be noisy and pessimistic');
 
-  const runners = { api: runApi, scale: runScale, web: runWeb };
+  const runners = { api: runApi, scale: runScale, web: runWeb, allergies: runAllergies };
   const failures = [];
   for (const section of opts.only) {
     console.log(`\n=== ${section.toUpperCase()} ===`);
@@ -351,6 +375,11 @@ async function main() {
   if (results.scale && !results.scale.error)
     reports.push(['SCALE — page-1 latency, 1k rows vs big table', scaleReport(results.scale, targets)]);
   if (results.web && !results.web.error) reports.push(['WEB', webReport(results.web, targets)]);
+  if (results.allergies && !results.allergies.error)
+    reports.push([
+      `ALLERGY NOTES — a patient with ${results.allergies.notes} maximal notes`,
+      allergiesReport(results.allergies, targets),
+    ]);
   console.log('\n\n================ RESULTS ================');
   for (const [title, text] of reports) console.log(`\n## ${title}\n${text}`);
   if (targets.length) {

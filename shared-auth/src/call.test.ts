@@ -17,6 +17,12 @@ const prescription = {
   patientName: 'Asha Rao',
   patientId: PATIENT_ID,
   createdAt: '2026-11-23T10:00:00.000Z',
+  status: 'active',
+  endsOn: null,
+  longTerm: true,
+  stopped: null,
+  override: null,
+  uncoded: [],
 };
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;

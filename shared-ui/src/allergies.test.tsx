@@ -49,11 +49,13 @@ const fromNote: AllergyIntolerance = {
 
 const written = (req: Recorded) => ({ status: 201, body: { ...confirmed, ...(req.body as object), source: 'structured' } });
 
+const NOTE = { source: 'record' as const, recordedBy: 'Dr. Lee', recordedAt: '2026-11-19T10:00:00.000Z' };
+let listBody: { items: AllergyIntolerance[]; notes: (typeof NOTE & { text: string })[] };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /patient/me': { status: 200, body: patientMe({ _id: PATIENT }) },
-    [`GET /allergies/${PATIENT}`]: { status: 200, body: { items: [confirmed, refuted, fromNote], notes: [] } },
+    [`GET /allergies/${PATIENT}`]: () => ({ status: 200, body: listBody }),
     [`POST /allergies/${PATIENT}`]: written,
     [`PUT /allergy/${CONFIRMED_ID}`]: (req) => ({ status: 200, body: { ...confirmed, ...(req.body as object) } }),
     'POST /patient/allergies': written,
@@ -67,6 +69,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
+  listBody = { items: [confirmed, refuted, fromNote], notes: [{ ...NOTE, text: 'Codeine - vomiting' }] };
 });
 
 const renderView = (view: React.ReactNode) =>
@@ -202,5 +205,37 @@ describe('patient', () => {
       verificationStatus: 'unconfirmed',
     });
     expect(await screen.findByText('Reported. It stays unconfirmed until your doctor reviews it.')).toBeInTheDocument();
+  });
+});
+
+describe('never "No allergy recorded" while a note exists', () => {
+  test.each(['doctor', 'patient'] as const)('%s: a note with no readable substance is shown verbatim instead', async (role) => {
+    useSession.getState().login('t', role);
+    listBody = { items: [], notes: [{ ...NOTE, text: 'NKDA? see GP letter' }] };
+    renderView(<Allergies role={role} patientId={PATIENT} />);
+    const notes = await screen.findByRole('region', { name: 'Allergy notes as written' });
+    expect(notes).toHaveTextContent('“NKDA? see GP letter” — a medical record, Dr. Lee, 2026-11-19');
+    expect(screen.queryByText('No allergy recorded')).not.toBeInTheDocument();
+  });
+
+  test('with no entry and no note at all, it says so', async () => {
+    useSession.getState().login('t', 'doctor');
+    listBody = { items: [], notes: [] };
+    renderView(<Allergies role="doctor" patientId={PATIENT} />);
+    expect(await screen.findByText('No allergy recorded')).toBeInTheDocument();
+  });
+
+  test('an entry the wording puts in doubt is shown for review, and still counts', async () => {
+    useSession.getState().login('t', 'patient');
+    const doubtful = {
+      ...fromNote,
+      substance: { text: 'cefuroxime', code: 'cefuroxime' },
+      review: 'the note says “negative challenge to cefuroxime”',
+    };
+    listBody = { items: [doubtful], notes: [{ ...NOTE, text: 'Penicillin (anaphylaxis). Negative challenge to cefuroxime' }] };
+    renderView(<Allergies role="patient" />);
+    expect(await screen.findByText(/Unconfirmed — review: the note says “negative challenge to cefuroxime”/)).toHaveTextContent(
+      'It is checked as an allergy until a doctor resolves it.',
+    );
   });
 });

@@ -55,16 +55,20 @@ const STOP = {
 const WARNING = alert('warning', 'interaction', 'Warfarin', 'Bleeding risk with warfarin.');
 const INFO = alert('info', 'intolerance', 'Codeine', 'Codeine intolerance (vomiting).');
 let checked: MedicationAlert[] = [];
+let uncoded: string[] = [];
+let checkStatus = 200;
+let onFile: unknown[] = [];
 let createStatus = 201;
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
-    [`GET /drug-alerts/${PATIENT_ID}`]: () => ({
-      status: 200,
-      body: { alerts: checked, allergies: [], activeMedications: [], uncoded: [] },
-    }),
+    [`GET /drug-alerts/${PATIENT_ID}`]: () =>
+      checkStatus === 200
+        ? { status: 200, body: { alerts: checked, allergies: [], activeMedications: [], uncoded } }
+        : { status: checkStatus, body: { error: 'Service unavailable' } },
+    [`GET /allergies/${PATIENT_ID}`]: () => ({ status: 200, body: { items: onFile, notes: [] } }),
     [`POST /prescription/${PATIENT_ID}`]: (req) => {
       // as the api does: a stop without a reason is refused with the alerts
       if (createStatus === 409 && !(req.body as { overrideReason?: string }).overrideReason)
@@ -79,6 +83,9 @@ beforeEach(() => {
   fake.requests.length = 0;
   createStatus = 201;
   checked = [];
+  uncoded = [];
+  checkStatus = 200;
+  onFile = [];
   useSession.getState().login('t', 'doctor');
 });
 
@@ -198,4 +205,68 @@ test("a 409 (a stop the check had not shown yet) shows the api's alerts and the 
   await waitFor(() => expect(router.state.location.pathname).toBe('/prescription'));
   expect(posts()).toHaveLength(2);
   expect(posts()[1].body).toMatchObject({ overrideReason: 'Benefit outweighs the risk; ICU monitoring' });
+});
+
+const allergy = (text: string, reactions: string[], over: object = {}) => ({
+  patientId: PATIENT_ID,
+  substance: { text },
+  type: 'allergy',
+  category: 'medication',
+  criticality: 'high',
+  reactions: reactions.map((manifestation) => ({ manifestation })),
+  clinicalStatus: 'active',
+  verificationStatus: 'unconfirmed',
+  source: 'record',
+  sourceText: text,
+  recordedBy: { role: 'doctor', name: 'Dr. Lee' },
+  recordedAt: '2026-11-19T10:00:00.000Z',
+  ...over,
+});
+
+test("the allergy box starts from the patient's allergies on file (refuted ones left out)", async () => {
+  onFile = [
+    allergy('Penicillin', ['anaphylaxis']),
+    allergy('Latex', []),
+    allergy('Sulfa', ['rash'], { verificationStatus: 'refuted', statusReason: 'challenge' }),
+  ];
+  renderForm();
+  await screen.findByRole('heading', { name: 'New prescription for Asha Rao' });
+  await waitFor(() =>
+    expect(screen.getByLabelText('Allergies (comma-separated)')).toHaveValue('Penicillin (anaphylaxis), Latex'),
+  );
+});
+
+test('a drug the vocabulary does not know is "not recognised", never silence; a failed check says nothing was checked', async () => {
+  uncoded = ['Zorblatrin 10 mg'];
+  renderForm();
+  await fillRequired('Zorblatrin 10 mg');
+  expect(await screen.findByRole('status', { name: 'Not checked' })).toHaveTextContent(
+    'Zorblatrin 10 mg not recognised — allergy and interaction checks were not performed for Zorblatrin 10 mg',
+  );
+  checkStatus = 503;
+  type('Drug', 'Zorblatrin 20 mg');
+  expect(
+    await screen.findByText(/The allergy and interaction check could not run: nothing has been checked/),
+  ).toBeInTheDocument();
+});
+
+test('how long it runs must be chosen: a number of days, a last day, or long-term', async () => {
+  const router = renderForm();
+  await screen.findByRole('heading', { name: 'New prescription for Asha Rao' });
+  type('Drug', 'Metformin 500 mg');
+  type('Dosage', '500 mg');
+  type('Route', 'Oral');
+  type('Frequency', 'bd');
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  await waitFor(() => expect(screen.getByLabelText('How long')).toHaveAccessibleDescription('Choose how long it runs'));
+  type('How long', 'until');
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  await waitFor(() => expect(screen.getByLabelText('Last day')).toHaveAccessibleDescription('Which is the last day?'));
+  expect(posts()).toHaveLength(0);
+  type('How long', 'long-term');
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/prescription'));
+  expect(posts()[0].body).toMatchObject({ prescribedDrug: 'Metformin 500 mg', longTerm: true });
+  expect(posts()[0].body).not.toHaveProperty('durationDays');
+  expect(posts()[0].body).not.toHaveProperty('endDate');
 });
