@@ -15,7 +15,8 @@ async function signInTo(page: Page, role: 'patient' | 'doctor', email: string, p
 }
 
 const allergyList = (page: Page) => page.getByRole('region', { name: 'Allergies', exact: true });
-const entryOf = (page: Page, text: string) => allergyList(page).getByRole('listitem').filter({ hasText: text });
+const entryOf = (page: Page, text: string) =>
+  allergyList(page).getByRole('list', { name: 'Allergy entries' }).getByRole('listitem').filter({ hasText: text });
 
 /** A record with only a free-text allergy note, written by the doctor through the api. */
 async function recordWithAllergyNote(request: APIRequestContext, doctor: string, patientId: string, allergies: string) {
@@ -100,7 +101,12 @@ test('a doctor refutes a free-text "penicillin" note of a record: the patient se
   await expect(note).toContainText('unconfirmed');
   await expect(note).toContainText('“penicillin”');
   await note.getByRole('button', { name: 'Refute (delabel)' }).click();
+  // a delabel says why; the note itself stays on the page, verbatim
+  await note.getByLabel('Why is it refuted?').fill('Negative oral challenge, March 2026');
+  await note.getByRole('button', { name: 'Refute', exact: true }).click();
   await expect(allergyList(page).getByText('not yet reviewed')).toHaveCount(0);
+  await expect(entryOf(page, 'penicillin')).toContainText('Why refuted: Negative oral challenge, March 2026');
+  await expect(page.getByRole('region', { name: 'Allergy notes as written' })).toContainText('“penicillin”');
   await expect(entryOf(page, 'penicillin')).toContainText('refuted');
 
   expect(await amoxicillinAlerts(request, doctor, patientId)).not.toContain('penicillin');

@@ -34,6 +34,8 @@ async function fillDose(page: Page) {
   await page.getByLabel('Dosage').fill('500 mg');
   await page.getByLabel('Route').fill('Oral');
   await page.getByLabel('Frequency').fill('Three times a day');
+  await page.getByLabel('How long').selectOption('days');
+  await page.getByLabel('Number of days').fill('7');
 }
 
 test('"amoxicilin" for a penicillin anaphylaxis is stopped; the reason given is in both access histories', async ({
@@ -115,4 +117,74 @@ test('co-codamol alerts against a codeine allergy; ibuprofen shows the interacti
   await page.getByRole('button', { name: 'Finish' }).click();
   await expect(page).toHaveURL(/\/prescription$/);
   await expect(page.getByRole('list', { name: 'Prescriptions' })).toContainText('Ibuprofen');
+});
+
+/** A record whose only clinical content is its free-text allergy note, written through the api. */
+async function recordWithAllergyNote(request: APIRequestContext, doctor: string, patientId: string, allergies: string) {
+  const res = await request.post(`${API_URL}/medicalhistory/${patientId}`, {
+    headers: auth(doctor),
+    data: {
+      medicalHistory: { title: 'Chest infection', biodata: { modeOfAdmission: 'Outpatient' }, systemicHistory: {}, allergies },
+      examination: { generalPhysicalExamination: {} },
+      investigations: {},
+      treatment: {},
+    },
+  });
+  expect(res.status()).toBe(201);
+}
+
+test('"Penicillin (anaphylaxis). No other allergies." stops co-amoxiclav; an unknown drug is "not recognised"; the override is on the saved prescription for both roles', async ({
+  page,
+  request,
+}) => {
+  const { doctor, doctorEmail, patientEmail, patientId } = await connectedPair(request, {
+    doctor: { name: 'Dr. Ines Varga' },
+    patient: { name: 'Tomasz Wolny', DOB: '1968-09-14' },
+  });
+  await recordWithAllergyNote(request, doctor, patientId, 'Penicillin (anaphylaxis). No other allergies.');
+
+  await page.goto('/');
+  await logIn(page, 'doctor', doctorEmail);
+  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  // the allergy panel: penicillin with anaphylaxis, never "No allergy recorded"
+  await page.goto(`/doctor/all-medical-records?patientId=${patientId}`);
+  const allergies = page.getByRole('region', { name: 'Allergies', exact: true });
+  const penicillin = allergies
+    .getByRole('list', { name: 'Allergy entries' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Penicillin' });
+  await expect(penicillin).toContainText('Reactions: anaphylaxis (severe)');
+  await expect(allergies).not.toContainText('No allergy recorded');
+  await expect(allergies.getByRole('region', { name: 'Allergy notes as written' })).toContainText(
+    '“Penicillin (anaphylaxis). No other allergies.”',
+  );
+
+  await openPrescriptionFor(page, 'Tomasz Wolny');
+  // the allergy box starts from the allergies on file
+  await expect(page.getByLabel('Allergies (comma-separated)')).toHaveValue(/Penicillin \(anaphylaxis\)/);
+  // a drug the vocabulary does not know: said, in the warning style, not silence
+  await page.getByLabel('Drug').fill('Zorblatrin 10 mg');
+  await expect(page.getByRole('status', { name: 'Not checked' })).toContainText(
+    'Zorblatrin 10 mg not recognised — allergy and interaction checks were not performed for Zorblatrin 10 mg',
+  );
+  await page.getByLabel('Drug').fill('Co-amoxiclav 625 mg');
+  await expect(page.getByRole('status', { name: 'Not checked' })).toHaveCount(0);
+  await expect(page.getByRole('alert', { name: 'Stop alerts' })).toContainText(/co-amoxiclav.*penicillin/i);
+  await fillDose(page);
+  const finish = page.getByRole('button', { name: 'Finish' });
+  await expect(finish).toBeDisabled();
+  await page.getByLabel('Reason to override').fill(REASON);
+  await finish.click();
+  await expect(page).toHaveURL(/\/prescription$/);
+  const override = page.getByRole('region', { name: 'Overridden alerts' });
+  await expect(override).toContainText('Prescribed despite a stop alert — by Dr. Ines Varga');
+  await expect(override).toContainText(`Reason: ${REASON}`);
+  await expect(page.getByRole('region', { name: 'Prescription' })).toContainText(/Active · until \d{4}-\d{2}-\d{2}/);
+  await logOut(page);
+
+  await logIn(page, 'patient', patientEmail);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
+  await page.goto('/prescription');
+  await expect(page.getByRole('region', { name: 'Overridden alerts' })).toContainText(`Reason: ${REASON}`);
+  await expect(page.getByRole('region', { name: 'Overridden alerts' })).toContainText(/penicillin/i);
 });

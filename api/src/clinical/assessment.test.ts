@@ -651,6 +651,27 @@ describe('assessRecord: medication alerts', () => {
     expect(a.medicationAlerts.map((m) => m.kind)).toEqual(['interaction']);
     expect(titles(a, 'medication')).toEqual([expect.stringMatching(/^Drug–drug interaction \(/)]);
   });
+
+  it('a drug the vocabulary does not know is never "no alert": a review finding says it was not checked', () => {
+    const unknown = assess(
+      { treatment: { ...NO_TREATMENT, prescribedDrug: 'Zorblatrin 10 mg' } },
+      { allergyNotes: ['Penicillin (anaphylaxis)'] },
+    );
+    expect(unknown.findings).toEqual([
+      expect.objectContaining({
+        acuity: 'review',
+        kind: 'medication',
+        title: 'Not checked: drug not recognised',
+        detail: '“Zorblatrin 10 mg” was not recognised: allergy and interaction checks were not performed for it',
+      }),
+    ]);
+    expect(unknown.acuity).toBe('review');
+    // an unknown drug on file is said too; a known one adds nothing
+    expect(titles(assess(amoxicillin, { otherDrugs: ['Zorblatrin 10 mg'] }), 'medication')).toEqual([
+      'Not checked: drug not recognised',
+    ]);
+    expect(assess(amoxicillin, { otherDrugs: ['Paracetamol 1 g'] }).findings).toEqual([]);
+  });
 });
 
 describe('summary: the blood pressure line never says "normal" at or below systolic 100 (qSOFA)', () => {
