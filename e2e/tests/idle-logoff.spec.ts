@@ -92,7 +92,7 @@ test('a prescription draft survives the automatic logoff and is offered back aft
   await page.getByLabel('Route').fill('Oral');
   await page.getByLabel('Frequency').fill('Three times a day');
   await page.getByLabel('How long').selectOption('days');
-  await page.getByLabel('Number of days').fill('7');
+  await page.getByLabel('Number of days', { exact: true }).fill('7');
   await page.getByRole('button', { name: 'Finish' }).click();
   await expect(page).toHaveURL(/\/prescription$/);
 

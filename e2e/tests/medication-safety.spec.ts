@@ -35,7 +35,7 @@ async function fillDose(page: Page) {
   await page.getByLabel('Route').fill('Oral');
   await page.getByLabel('Frequency').fill('Three times a day');
   await page.getByLabel('How long').selectOption('days');
-  await page.getByLabel('Number of days').fill('7');
+  await page.getByLabel('Number of days', { exact: true }).fill('7');
 }
 
 test('"amoxicilin" for a penicillin anaphylaxis is stopped; the reason given is in both access histories', async ({

@@ -101,7 +101,7 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await page.getByLabel('Route').fill('Oral');
   await page.getByLabel('Frequency').fill('Three times a day');
   await page.getByLabel('How long').selectOption('days');
-  await page.getByLabel('Number of days').fill('7');
+  await page.getByLabel('Number of days', { exact: true }).fill('7');
   await page.getByRole('button', { name: 'Finish' }).click();
   await expect(page).toHaveURL(/\/prescription$/);
   await expect(page.getByRole('list', { name: 'Prescriptions' })).toContainText('Amoxicillin');
