@@ -171,15 +171,21 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
   const allergies = resourcesOf<AllergyIntolerance>(bundle, 'AllergyIntolerance');
   lines.push({ kind: 'heading', text: 'Allergies' });
   if (allergies.length === 0) lines.push({ kind: 'note', text: 'No allergy recorded' });
+  // An entry read from a free-text note carries the note as written: each note is printed once,
+  // before the first entry read from it (a long note is not repeated for every substance it names).
+  const printedNotes = new Set<string>();
   for (const a of allergies) {
     const status = [conceptText(a.clinicalStatus), conceptText(a.verificationStatus)].filter(Boolean).join(', ');
     const reactions = (a.reaction ?? []).flatMap((r) => r.manifestation.map(conceptText)).filter(Boolean);
+    const notes = (a.note ?? []).map((n) => n.text).filter((n) => !printedNotes.has(n));
+    for (const n of notes) {
+      printedNotes.add(n);
+      lines.push({ kind: 'note', text: n });
+    }
     const details = [
       status && `status: ${status}`,
       a.criticality && `criticality: ${a.criticality}`,
       reactions.length && `reaction: ${reactions.join(', ')}`,
-      // an unconfirmed allergy read from a note carries the note as written
-      ...(a.note ?? []).map((n) => n.text),
     ]
       .filter(Boolean)
       .join('; ');
