@@ -1,12 +1,15 @@
 import type { AllergyEntry } from './medication-safety';
 import { findSubstances, tokens, type Mention } from './substance-matcher';
-import { codeOf, ingredientsOf, ingredientById, lineage, normalise } from './vocabulary';
+import { Lru } from './lru';
+import { codeOf, displayName, ingredientsOf, ingredientById, lineage, normalise } from './vocabulary';
 
 /*
  * Reading a free-text allergy note ("Penicillin (anaphylaxis)", "codeine – vomiting",
  * "no reaction to penicillin", "family history of penicillin allergy (mother)") into the entries it
- * states. Conservative: an unreadable reaction keeps the entry an allergy; only explicit negation,
- * tolerance, delabelling or family history removes it.
+ * states. Fail safe: text can only add. Every substance the note names is an entry; negation,
+ * tolerance, delabelling, doubt and family-history cues only mark the entries they govern for
+ * review (`review`), and a "no other allergies" governs nothing. Only a note naming no substance
+ * ("NKDA", "none") yields nothing. An unreadable reaction keeps the entry an allergy.
  */
 
 type ReactionSeverity = 'mild' | 'moderate' | 'severe';
@@ -82,44 +85,67 @@ const REACTIONS: ReactionWord[] = [
 const NO_ALLERGY =
   /^(none|nil|no|na|n a|nkda|nka|nkfa|none known|not known|unknown|no known (drug )?allerg(y|ies)( to medications?)?|no (drug )?allerg(y|ies)|nil known)$/;
 
-/** The label was removed: the whole note is not an allergy ("…, delabelled", "allergy refuted"). */
+/** The label was removed ("…, delabelled", "allergy refuted", "negative challenge to cefuroxime"). */
 const DELABELLED =
   /\bde ?label+(ed|ing)?\b|\blabel removed\b|\ballergy removed\b|\bremoved from (the )?(allergy )?(list|record)\b|\brefuted\b|\bruled out\b|\bnegative (oral |drug )?(challenge|provocation|skin test|test)\w*/;
 
 /** A cue that the substances after it (or, when none follow, in its segment) were tolerated. */
 const TOLERANCE =
-  /\b(took|taken|takes?|given|received|had)\b[^.;]*\b(fine|ok|okay|safely|without (a )?(problems?|reactions?|issues?))\b|\btolerat\w*|\bno [a-z]+ allerg\w*|\bno (known )?(reaction|allerg\w*|problems?|issues?|side effects?)\b|\bnot allergic\b|\bnever (had )?(a )?(reaction|allerg\w*)|\bdenies\b|\bwithout (a )?(reaction|problems?|issues?)\b|\bfine with\b|\btakes? \w+ (safely|fine|without)/;
+  /\b(took|taken|takes?|given|received|had)\b[^.;]*\b(fine|ok|okay|safely|without (a )?(problems?|reactions?|issues?))\b|\btolerat\w*|\bno [a-z]+ allerg\w*|\bno (known )?(reaction|allerg\w*|problems?|issues?|side effects?)\b|\bnot allergic\b|\bnever (had )?(a )?(reaction|allerg\w*)|\bdenie[sd]\b|\bwithout (a )?(reaction|problems?|issues?)\b|\bfine with\b|\btakes? \w+ (safely|fine|without)/;
+
+/** Doubt in the note itself ("? penicillin allergy", "penicillin allergy - query"). */
+const UNCERTAIN =
+  /\?|\b(query|queried|possible|possibly|probable|probably|questionable|unsure|uncertain|unclear|doubtful|suspected|maybe|not sure|unverified)\b/i;
+
+/** "No other allergies", "NKDA otherwise": speaks of substances not named, so governs none. */
+const OTHER =
+  /\b(no|nil|nkda|nka|none|denies|denied|without|not|never) (any |known |other known )?(other|further|more|additional|else)\b|\botherwise\b|\b(nil|nothing|none|no) else\b/;
+/** "No allergies other than penicillin": the cue does not reach what is excepted. */
+const EXCEPT = /\b(other than|except|apart from|besides|aside from|save for|but)\b/;
+
+/** A segment that says "no allergy" in general ("NKDA", "nil", "none known"): states nothing. */
+const BLANKET =
+  /^(allerg(y|ies) )?(none|nil|na|n a|nkda|nka|nkfa|none known|not known|unknown|nil known|no known (drug )?allerg(y|ies)( to medications?)?|no (drug )?allergies)( known| reported| stated)?$/;
 
 /** Family history, not the patient's own allergy. */
 const FAMILY =
-  /\bfamily (history|hx)\b|\bfhx?\b|\bfamilial\b|\b(mother|father|mum|mom|dad|sister|brother|sibling|parent|son|daughter|aunt|uncle|grand(mother|father|parent))( s)? (has|had|is|was)\b|\b(mother|father|mum|mom|dad|sister|brother|sibling|parent|son|daughter|aunt|uncle|grand(mother|father|parent))( s)?( (has|had|is|was))? (an? )?allerg\w*/;
+  /\bfamily (history|hx)\b|\bfhx?\b|\bfamilial\b|\b(mother|father|mum|mom|dad|sister|brother|sibling|parent|son|daughter|aunt|uncle|grand(mother|father|parent))( s)? (has|had|is|was)\b|\b(mother|father|mum|mom|dad|sister|brother|sibling|parent|son|daughter|aunt|uncle|grand(mother|father|parent))( s)?( (has|had|is|was))?( also)? (an? )?allerg\w*/;
 const FAMILY_LABEL = /^\s*(mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+)\s*:/i;
 const FAMILY_IN_PARENS =
   /\(\s*(mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+)\s*\)/i;
+/** A segment that is only a relative ("penicillin allergy – mother"). */
+const RELATIVE_ONLY =
+  /^(in )?(the |his |her |pt s |patient s )?(mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+)( s)?( only)?$/;
 
-/** Split a note at ";", ",", ". ", line breaks, " and ", "&" and spaced dashes — not inside parentheses. */
+/** Separators: " and ", " & ", " plus ", a spaced dash; tried only where a space starts. */
+const SPACED_SEPARATOR = /\s+(?:(?:and|&|plus)\s+|[–—-]\s+)/iy;
+
+/**
+ * Split a note at ";", ",", ". ", line breaks, " and ", "&" and spaced dashes — not inside
+ * parentheses. One pass over the note.
+ */
 function segments(note: string): string[] {
   const out: string[] = [];
   let depth = 0;
-  let current = '';
+  let from = 0;
   for (let i = 0; i < note.length; i++) {
     const ch = note[i];
     if (ch === '(' || ch === '[') depth++;
-    if ((ch === ')' || ch === ']') && depth > 0) depth--;
-    const rest = note.slice(i);
-    const split =
-      depth === 0 &&
-      (/^[;,\n]/.test(rest) || /^\s+(and|&|plus)\s+/i.test(rest) || /^\s+[–—-]\s+/.test(rest) || /^[.](\s|$)/.test(rest));
-    if (split) {
-      out.push(current);
-      current = '';
-      const skip = /^(\s+(and|&|plus)\s+|\s+[–—-]\s+|.)/i.exec(rest)![0].length;
-      i += skip - 1;
-      continue;
+    else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+    if (depth > 0) continue;
+    let skip = 0;
+    if (ch === ';' || ch === ',' || ch === '\n') skip = 1;
+    else if (ch === '.' && (i + 1 === note.length || /\s/.test(note[i + 1]))) skip = 1;
+    else if ((ch === ' ' || ch === '\t' || ch === '\r') && !/\s/.test(note[i - 1] ?? '')) {
+      SPACED_SEPARATOR.lastIndex = i;
+      skip = SPACED_SEPARATOR.exec(note)?.[0].length ?? 0;
     }
-    current += ch;
+    if (!skip) continue;
+    out.push(note.slice(from, i));
+    i += skip - 1;
+    from = i + 1;
   }
-  out.push(current);
+  out.push(note.slice(from));
   return out.map((s) => s.trim()).filter(Boolean);
 }
 
@@ -148,7 +174,17 @@ const isOpioid = (m: Mention) =>
 
 /** Words that say "allergy" rather than name a substance, for an uncoded substance's text. */
 const FILLER =
-  /\b(allergic|allergy|allergies|allergi|reaction|reactions|to|with|severe|mild|history|of|hx|known|patient|pt|has|had|reports?|causes?|caused|gave|gives|sensitivity|sensitive)\b/gi;
+  /\b(allergic|allergy|allergies|allergi|reaction|reactions|to|with|severe|mild|history|of|hx|known|patient|pt|has|had|reports?|causes?|caused|gave|gives|sensitivity|sensitive|nkda|nka|nkfa|nil|none|na)\b/gi;
+
+/** Cue words, left out of an uncoded substance's text ("tolerated oral challenge" names no substance). */
+const CUE_WORDS =
+  /\b(no|not|never|nor|denies|denied|without|tolerated|tolerates|tolerating|took|taken|takes|given|received|fine|ok|okay|safely|problems?|issues?|side|effects?|negative|positive|skin|tests?|tested|oral|drug|challenge|provocation|delabell?ed|delabell?ing|de|label|labelled|removed|refuted|ruled|out|query|queried|possible|possibly|probable|questionable|unsure|uncertain|unclear|doubtful|suspected|maybe|since|in|on|at|the|a|an|and|or|family|fh|fhx|mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+|is|was|also|other|otherwise|else|further|any|more|\d+)\b/gi;
+
+const NOTE_QUOTE = 80;
+const quote = (text: string) => {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return `“${t.length > NOTE_QUOTE ? `${t.slice(0, NOTE_QUOTE - 1)}…` : t}”`;
+};
 
 function entryFor(text: string, reactions: Reading[], mention?: Mention, opioid = false): AllergyEntry {
   const allergic = reactions.filter((r) => r.severity && !(opioid && r.intoleranceWithOpioids));
@@ -169,69 +205,176 @@ function entryFor(text: string, reactions: Reading[], mention?: Mention, opioid 
   };
 }
 
+/** Add a reason for review to an entry (several reasons are joined). */
+function markForReview(entry: AllergyEntry, why: string): void {
+  if (!entry.review) entry.review = why;
+  else if (!entry.review.split('; ').includes(why)) entry.review = `${entry.review}; ${why}`;
+}
+
 /**
  * Shorthand read only inside an allergy note, where it cannot mean anything else ("Pen (anaphylaxis)");
  * in a drug text "pen" is an insulin or adrenaline pen.
  */
 const NOTE_ONLY_ABBREVIATIONS: Record<string, string> = { pen: 'class:penicillins', pens: 'class:penicillins' };
 
-/** One free-text allergy note → the entries it states (unconfirmed, active). */
+/** At most this many entries are read from one note (the most severe kept first). */
+export const MAX_ENTRIES_PER_NOTE = 30;
+
+const READINGS = new Lru<string, AllergyEntry[]>(5000);
+
+const copyEntry = (e: AllergyEntry): AllergyEntry => ({
+  ...e,
+  substance: { ...e.substance },
+  reactions: e.reactions.map((r) => ({ ...r })),
+});
+
+/**
+ * One free-text allergy note → the entries it states (unconfirmed, active). Every substance named is
+ * an entry; a cue governing one marks it for review (`review`), never removes it. Memoised by note.
+ */
 export function readAllergyText(note: string): AllergyEntry[] {
+  let read = READINGS.get(note);
+  if (!read) {
+    read = readNote(note);
+    READINGS.set(note, read);
+  }
+  return read.map(copyEntry);
+}
+
+/** The text left once reactions, filler and (for a cue segment) cue words go: an uncoded substance, or ''. */
+function leftoverOf(part: string, cue: boolean): string {
+  let text = part
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/[?]/g, ' ')
+    .replace(FILLER, ' ');
+  if (cue) text = text.replace(CUE_WORDS, ' ');
+  text = text
+    .replace(/[:–—-]\s*$/, '')
+    .replace(/^\s*[:–—-]/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const n = normalise(text);
+  if (reactionsIn(text).length || BLANKET.test(n) || NO_ALLERGY.test(n)) return '';
+  return n.replace(/ /g, '').length >= 3 ? text : '';
+}
+
+function readNote(note: string): AllergyEntry[] {
   const whole = normalise(note);
-  if (!whole || NO_ALLERGY.test(whole) || DELABELLED.test(whole)) return [];
+  if (!whole || NO_ALLERGY.test(whole)) return [];
   const entries: AllergyEntry[] = [];
   const parts = segments(note);
-  /** how many entries the previous segment stated */
-  let previous = 0;
+  /** the entries of the last segment that stated any: what a cue with no substance of its own speaks of */
+  let previous: AllergyEntry[] = [];
   for (let p = 0; p < parts.length; p++) {
-    const start = entries.length;
     const part = parts[p];
     const n = normalise(part);
-    let mentions = findSubstances(part);
-    const tolerance = TOLERANCE.exec(n);
-    if (FAMILY.test(n) || FAMILY_IN_PARENS.test(part) || FAMILY_LABEL.test(part)) {
-      previous = 0;
+    const mentions = findSubstances(part);
+    const family = FAMILY.test(n) || FAMILY_IN_PARENS.test(part) || FAMILY_LABEL.test(part) || RELATIVE_ONLY.test(n);
+    const general = OTHER.test(n) || EXCEPT.test(n);
+    const cue = general ? null : (TOLERANCE.exec(n) ?? DELABELLED.exec(n));
+    const doubt = !general && UNCERTAIN.test(part);
+    const why = family
+      ? `family history, not necessarily the patient's own (the note says ${quote(part)})`
+      : cue || doubt
+        ? `the note says ${quote(part)}`
+        : undefined;
+
+    if (!mentions.length && (why || general || BLANKET.test(n))) {
+      // a cue naming no substance: an uncoded one of its own ("no reaction to elastoplast"), else it
+      // speaks of the segment before ("penicillin – no allergy", "… – delabelled"); "no other allergies" of none
+      const leftover = why ? leftoverOf(part, true) : '';
+      if (leftover) {
+        const entry = entryFor(leftover, reactionsIn(part));
+        markForReview(entry, why!);
+        entries.push(entry);
+        previous = [entry];
+      } else if (why) {
+        for (const e of previous) markForReview(e, why);
+      }
       continue;
     }
-    if (tolerance && !mentions.length) {
-      // "penicillin – no allergy": a cue with no substance of its own speaks of the segment before.
-      entries.splice(start - previous, previous);
-      previous = 0;
-      continue;
+
+    // reactions in the segment, or in the next segments when they name no substance and carry no cue
+    // ("penicillin, rash, hives")
+    let reactionText = part;
+    while (p + 1 < parts.length) {
+      const next = parts[p + 1];
+      const nn = normalise(next);
+      if (findSubstances(next).length || !reactionsIn(next).length) break;
+      if (TOLERANCE.test(nn) || DELABELLED.test(nn) || UNCERTAIN.test(next) || FAMILY.test(nn) || OTHER.test(nn)) break;
+      reactionText += ` ${next}`;
+      p++;
     }
-    if (tolerance) {
-      // "tolerated cefalexin", "no reaction to penicillin": what follows the cue was tolerated;
-      // "amoxicillin — no reaction": with nothing after the cue, the whole segment was.
-      const cueEnd = cueOffset(part, tolerance[0]);
-      const after = mentions.filter((m) => m.start >= cueEnd);
-      mentions = after.length ? mentions.filter((m) => m.start < cueEnd) : [];
-    }
-    if (!tolerance || mentions.length) {
-      // reactions in the segment, or in the next segments when they name no substance ("penicillin, rash, hives")
-      let reactionText = part;
-      while (p + 1 < parts.length && !findSubstances(parts[p + 1]).length && reactionsIn(parts[p + 1]).length) {
-        reactionText += ` ${parts[++p]}`;
+    const reactions = reactionsIn(reactionText);
+    const stated: AllergyEntry[] = [];
+    if (mentions.length) {
+      // what a cue governs: what follows it ("tolerated cefalexin", "negative challenge to cefuroxime"),
+      // or with nothing after it the whole segment ("amoxicillin – no reaction"); family history and
+      // doubt govern the whole segment
+      let governed = new Set<Mention>();
+      if (family || doubt) governed = new Set(mentions);
+      else if (cue) {
+        const cueEnd = cueOffset(part, cue[0]);
+        const after = mentions.filter((m) => m.start >= cueEnd);
+        governed = new Set(after.length ? after : mentions);
       }
-      const reactions = reactionsIn(reactionText);
-      if (mentions.length) {
-        for (const m of mentions) entries.push(entryFor(m.matchedText, reactions, m, isOpioid(m)));
-      } else {
-        // An uncoded substance ("latex", "elastoplast"): what is left once reactions and filler go.
-        const text = part
-          .replace(/\([^)]*\)/g, ' ')
-          .replace(FILLER, ' ')
-          .replace(/[:–—-]\s*$/, '')
-          .replace(/\s+/g, ' ')
-          .trim();
-        const leftover = reactionsIn(text).length ? '' : text;
-        const shorthand = NOTE_ONLY_ABBREVIATIONS[normalise(leftover)];
-        if (shorthand) entries.push({ ...entryFor(leftover, reactions), substance: { text: leftover, code: shorthand } });
-        else if (normalise(leftover).replace(/ /g, '').length >= 3) entries.push(entryFor(leftover, reactions));
+      for (const m of mentions) {
+        const targets = m.candidates ?? [m.target];
+        const ambiguous = m.candidates
+          ? `read as ${m.candidates.map((t) => displayName(t)).join(' or ')} — confirm the substance`
+          : undefined;
+        for (const target of targets) {
+          const mention = { ...m, target };
+          const entry = entryFor(m.matchedText, reactions, mention, isOpioid(mention));
+          if (ambiguous) markForReview(entry, ambiguous);
+          if (governed.has(m) && why) markForReview(entry, why);
+          stated.push(entry);
+        }
       }
+    } else {
+      // An uncoded substance ("latex", "elastoplast"): what is left once reactions and filler go.
+      const leftover = leftoverOf(part, false);
+      const shorthand = NOTE_ONLY_ABBREVIATIONS[normalise(leftover)];
+      if (shorthand) stated.push({ ...entryFor(leftover, reactions), substance: { text: leftover, code: shorthand } });
+      else if (leftover) stated.push(entryFor(leftover, reactions));
     }
-    previous = entries.length - start;
+    if (stated.length) {
+      entries.push(...stated);
+      previous = stated;
+    }
   }
-  return entries;
+  return capped(unique(entries));
+}
+
+/** The same entry stated twice in one note is one entry. */
+function unique(entries: AllergyEntry[]): AllergyEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    const key = JSON.stringify([
+      e.substance.code ?? normalise(e.substance.text),
+      e.type,
+      e.criticality,
+      e.reactions.map((r) => r.manifestation),
+      e.review ?? '',
+    ]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** At most MAX_ENTRIES_PER_NOTE, the high-criticality allergies first, then in the note's order. */
+function capped(entries: AllergyEntry[]): AllergyEntry[] {
+  if (entries.length <= MAX_ENTRIES_PER_NOTE) return entries;
+  const rank = (e: AllergyEntry) => (e.criticality === 'high' ? 0 : e.type === 'allergy' ? 1 : 2);
+  const kept = new Set(
+    entries
+      .map((e, i) => ({ e, i }))
+      .sort((x, y) => rank(x.e) - rank(y.e) || x.i - y.i)
+      .slice(0, MAX_ENTRIES_PER_NOTE)
+      .map(({ e }) => e),
+  );
+  return entries.filter((e) => kept.has(e));
 }
 
 /** Where a cue found in the normalised text ends in the original text. */
