@@ -91,7 +91,7 @@ const DELABELLED =
 
 /** A cue that the substances after it (or, when none follow, in its segment) were tolerated. */
 const TOLERANCE =
-  /\b(took|taken|takes?|given|received|had)\b[^.;]*\b(fine|ok|okay|safely|without (a )?(problems?|reactions?|issues?))\b|\btolerat\w*|\bno [a-z]+ allerg\w*|\bno (known )?(reaction|allerg\w*|problems?|issues?|side effects?)\b|\bnot allergic\b|\bnever (had )?(a )?(reaction|allerg\w*)|\bdenie[sd]\b|\bwithout (a )?(reaction|problems?|issues?)\b|\bfine with\b|\btakes? \w+ (safely|fine|without)/;
+  /^(fine|ok|okay|safe|no problems?|no issues?|tolerated)$|\b(took|taken|takes?|given|received|had)\b[^.;]*\b(fine|ok|okay|safely|without (a )?(problems?|reactions?|issues?))\b|\btolerat\w*|\bno [a-z]+ allerg\w*|\bno (known )?(reaction|allerg\w*|problems?|issues?|side effects?)\b|\bnot allergic\b|\bnever (had )?(a )?(reaction|allerg\w*)|\bdenie[sd]\b|\bwithout (a )?(reaction|problems?|issues?)\b|\bfine with\b|\btakes? \w+ (safely|fine|without)/;
 
 /** Doubt in the note itself ("? penicillin allergy", "penicillin allergy - query"). */
 const UNCERTAIN =
@@ -101,7 +101,7 @@ const UNCERTAIN =
 const OTHER =
   /\b(no|nil|nkda|nka|none|denies|denied|without|not|never) (any |known |other known )?(other|further|more|additional|else)\b|\botherwise\b|\b(nil|nothing|none|no) else\b/;
 /** "No allergies other than penicillin": the cue does not reach what is excepted. */
-const EXCEPT = /\b(other than|except|apart from|besides|aside from|save for|but)\b/;
+const EXCEPT = /\b(other than|except|apart from|besides|aside from|save for)\b|\b(no|nil|none|nothing)\b.*\bbut\b/;
 
 /** A segment that says "no allergy" in general ("NKDA", "nil", "none known"): states nothing. */
 const BLANKET =
@@ -178,7 +178,7 @@ const FILLER =
 
 /** Cue words, left out of an uncoded substance's text ("tolerated oral challenge" names no substance). */
 const CUE_WORDS =
-  /\b(no|not|never|nor|denies|denied|without|tolerated|tolerates|tolerating|took|taken|takes|given|received|fine|ok|okay|safely|problems?|issues?|side|effects?|negative|positive|skin|tests?|tested|oral|drug|challenge|provocation|delabell?ed|delabell?ing|de|label|labelled|removed|refuted|ruled|out|query|queried|possible|possibly|probable|questionable|unsure|uncertain|unclear|doubtful|suspected|maybe|since|in|on|at|the|a|an|and|or|family|fh|fhx|mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+|is|was|also|other|otherwise|else|further|any|more|\d+)\b/gi;
+  /\b(no|not|never|nor|denies|denied|without|tolerated|tolerates|tolerating|took|taken|takes|given|received|fine|ok|okay|safely|problems?|issues?|side|effects?|negative|positive|skin|tests?|tested|oral|drug|challenge|provocation|delabell?ed|delabell?ing|de|label|labelled|removed|refuted|ruled|out|query|queried|possible|possibly|probable|questionable|unsure|uncertain|unclear|doubtful|suspected|maybe|since|in|on|at|the|a|an|and|or|family|fh|fhx|mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+|is|was|also|other|otherwise|else|further|any|more|after|before|by|for|from|as|child|childhood|year|years|ago|when|via|per|result|results|done|performed|clinic|then|now|again|previously|reported|confirmed|\d+)\b/gi;
 
 const NOTE_QUOTE = 80;
 const quote = (text: string) => {
