@@ -302,7 +302,8 @@ describe('an ambiguous misspelling fails safe: every tied candidate is checked',
     }
     // an interaction of either candidate is raised too
     const withMeds = medicationAlerts('amoicillin', { allergies: [], activeMedications: ['methotrexate 10 mg weekly'] });
-    expect(withMeds.map((a) => a.kind)).toEqual(['interaction']);
+    expect(withMeds.map((a) => a.kind)).toEqual(['interaction', 'interaction']);
+    expect(withMeds.every((a) => / — confirm the drug/.test(a.message))).toBe(true);
   });
 
   it('an ambiguous allergy word is an entry per candidate, each to confirm', () => {
