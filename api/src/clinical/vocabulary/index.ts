@@ -9,7 +9,7 @@ import { PRODUCTS, type Product } from './products';
  * combination products, each entry with its source. Bump the version whenever an entry changes: an
  * alert records which vocabulary produced it.
  */
-export const VOCABULARY_VERSION = '2026.11.1';
+export const VOCABULARY_VERSION = '2026.11.2';
 
 export { CLASSES, classById, CROSS_REACTIVITY, INGREDIENTS, lineage, PRODUCTS };
 export type { CrossReactivity, DrugClass, Ingredient, Product };
