@@ -1,5 +1,5 @@
 import type { AllergyEntry } from './medication-safety';
-import { findSubstances, tokens, type Mention } from './substance-matcher';
+import { scanWords, tokens, type Mention } from './substance-matcher';
 import { Lru } from './lru';
 import { codeOf, displayName, ingredientsOf, ingredientById, lineage, normalise } from './vocabulary';
 
@@ -117,15 +117,43 @@ const FAMILY_IN_PARENS =
 const RELATIVE_ONLY =
   /^(in )?(the |his |her |pt s |patient s )?(mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+)( s)?( only)?$/;
 
+/**
+ * The words without which none of the cue patterns above can match: a segment with none of them
+ * (most) skips the patterns. A word missing here could only lose a review mark, never an entry.
+ */
+const CUE_TRIGGERS = new Set(
+  (
+    'family fh fhx familial mother father mum mom dad sister brother sibling parent parents son daughter aunt uncle ' +
+    'no nil nkda nka nkfa none na n denies denied without not never otherwise nothing other else except apart besides ' +
+    'aside save but fine ok okay safe safely took taken take takes given received had de label removed refuted ruled ' +
+    'negative query queried possible possibly probable probably questionable unsure uncertain unclear doubtful ' +
+    'suspected maybe sure unverified unknown known'
+  ).split(' '),
+);
+const cueTrigger = (w: string) =>
+  CUE_TRIGGERS.has(w) || w.startsWith('tolerat') || w.startsWith('delabel') || w.startsWith('grand');
+
 /** Separators: " and ", " & ", " plus ", a spaced dash; tried only where a space starts. */
 const SPACED_SEPARATOR = /\s+(?:(?:and|&|plus)\s+|[–—-]\s+)/iy;
 
+interface Segment {
+  /** the segment as written, trimmed */
+  text: string;
+  start: number;
+  end: number;
+}
+
 /**
  * Split a note at ";", ",", ". ", line breaks, " and ", "&" and spaced dashes — not inside
- * parentheses. One pass over the note.
+ * parentheses. One pass over the note; each segment keeps its place in it.
  */
-function segments(note: string): string[] {
-  const out: string[] = [];
+function segments(note: string): Segment[] {
+  const out: Segment[] = [];
+  const push = (from: number, to: number) => {
+    while (from < to && /\s/.test(note[from])) from++;
+    while (to > from && /\s/.test(note[to - 1])) to--;
+    if (to > from) out.push({ text: note.slice(from, to), start: from, end: to });
+  };
   let depth = 0;
   let from = 0;
   for (let i = 0; i < note.length; i++) {
@@ -141,12 +169,12 @@ function segments(note: string): string[] {
       skip = SPACED_SEPARATOR.exec(note)?.[0].length ?? 0;
     }
     if (!skip) continue;
-    out.push(note.slice(from, i));
+    push(from, i);
     i += skip - 1;
     from = i + 1;
   }
-  out.push(note.slice(from));
-  return out.map((s) => s.trim()).filter(Boolean);
+  push(from, note.length);
+  return out;
 }
 
 interface Reading {
@@ -155,8 +183,11 @@ interface Reading {
   intoleranceWithOpioids?: boolean;
 }
 
-function reactionsIn(text: string): Reading[] {
-  const n = normalise(text);
+/** Any reaction word at all: most segments have none, and one test spares the list. */
+const ANY_REACTION = new RegExp(REACTIONS.map((r) => r.pattern.source).join('|'));
+
+function reactionsOfNormalised(n: string): Reading[] {
+  if (!ANY_REACTION.test(n)) return [];
   const found: Reading[] = [];
   for (const r of REACTIONS) {
     // "swelling" alone only when no more specific swelling was found
@@ -166,11 +197,18 @@ function reactionsIn(text: string): Reading[] {
   return found;
 }
 
-const isOpioid = (m: Mention) =>
-  (m.target.kind === 'class'
-    ? lineage(m.target.id)
-    : ingredientsOf(m.target).flatMap((i) => lineage(ingredientById(i)?.class))
-  ).includes('opioids');
+const OPIOID = new Map<string, boolean>();
+function isOpioid(m: Mention): boolean {
+  const code = codeOf(m.target);
+  let opioid = OPIOID.get(code);
+  if (opioid === undefined) {
+    opioid = (
+      m.target.kind === 'class' ? lineage(m.target.id) : ingredientsOf(m.target).flatMap((i) => lineage(ingredientById(i)?.class))
+    ).includes('opioids');
+    OPIOID.set(code, opioid);
+  }
+  return opioid;
+}
 
 /** Words that say "allergy" rather than name a substance, for an uncoded substance's text. */
 const FILLER =
@@ -179,6 +217,23 @@ const FILLER =
 /** Cue words, left out of an uncoded substance's text ("tolerated oral challenge" names no substance). */
 const CUE_WORDS =
   /\b(no|not|never|nor|denies|denied|without|tolerated|tolerates|tolerating|took|taken|takes|given|received|fine|ok|okay|safely|problems?|issues?|side|effects?|negative|positive|skin|tests?|tested|oral|drug|challenge|provocation|delabell?ed|delabell?ing|de|label|labelled|removed|refuted|ruled|out|query|queried|possible|possibly|probable|questionable|unsure|uncertain|unclear|doubtful|suspected|maybe|since|in|on|at|the|a|an|and|or|family|fh|fhx|mother|father|mum|mom|dad|sister|brother|sibling|parents?|son|daughter|aunt|uncle|grand\w+|is|was|also|other|otherwise|else|further|any|more|after|before|by|for|from|as|child|childhood|year|years|ago|when|via|per|result|results|done|performed|clinic|then|now|again|previously|reported|confirmed|\d+)\b/gi;
+
+/** Words that are never an uncoded substance: filler, cue and common reaction words. */
+const PLAIN_WORDS = new Set(
+  (
+    'allergic allergy allergies reaction reactions to with severe mild history of hx known patient pt has had ' +
+    'report reports cause causes caused gave gives sensitivity sensitive nkda nka nkfa nil none na no not never ' +
+    'denies denied without tolerated tolerates took taken takes given received fine ok okay safely problem problems ' +
+    'issue issues side effect effects negative positive skin test tests tested oral drug challenge provocation ' +
+    'delabelled delabeled label removed refuted ruled out query possible possibly probable questionable unsure ' +
+    'uncertain unclear doubtful suspected maybe since in on at the a an and or family fh fhx mother father mum mom ' +
+    'dad sister brother sibling parent parents son daughter aunt uncle grandmother grandfather is was also other ' +
+    'otherwise else further any more after before by for from as child childhood year years ago when via per ' +
+    'anaphylaxis anaphylactic rash rashes hives urticaria itch itching itchy flushing flushed vomiting nausea ' +
+    'swelling swollen lips tongue throat face wheeze wheezing angioedema blisters diarrhoea diarrhea drowsy ' +
+    'headache dizziness confusion intolerance upset stomach'
+  ).split(' '),
+);
 
 const NOTE_QUOTE = 80;
 const quote = (text: string) => {
@@ -242,7 +297,9 @@ export function readAllergyText(note: string): AllergyEntry[] {
 }
 
 /** The text left once reactions, filler and (for a cue segment) cue words go: an uncoded substance, or ''. */
-function leftoverOf(part: string, cue: boolean): string {
+function leftoverOf(part: string, segment: string, cue: boolean): string {
+  // most segments left here are filler, cue and reaction words only: no regex work for them
+  if (segment.split(' ').every((w) => PLAIN_WORDS.has(w) || /^\d+$/.test(w))) return '';
   let text = part
     .replace(/\([^)]*\)/g, ' ')
     .replace(/[?]/g, ' ')
@@ -253,38 +310,47 @@ function leftoverOf(part: string, cue: boolean): string {
     .replace(/^\s*[:–—-]/, '')
     .replace(/\s+/g, ' ')
     .trim();
-  const n = normalise(text);
-  if (reactionsIn(text).length || BLANKET.test(n) || NO_ALLERGY.test(n)) return '';
-  return n.replace(/ /g, '').length >= 3 ? text : '';
+  const left = normalise(text);
+  if (reactionsOfNormalised(left).length || BLANKET.test(left) || NO_ALLERGY.test(left)) return '';
+  return left.replace(/ /g, '').length >= 3 ? text : '';
 }
 
 function readNote(note: string): AllergyEntry[] {
-  const whole = normalise(note);
-  if (!whole || NO_ALLERGY.test(whole)) return [];
+  // "NKDA", "no known drug allergies": a short note only (a long one is read segment by segment)
+  if (note.length <= 80 && NO_ALLERGY.test(normalise(note))) return [];
   const entries: AllergyEntry[] = [];
-  const parts = segments(note);
+  // tokenised once; each segment scans its own run of words (a name never spans a separator)
+  const words = tokens(note);
+  let w = 0;
+  const parts = segments(note).map((seg) => {
+    while (w < words.length && words[w].start < seg.start) w++;
+    const first = w;
+    while (w < words.length && words[w].end <= seg.end) w++;
+    const own = words.slice(first, w);
+    return { ...seg, words: own, n: normalise(seg.text), mentions: scanWords(note, own) };
+  });
   /** the entries of the last segment that stated any: what a cue with no substance of its own speaks of */
   let previous: AllergyEntry[] = [];
   for (let p = 0; p < parts.length; p++) {
-    const part = parts[p];
-    const n = normalise(part);
-    const mentions = findSubstances(part);
-    const family = FAMILY.test(n) || FAMILY_IN_PARENS.test(part) || FAMILY_LABEL.test(part) || RELATIVE_ONLY.test(n);
-    const general = OTHER.test(n) || EXCEPT.test(n);
-    const cue = general ? null : (TOLERANCE.exec(n) ?? DELABELLED.exec(n));
-    const doubt = !general && UNCERTAIN.test(part);
+    const { text: part, n, mentions, words: own, end } = parts[p];
+    // one test first: most segments carry no cue at all
+    const cued = /[?(:]/.test(part) || n.split(' ').some(cueTrigger);
+    const family = cued && (FAMILY.test(n) || FAMILY_IN_PARENS.test(part) || FAMILY_LABEL.test(part) || RELATIVE_ONLY.test(n));
+    const general = cued && (OTHER.test(n) || EXCEPT.test(n));
+    const cue = !cued || general ? null : (TOLERANCE.exec(n) ?? DELABELLED.exec(n));
+    const doubt = cued && !general && UNCERTAIN.test(part);
     const why = family
       ? `family history, not necessarily the patient's own (the note says ${quote(part)})`
       : cue || doubt
         ? `the note says ${quote(part)}`
         : undefined;
 
-    if (!mentions.length && (why || general || BLANKET.test(n))) {
+    if (!mentions.length && (why || general || (cued && BLANKET.test(n)))) {
       // a cue naming no substance: an uncoded one of its own ("no reaction to elastoplast"), else it
       // speaks of the segment before ("penicillin – no allergy", "… – delabelled"); "no other allergies" of none
-      const leftover = why ? leftoverOf(part, true) : '';
+      const leftover = why ? leftoverOf(part, n, true) : '';
       if (leftover) {
-        const entry = entryFor(leftover, reactionsIn(part));
+        const entry = entryFor(leftover, reactionsOfNormalised(n));
         markForReview(entry, why!);
         entries.push(entry);
         previous = [entry];
@@ -296,16 +362,16 @@ function readNote(note: string): AllergyEntry[] {
 
     // reactions in the segment, or in the next segments when they name no substance and carry no cue
     // ("penicillin, rash, hives")
-    let reactionText = part;
+    let reactionText = n;
     while (p + 1 < parts.length) {
       const next = parts[p + 1];
-      const nn = normalise(next);
-      if (findSubstances(next).length || !reactionsIn(next).length) break;
-      if (TOLERANCE.test(nn) || DELABELLED.test(nn) || UNCERTAIN.test(next) || FAMILY.test(nn) || OTHER.test(nn)) break;
-      reactionText += ` ${next}`;
+      if (next.mentions.length || !ANY_REACTION.test(next.n) || !reactionsOfNormalised(next.n).length) break;
+      const nn = next.n;
+      if (TOLERANCE.test(nn) || DELABELLED.test(nn) || UNCERTAIN.test(next.text) || FAMILY.test(nn) || OTHER.test(nn)) break;
+      reactionText += ` ${nn}`;
       p++;
     }
-    const reactions = reactionsIn(reactionText);
+    const reactions = reactionsOfNormalised(reactionText);
     const stated: AllergyEntry[] = [];
     if (mentions.length) {
       // what a cue governs: what follows it ("tolerated cefalexin", "negative challenge to cefuroxime"),
@@ -314,7 +380,7 @@ function readNote(note: string): AllergyEntry[] {
       let governed = new Set<Mention>();
       if (family || doubt) governed = new Set(mentions);
       else if (cue) {
-        const cueEnd = cueOffset(part, cue[0]);
+        const cueEnd = cueOffset(own, cue[0], end);
         const after = mentions.filter((m) => m.start >= cueEnd);
         governed = new Set(after.length ? after : mentions);
       }
@@ -333,7 +399,7 @@ function readNote(note: string): AllergyEntry[] {
       }
     } else {
       // An uncoded substance ("latex", "elastoplast"): what is left once reactions and filler go.
-      const leftover = leftoverOf(part, false);
+      const leftover = leftoverOf(part, n, false);
       const shorthand = NOTE_ONLY_ABBREVIATIONS[normalise(leftover)];
       if (shorthand) stated.push({ ...entryFor(leftover, reactions), substance: { text: leftover, code: shorthand } });
       else if (leftover) stated.push(entryFor(leftover, reactions));
@@ -350,13 +416,13 @@ function readNote(note: string): AllergyEntry[] {
 function unique(entries: AllergyEntry[]): AllergyEntry[] {
   const seen = new Set<string>();
   return entries.filter((e) => {
-    const key = JSON.stringify([
+    const key = [
       e.substance.code ?? normalise(e.substance.text),
       e.type,
       e.criticality,
-      e.reactions.map((r) => r.manifestation),
+      e.reactions.map((r) => r.manifestation).join(','),
       e.review ?? '',
-    ]);
+    ].join('|');
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -377,13 +443,12 @@ function capped(entries: AllergyEntry[]): AllergyEntry[] {
   return entries.filter((e) => kept.has(e));
 }
 
-/** Where a cue found in the normalised text ends in the original text. */
-function cueOffset(original: string, cue: string): number {
-  const words = tokens(original);
+/** Where a cue found in the normalised text ends in the original text (its words, in note offsets). */
+function cueOffset(words: { word: string; end: number }[], cue: string, fallback: number): number {
   const cueWords = cue.split(' ');
   for (let i = 0; i + cueWords.length <= words.length; i++) {
     if (cueWords.every((w, k) => words[i + k].word === w || (k === cueWords.length - 1 && words[i + k].word.startsWith(w))))
       return words[i + cueWords.length - 1].end;
   }
-  return original.length;
+  return fallback;
 }

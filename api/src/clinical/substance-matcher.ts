@@ -7,6 +7,7 @@ import {
   skeleton,
   TERM_INDEX,
   TERMS,
+  WORDS_FROM,
   type Target,
   type Term,
   type Via,
@@ -33,7 +34,7 @@ export interface Mention {
   end: number;
 }
 
-interface Token {
+export interface Token {
   word: string;
   start: number;
   end: number;
@@ -46,11 +47,50 @@ interface Token {
 const WORD =
   /[\p{L}\p{N}\p{M}][\p{L}\p{N}\p{M}\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]*/gu;
 
-/** Words with their place in the original text ("Amox-clav 500mg" → amox, clav, 500, mg). */
+/** The same, anchored: the whole word at a position. */
+const WORD_AT = new RegExp(WORD.source, 'uy');
+/** A character that continues a word beyond ASCII (é, а, a zero-width space). */
+const WORD_CHAR_AT =
+  /[\p{L}\p{N}\p{M}\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/uy;
+
+/** 1: an ASCII letter, 2: a digit, 0: neither */
+const asciiKind = (c: number) => ((c | 32) >= 97 && (c | 32) <= 122 ? 1 : c >= 48 && c <= 57 ? 2 : 0);
+
+/**
+ * Words with their place in the original text ("Amox-clav 500mg" → amox, clav, 500, mg). One pass:
+ * runs of ASCII letters or digits directly; a word with anything beyond ASCII is read whole and
+ * normalised (look-alike letters folded, invisible characters dropped).
+ */
 export function tokens(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of text.matchAll(WORD)) {
-    for (const word of normalise(m[0]).split(' ').filter(Boolean)) out.push({ word, start: m.index, end: m.index + m[0].length });
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    const c = text.charCodeAt(i);
+    const kind = c < 128 ? asciiKind(c) : 3;
+    if (kind === 0) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    if (kind !== 3) {
+      while (j < length && text.charCodeAt(j) < 128 && asciiKind(text.charCodeAt(j)) === kind) j++;
+      WORD_CHAR_AT.lastIndex = j;
+      if (j >= length || text.charCodeAt(j) < 128 || !WORD_CHAR_AT.test(text)) {
+        out.push({ word: kind === 1 ? text.slice(i, j).toLowerCase() : text.slice(i, j), start: i, end: j });
+        i = j;
+        continue;
+      }
+    }
+    WORD_AT.lastIndex = i;
+    const m = WORD_AT.exec(text);
+    if (!m) {
+      i++;
+      continue;
+    }
+    const end = i + m[0].length;
+    for (const word of normalise(m[0]).split(' ')) if (word) out.push({ word, start: i, end });
+    i = end;
   }
   return out;
 }
@@ -98,7 +138,9 @@ export interface Misspelling {
   terms: Term[];
 }
 
-const MISSPELLINGS = new Lru<string, Misspelling | null>(5000);
+/** Words already looked at (bounded: cleared when full). */
+const MISSPELLINGS = new Map<string, Misspelling | null>();
+const MAX_MISSPELLINGS = 5000;
 
 /**
  * The target a word is a misspelling of: the one strictly nearest name within the threshold; when
@@ -125,6 +167,7 @@ export function misspelling(word: string): Misspelling | undefined {
   }
   const terms = [...nearest.values()];
   const found = terms.length ? { term: terms[0], terms } : null;
+  if (MISSPELLINGS.size >= MAX_MISSPELLINGS) MISSPELLINGS.clear();
   MISSPELLINGS.set(word, found);
   return found ?? undefined;
 }
@@ -172,12 +215,28 @@ export function findSubstances(text: string): Mention[] {
 const readName = (target: Target) => (target.kind === 'product' ? ingredientsOf(target).join(' + ') : displayName(target));
 
 function scan(text: string): Mention[] {
-  const words = tokens(text);
+  return scanWords(text, tokens(text));
+}
+
+/** Normalised names by target, for "is the text the vocabulary's name?" */
+const NORMALISED_NAMES = new Map<string, string>();
+const normalisedName = (name: string) => {
+  let n = NORMALISED_NAMES.get(name);
+  if (n === undefined) NORMALISED_NAMES.set(name, (n = normalise(name)));
+  return n;
+};
+
+/**
+ * The substances named by `words` (tokens of `text`, or a run of them): offsets and matchedText
+ * are in `text`. A reader that has tokenised a whole note scans each part of it without re-reading.
+ */
+export function scanWords(text: string, words: Token[]): Mention[] {
   const mentions: Mention[] = [];
   for (let i = 0; i < words.length;) {
     let found: { term: Term; length: number; misspelt?: Term[] } | undefined;
-    for (let n = Math.min(MAX_TERM_WORDS, words.length - i); n >= 1 && !found; n--) {
-      const term = lookup(words.slice(i, i + n).map((w) => w.word));
+    // only names that can start with this word: most words start none of several words
+    for (let n = Math.min(WORDS_FROM.get(words[i].word) ?? 1, MAX_TERM_WORDS, words.length - i); n >= 1 && !found; n--) {
+      const term = lookup(n === 1 ? [words[i].word] : words.slice(i, i + n).map((w) => w.word));
       if (term) found = { term, length: n };
     }
     if (!found) {
@@ -197,7 +256,14 @@ function scan(text: string): Mention[] {
     const name = candidates ? candidates.map(readName).join(' or ') : readName(target);
     // a name disguised by look-alike or invisible characters is shown as what it was read as
     const disguised = /[^\x20-\x7e]/.test(matchedText) && skeleton(matchedText) !== matchedText;
-    const same = !disguised && (normalise(matchedText) === normalise(name) || (found.term.via === 'class' && !found.misspelt));
+    const written =
+      found.length === 1
+        ? first.word
+        : words
+            .slice(i, i + found.length)
+            .map((w) => w.word)
+            .join(' ');
+    const same = !disguised && (written === normalisedName(name) || (found.term.via === 'class' && !found.misspelt));
     mentions.push({
       target,
       via: found.misspelt ? 'misspelling' : found.term.via,

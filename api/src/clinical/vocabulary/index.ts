@@ -125,17 +125,10 @@ export function skeleton(text: string): string {
  */
 export function normalise(text: string): string {
   // the common case, plain ASCII words, skips the Unicode work
-  const plain = /^[\x20-\x7e\n\t]*$/.test(text)
-    ? text
-    : skeleton(text)
-        .normalize('NFKD')
-        .replace(/[\u0300-\u036f]/g, '');
-  return plain
-    .toLowerCase()
-    .replace(/([a-z])(?=\d)/g, '$1 ')
-    .replace(/(\d)(?=[a-z])/g, '$1 ')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+  let plain = /^[\x20-\x7e\n\t\r]*$/.test(text) ? text : skeleton(text).normalize('NFKD').replace(/\p{M}/gu, '');
+  plain = plain.toLowerCase();
+  if (/\d/.test(plain)) plain = plain.replace(/([a-z])(?=\d)/g, '$1 ').replace(/(\d)(?=[a-z])/g, '$1 ');
+  return plain.replace(/[^a-z0-9]+/g, ' ').trim();
 }
 
 function buildTerms(): Term[] {
@@ -169,9 +162,17 @@ export const TERMS: Term[] = buildTerms();
 export const TERM_INDEX = new Map<string, Term>(TERMS.map((t) => [t.key, t]));
 /** the longest term, in words */
 export const MAX_TERM_WORDS = Math.max(...TERMS.map((t) => t.key.split(' ').length));
+/** first word of a term of several words → the most words a term starting with it has */
+export const WORDS_FROM = new Map<string, number>();
+for (const t of TERMS) {
+  const words = t.key.split(' ');
+  if (words.length > 1) WORDS_FROM.set(words[0], Math.max(WORDS_FROM.get(words[0]) ?? 1, words.length));
+}
 
-export const ingredientById = (id: string): Ingredient | undefined => INGREDIENTS.find((i) => i.id === id);
-export const productById = (id: string): Product | undefined => PRODUCTS.find((p) => p.id === id);
+const INGREDIENT_BY_ID = new Map(INGREDIENTS.map((i) => [i.id, i]));
+const PRODUCT_BY_ID = new Map(PRODUCTS.map((p) => [p.id, p]));
+export const ingredientById = (id: string): Ingredient | undefined => INGREDIENT_BY_ID.get(id);
+export const productById = (id: string): Product | undefined => PRODUCT_BY_ID.get(id);
 
 /** A target's code: 'amoxicillin', 'class:penicillins', 'product:co-codamol'. */
 export const codeOf = (t: Target): string => (t.kind === 'ingredient' ? t.id : `${t.kind}:${t.id}`);
