@@ -87,7 +87,7 @@ describe('drug–drug interactions: the ONC high-priority list and the BNF sever
 
   it.each([
     ['sildenafil', 'amlodipine'],
-    ['spironolactone', 'amiloride'],
+    ['levothyroxine', 'amlodipine'],
     ['pravastatin', 'clarithromycin'],
     ['rosuvastatin', 'erythromycin'],
     ['clopidogrel', 'lansoprazole'],
