@@ -1,5 +1,5 @@
 import type { AllergyEntry } from './medication-safety';
-import { scanWords, tokens, type Mention } from './substance-matcher';
+import { scanWords, tokens, type Mention, type Token } from './substance-matcher';
 import { Lru } from './lru';
 import { codeOf, displayName, ingredientsOf, ingredientById, lineage, normalise } from './vocabulary';
 
@@ -186,6 +186,24 @@ interface Reading {
 /** Any reaction word at all: most segments have none, and one test spares the list. */
 const ANY_REACTION = new RegExp(REACTIONS.map((r) => r.pattern.source).join('|'));
 
+/** A segment of a note, read once. */
+interface Part extends Segment {
+  words: Token[];
+  /** normalised */
+  n: string;
+  mentions: Mention[];
+  /** its reactions, once asked for */
+  reactions?: Reading[];
+}
+
+const reactionsOf = (part: Part): Reading[] => (part.reactions ??= reactionsOfNormalised(part.n));
+
+/** The reactions of two segments read as one, in the list's order ("swelling" dropped beside a facial swelling). */
+function merged(a: Reading[], b: Reading[]): Reading[] {
+  const all = REACTIONS.filter((r) => a.includes(r) || b.includes(r));
+  return all.some((r) => r.label === 'facial/airway swelling') ? all.filter((r) => r.label !== 'swelling') : all;
+}
+
 function reactionsOfNormalised(n: string): Reading[] {
   if (!ANY_REACTION.test(n)) return [];
   const found: Reading[] = [];
@@ -297,9 +315,9 @@ export function readAllergyText(note: string): AllergyEntry[] {
 }
 
 /** The text left once reactions, filler and (for a cue segment) cue words go: an uncoded substance, or ''. */
-function leftoverOf(part: string, segment: string, cue: boolean): string {
+function leftoverOf(part: string, words: Token[], cue: boolean): string {
   // most segments left here are filler, cue and reaction words only: no regex work for them
-  if (segment.split(' ').every((w) => PLAIN_WORDS.has(w) || /^\d+$/.test(w))) return '';
+  if (words.every((t) => PLAIN_WORDS.has(t.word) || /^\d+$/.test(t.word))) return '';
   let text = part
     .replace(/\([^)]*\)/g, ' ')
     .replace(/[?]/g, ' ')
@@ -327,31 +345,36 @@ function readNote(note: string): AllergyEntry[] {
     const first = w;
     while (w < words.length && words[w].end <= seg.end) w++;
     const own = words.slice(first, w);
-    // a literal of one shape (a spread here made every later read of a part slow)
-    return { text: seg.text, start: seg.start, end: seg.end, words: own, n: normalise(seg.text), mentions: scanWords(note, own) };
+    // the segment's normalised text is its words (tokens are normalised); a literal of one shape
+    // (a spread here made every later read of a part slow)
+    const n = own.map((t) => t.word).join(' ');
+    const part: Part = { text: seg.text, start: seg.start, end: seg.end, words: own, n, mentions: scanWords(note, own) };
+    return part;
   });
   /** the entries of the last segment that stated any: what a cue with no substance of its own speaks of */
   let previous: AllergyEntry[] = [];
   for (let p = 0; p < parts.length; p++) {
     const { text: part, n, mentions, words: own, end } = parts[p];
     // one test first: most segments carry no cue at all
-    const cued = /[?(:]/.test(part) || n.split(' ').some(cueTrigger);
+    const cued = /[?(:]/.test(part) || own.some((t) => cueTrigger(t.word));
     const family = cued && (FAMILY.test(n) || FAMILY_IN_PARENS.test(part) || FAMILY_LABEL.test(part) || RELATIVE_ONLY.test(n));
     const general = cued && (OTHER.test(n) || EXCEPT.test(n));
     const cue = !cued || general ? null : (TOLERANCE.exec(n) ?? DELABELLED.exec(n));
     const doubt = cued && !general && UNCERTAIN.test(part);
-    const why = family
-      ? `family history, not necessarily the patient's own (the note says ${quote(part)})`
-      : cue || doubt
-        ? `the note says ${quote(part)}`
-        : undefined;
+    const why = !cued
+      ? undefined
+      : family
+        ? `family history, not necessarily the patient's own (the note says ${quote(part)})`
+        : cue || doubt
+          ? `the note says ${quote(part)}`
+          : undefined;
 
     if (!mentions.length && (why || general || (cued && BLANKET.test(n)))) {
       // a cue naming no substance: an uncoded one of its own ("no reaction to elastoplast"), else it
       // speaks of the segment before ("penicillin – no allergy", "… – delabelled"); "no other allergies" of none
-      const leftover = why ? leftoverOf(part, n, true) : '';
+      const leftover = why ? leftoverOf(part, own, true) : '';
       if (leftover) {
-        const entry = entryFor(leftover, reactionsOfNormalised(n));
+        const entry = entryFor(leftover, reactionsOf(parts[p]));
         markForReview(entry, why!);
         entries.push(entry);
         previous = [entry];
@@ -363,16 +386,15 @@ function readNote(note: string): AllergyEntry[] {
 
     // reactions in the segment, or in the next segments when they name no substance and carry no cue
     // ("penicillin, rash, hives")
-    let reactionText = n;
+    let reactions = reactionsOf(parts[p]);
     while (p + 1 < parts.length) {
       const next = parts[p + 1];
-      if (next.mentions.length || !ANY_REACTION.test(next.n) || !reactionsOfNormalised(next.n).length) break;
+      if (next.mentions.length || !reactionsOf(next).length) break;
       const nn = next.n;
       if (TOLERANCE.test(nn) || DELABELLED.test(nn) || UNCERTAIN.test(next.text) || FAMILY.test(nn) || OTHER.test(nn)) break;
-      reactionText += ` ${nn}`;
+      reactions = merged(reactions, reactionsOf(next));
       p++;
     }
-    const reactions = reactionsOfNormalised(reactionText);
     const stated: AllergyEntry[] = [];
     if (mentions.length) {
       // what a cue governs: what follows it ("tolerated cefalexin", "negative challenge to cefuroxime"),
@@ -400,7 +422,7 @@ function readNote(note: string): AllergyEntry[] {
       }
     } else {
       // An uncoded substance ("latex", "elastoplast"): what is left once reactions and filler go.
-      const leftover = leftoverOf(part, n, false);
+      const leftover = leftoverOf(part, own, false);
       const shorthand = NOTE_ONLY_ABBREVIATIONS[normalise(leftover)];
       if (shorthand) stated.push({ ...entryFor(leftover, reactions), substance: { text: leftover, code: shorthand } });
       else if (leftover) stated.push(entryFor(leftover, reactions));

@@ -172,12 +172,11 @@ export function misspelling(word: string): Misspelling | undefined {
   return found ?? undefined;
 }
 
-function lookup(words: string[]): Term | undefined {
-  const key = words.join(' ');
+function lookup(key: string): Term | undefined {
   const exact = TERM_INDEX.get(key);
   if (exact) return exact;
   // a plural ("penicillins", "NSAIDs"), not for abbreviations
-  if (/[a-z]{4,}s$/.test(key)) {
+  if (key.endsWith('s') && /[a-z]{4,}s$/.test(key)) {
     const singular = TERM_INDEX.get(key.slice(0, -1));
     if (singular && singular.via !== 'abbreviation') return singular;
   }
@@ -236,7 +235,14 @@ export function scanWords(text: string, words: Token[]): Mention[] {
     let found: { term: Term; length: number; misspelt?: Term[] } | undefined;
     // only names that can start with this word: most words start none of several words
     for (let n = Math.min(WORDS_FROM.get(words[i].word) ?? 1, MAX_TERM_WORDS, words.length - i); n >= 1 && !found; n--) {
-      const term = lookup(n === 1 ? [words[i].word] : words.slice(i, i + n).map((w) => w.word));
+      const term = lookup(
+        n === 1
+          ? words[i].word
+          : words
+              .slice(i, i + n)
+              .map((w) => w.word)
+              .join(' '),
+      );
       if (term) found = { term, length: n };
     }
     if (!found) {
