@@ -51,11 +51,20 @@ export interface AllergyEntry {
   review?: string;
 }
 
-/** A substance name → its vocabulary code ('amoxicillin', 'class:penicillins', 'product:co-codamol'); readAs when not written as the vocabulary's name. */
-export function codeSubstance(text: string): { text: string; code?: string; readAs?: string } {
+/**
+ * A substance name → its vocabulary code ('amoxicillin', 'class:penicillins', 'product:co-codamol');
+ * readAs when not written as the vocabulary's name; a misspelling equally near several substances
+ * codes as the first and lists every candidate's code (readAs "amoxicillin or ampicillin").
+ */
+export function codeSubstance(text: string): { text: string; code?: string; readAs?: string; candidates?: string[] } {
   const [first] = findSubstances(text);
   if (!first) return { text };
-  return { text, code: codeOf(first.target), ...(first.readAs ? { readAs: first.readAs } : {}) };
+  return {
+    text,
+    code: codeOf(first.target),
+    ...(first.readAs ? { readAs: first.readAs } : {}),
+    ...(first.candidates ? { candidates: first.candidates.map(codeOf) } : {}),
+  };
 }
 
 const SEVERE_WORDS =

@@ -165,7 +165,8 @@ export function misspelling(word: string): Misspelling | undefined {
       if (!nearest.has(code)) nearest.set(code, term);
     }
   }
-  const terms = [...nearest.values()];
+  // candidates in a stable order, whatever the vocabulary's: "amoxicillin or ampicillin"
+  const terms = [...nearest.values()].sort((a, b) => a.target.id.localeCompare(b.target.id));
   const found = terms.length ? { term: terms[0], terms } : null;
   if (MISSPELLINGS.size >= MAX_MISSPELLINGS) MISSPELLINGS.clear();
   MISSPELLINGS.set(word, found);
