@@ -1,6 +1,6 @@
 import type { AllergyEntry } from './medication-safety';
 import { scanWords, tokens, type Mention, type Token } from './substance-matcher';
-import { Lru } from './lru';
+import { BoundedMemo, Lru } from './lru';
 import { codeOf, displayName, ingredientsOf, ingredientById, lineage, normalise } from './vocabulary';
 
 /*
@@ -150,21 +150,24 @@ interface Segment {
 function segments(note: string): Segment[] {
   const out: Segment[] = [];
   const push = (from: number, to: number) => {
-    while (from < to && /\s/.test(note[from])) from++;
-    while (to > from && /\s/.test(note[to - 1])) to--;
+    while (from < to && isSpace(note.charCodeAt(from))) from++;
+    while (to > from && isSpace(note.charCodeAt(to - 1))) to--;
     if (to > from) out.push({ text: note.slice(from, to), start: from, end: to });
   };
   let depth = 0;
   let from = 0;
   for (let i = 0; i < note.length; i++) {
-    const ch = note[i];
-    if (ch === '(' || ch === '[') depth++;
-    else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+    const c = note.charCodeAt(i);
+    if (c === 40 || c === 91)
+      depth++; // ( [
+    else if ((c === 41 || c === 93) && depth > 0) depth--; // ) ]
     if (depth > 0) continue;
     let skip = 0;
-    if (ch === ';' || ch === ',' || ch === '\n') skip = 1;
-    else if (ch === '.' && (i + 1 === note.length || /\s/.test(note[i + 1]))) skip = 1;
-    else if ((ch === ' ' || ch === '\t' || ch === '\r') && !/\s/.test(note[i - 1] ?? '')) {
+    if (c === 59 || c === 44 || c === 10)
+      skip = 1; // ; , line break
+    else if (c === 46 && (i + 1 === note.length || isSpace(note.charCodeAt(i + 1))))
+      skip = 1; // ". "
+    else if ((c === 32 || c === 9 || c === 13) && !isSpace(note.charCodeAt(i - 1))) {
       SPACED_SEPARATOR.lastIndex = i;
       skip = SPACED_SEPARATOR.exec(note)?.[0].length ?? 0;
     }
@@ -177,6 +180,20 @@ function segments(note: string): Segment[] {
   return out;
 }
 
+/** White space as \s reads it, for the characters notes hold. */
+const isSpace = (c: number) =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 160 ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0xfeff ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0x1680;
+
 interface Reading {
   label: string;
   severity?: ReactionSeverity;
@@ -186,14 +203,64 @@ interface Reading {
 /** Any reaction word at all: most segments have none, and one test spares the list. */
 const ANY_REACTION = new RegExp(REACTIONS.map((r) => r.pattern.source).join('|'));
 
-/** A segment of a note, read once. */
-interface Part extends Segment {
+/**
+ * A segment of a note as read on its own (offsets within it): its words, substances and cues. The
+ * same phrase recurs across a patient's notes ("Penicillin - anaphylaxis"), so it is read once.
+ */
+interface Part {
+  text: string;
   words: Token[];
-  /** normalised */
+  /** normalised: its words (tokens are normalised) */
   n: string;
   mentions: Mention[];
+  /** a cue word or "?", "(", ":" is present (most segments have none, and skip the patterns) */
+  cued: boolean;
+  family: boolean;
+  /** "no other allergies", "other than": a cue that governs nothing */
+  general: boolean;
+  cue: RegExpExecArray | null;
+  doubt: boolean;
+  /** the review sentence for what the cue governs */
+  why?: string;
   /** its reactions, once asked for */
   reactions?: Reading[];
+}
+
+const PARTS = new BoundedMemo<string, Part>(5000);
+
+function partOf(text: string): Part {
+  const known = PARTS.get(text);
+  if (known) return known;
+  const words = tokens(text);
+  const n = words.map((t) => t.word).join(' ');
+  const cued = /[?(:]/.test(text) || words.some((t) => cueTrigger(t.word));
+  const family = cued && (FAMILY.test(n) || FAMILY_IN_PARENS.test(text) || FAMILY_LABEL.test(text) || RELATIVE_ONLY.test(n));
+  const general = cued && (OTHER.test(n) || EXCEPT.test(n));
+  const cue = !cued || general ? null : (TOLERANCE.exec(n) ?? DELABELLED.exec(n));
+  const doubt = cued && !general && UNCERTAIN.test(text);
+  const why = !cued
+    ? undefined
+    : family
+      ? `family history, not necessarily the patient's own (the note says ${quote(text)})`
+      : cue || doubt
+        ? `the note says ${quote(text)}`
+        : undefined;
+  // one shape for every part (a spread or a later-added field makes every read of them slow)
+  const part: Part = {
+    text,
+    words,
+    n,
+    mentions: scanWords(text, words),
+    cued,
+    family,
+    general,
+    cue,
+    doubt,
+    why,
+    reactions: undefined,
+  };
+  PARTS.set(text, part);
+  return part;
 }
 
 const reactionsOf = (part: Part): Reading[] => (part.reactions ??= reactionsOfNormalised(part.n));
@@ -337,37 +404,11 @@ function readNote(note: string): AllergyEntry[] {
   // "NKDA", "no known drug allergies": a short note only (a long one is read segment by segment)
   if (note.length <= 80 && NO_ALLERGY.test(normalise(note))) return [];
   const entries: AllergyEntry[] = [];
-  // tokenised once; each segment scans its own run of words (a name never spans a separator)
-  const words = tokens(note);
-  let w = 0;
-  const parts = segments(note).map((seg) => {
-    while (w < words.length && words[w].start < seg.start) w++;
-    const first = w;
-    while (w < words.length && words[w].end <= seg.end) w++;
-    const own = words.slice(first, w);
-    // the segment's normalised text is its words (tokens are normalised); a literal of one shape
-    // (a spread here made every later read of a part slow)
-    const n = own.map((t) => t.word).join(' ');
-    const part: Part = { text: seg.text, start: seg.start, end: seg.end, words: own, n, mentions: scanWords(note, own) };
-    return part;
-  });
+  const parts = segments(note).map((seg) => partOf(seg.text));
   /** the entries of the last segment that stated any: what a cue with no substance of its own speaks of */
   let previous: AllergyEntry[] = [];
   for (let p = 0; p < parts.length; p++) {
-    const { text: part, n, mentions, words: own, end } = parts[p];
-    // one test first: most segments carry no cue at all
-    const cued = /[?(:]/.test(part) || own.some((t) => cueTrigger(t.word));
-    const family = cued && (FAMILY.test(n) || FAMILY_IN_PARENS.test(part) || FAMILY_LABEL.test(part) || RELATIVE_ONLY.test(n));
-    const general = cued && (OTHER.test(n) || EXCEPT.test(n));
-    const cue = !cued || general ? null : (TOLERANCE.exec(n) ?? DELABELLED.exec(n));
-    const doubt = cued && !general && UNCERTAIN.test(part);
-    const why = !cued
-      ? undefined
-      : family
-        ? `family history, not necessarily the patient's own (the note says ${quote(part)})`
-        : cue || doubt
-          ? `the note says ${quote(part)}`
-          : undefined;
+    const { text: part, n, mentions, words: own, cued, family, general, cue, doubt, why } = parts[p];
 
     if (!mentions.length && (why || general || (cued && BLANKET.test(n)))) {
       // a cue naming no substance: an uncoded one of its own ("no reaction to elastoplast"), else it
@@ -403,7 +444,7 @@ function readNote(note: string): AllergyEntry[] {
       let governed = new Set<Mention>();
       if (family || doubt) governed = new Set(mentions);
       else if (cue) {
-        const cueEnd = cueOffset(own, cue[0], end);
+        const cueEnd = cueOffset(own, cue[0], part.length);
         const after = mentions.filter((m) => m.start >= cueEnd);
         governed = new Set(after.length ? after : mentions);
       }

@@ -30,3 +30,22 @@ export class Lru<K, V> {
     this.map.clear();
   }
 }
+
+/**
+ * A bounded memo without recency bookkeeping, for small values read very often (a phrase, a word):
+ * cheaper than Lru per read; when full it starts again.
+ */
+export class BoundedMemo<K, V> {
+  private readonly map = new Map<K, V>();
+
+  constructor(readonly max: number) {}
+
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
+  set(key: K, value: V): void {
+    if (this.map.size >= this.max) this.map.clear();
+    this.map.set(key, value);
+  }
+}

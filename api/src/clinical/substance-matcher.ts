@@ -12,7 +12,7 @@ import {
   type Term,
   type Via,
 } from './vocabulary';
-import { Lru } from './lru';
+import { BoundedMemo, Lru } from './lru';
 
 /*
  * Finding the vocabulary's substances in free text ("Augmentin 625 mg tds", "amoxicilin",
@@ -138,9 +138,8 @@ export interface Misspelling {
   terms: Term[];
 }
 
-/** Words already looked at (bounded: cleared when full). */
-const MISSPELLINGS = new Map<string, Misspelling | null>();
-const MAX_MISSPELLINGS = 5000;
+/** Words already looked at. */
+const MISSPELLINGS = new BoundedMemo<string, Misspelling | null>(5000);
 
 /**
  * The target a word is a misspelling of: the one strictly nearest name within the threshold; when
@@ -168,7 +167,6 @@ export function misspelling(word: string): Misspelling | undefined {
   // candidates in a stable order, whatever the vocabulary's: "amoxicillin or ampicillin"
   const terms = [...nearest.values()].sort((a, b) => a.target.id.localeCompare(b.target.id));
   const found = terms.length ? { term: terms[0], terms } : null;
-  if (MISSPELLINGS.size >= MAX_MISSPELLINGS) MISSPELLINGS.clear();
   MISSPELLINGS.set(word, found);
   return found ?? undefined;
 }
