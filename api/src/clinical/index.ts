@@ -15,13 +15,18 @@ export {
 export { courseDaysIn, lastDayOf } from './course';
 export { recordObservations, type RecordObservations } from './observations';
 export {
+  checkMedication,
   codeSubstance,
   isSevere,
+  MAX_ALERTS,
   medicationAlerts,
   readAllergyText,
+  uncodedDrug,
   VOCABULARY_VERSION,
   type AllergyEntry,
+  type MedicationCheck,
 } from './medication-safety';
+export { MAX_ENTRIES_PER_NOTE } from './allergy-text';
 export { normalise } from './vocabulary';
 export { suggestSubstances, type SubstanceSuggestion } from './substance-matcher';
 export { INTERACTIONS } from './interactions';

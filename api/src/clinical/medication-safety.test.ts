@@ -52,15 +52,21 @@ describe('codeSubstance and the matcher', () => {
     expect(codeSubstance('latex')).toEqual({ text: 'latex' });
   });
 
-  it('never reads short words or abbreviations fuzzily, and a word close to two names not at all', () => {
+  it('never reads short words or abbreviations fuzzily; a word equally close to two names is read as both', () => {
     expect(fuzzyThreshold(5)).toBe(0);
     expect(fuzzyThreshold(6)).toBe(1);
     expect(fuzzyThreshold(9)).toBe(2);
     expect(misspelling('amoxx')).toBeUndefined(); // 5 letters
     expect(findSubstances('Levi')).toEqual([]); // not "Levo"
-    // "cefixine" is one edit from cefixime only; "amicillin" is 1 from ampicillin and 2 from amoxicillin: ambiguous
+    // "cefixine" is one edit from cefixime only; "amicillin" is 1 from ampicillin and 2 from amoxicillin:
+    // the strictly nearest is read; "amoicillin" is 1 from both: both are candidates
     expect(misspelling('cefixine')?.term.target).toEqual({ kind: 'ingredient', id: 'cefixime' });
-    expect(misspelling('amicillin')).toBeUndefined();
+    expect(misspelling('amicillin')?.terms.map((t) => t.target.id)).toEqual(['ampicillin']);
+    expect(
+      misspelling('amoicillin')
+        ?.terms.map((t) => t.target.id)
+        .sort(),
+    ).toEqual(['amoxicillin', 'ampicillin']);
     // common words in notes are never drugs
     expect(findSubstances('allergic reaction with swelling, tablets')).toEqual([]);
   });
@@ -107,24 +113,29 @@ describe('readAllergyText', () => {
   });
 
   it.each([
-    'no reaction to penicillin',
-    'family history of penicillin allergy (mother)',
-    'penicillin – tolerated amoxicillin, delabelled',
-    'tolerated cefalexin',
-    'NKDA',
-    'Penicillin allergy refuted by oral challenge 2024',
-    'not allergic to penicillin',
-  ])('%s states no allergy', (note) => {
+    ['no reaction to penicillin', 'class:penicillins'],
+    ['family history of penicillin allergy (mother)', 'class:penicillins'],
+    ['tolerated cefalexin', 'cefalexin'],
+    ['Penicillin allergy refuted by oral challenge 2024', 'class:penicillins'],
+    ['not allergic to penicillin', 'class:penicillins'],
+  ])('%s keeps the substance as an entry marked for review', (note, code) => {
+    expect(readAllergyText(note)).toMatchObject([
+      { substance: { code }, verificationStatus: 'unconfirmed', clinicalStatus: 'active', review: expect.any(String) },
+    ]);
+  });
+
+  it.each(['NKDA', 'none', 'No known drug allergies', 'nil', 'Allergies: nil'])('%s names no substance: no entry', (note) => {
     expect(readAllergyText(note)).toEqual([]);
   });
 
-  it('keeps the allergy when only another drug was tolerated', () => {
-    expect(readAllergyText('Penicillin (anaphylaxis); tolerated cefalexin').map((e) => e.substance.code)).toEqual([
-      'class:penicillins',
-    ]);
-    expect(readAllergyText('Penicillin anaphylaxis – tolerated cefalexin').map((e) => e.substance.code)).toEqual([
-      'class:penicillins',
-    ]);
+  it('keeps the allergy when another drug was tolerated; the tolerated one is marked for review', () => {
+    for (const note of ['Penicillin (anaphylaxis); tolerated cefalexin', 'Penicillin anaphylaxis – tolerated cefalexin']) {
+      const read = readAllergyText(note);
+      expect(read.map((e) => [e.substance.code, e.criticality, !!e.review])).toEqual([
+        ['class:penicillins', 'high', false],
+        ['cefalexin', 'unable-to-assess', true],
+      ]);
+    }
   });
 
   it('reads several substances, and an uncoded one by name', () => {

@@ -43,13 +43,28 @@ export interface AllergyEntry {
   reactions: { manifestation: string; severity?: 'mild' | 'moderate' | 'severe' }[];
   clinicalStatus: 'active' | 'inactive' | 'resolved';
   verificationStatus: 'unconfirmed' | 'confirmed' | 'refuted';
+  /**
+   * Why an entry read from text needs a second look, in words ("the note says “negative challenge to
+   * cefuroxime”", "family history, not necessarily the patient's own"). It is still checked as an
+   * allergy like any other; the alert carries the sentence so the prescriber sees the doubt.
+   */
+  review?: string;
 }
 
-/** A substance name → its vocabulary code ('amoxicillin', 'class:penicillins', 'product:co-codamol'); readAs when not written as the vocabulary's name. */
-export function codeSubstance(text: string): { text: string; code?: string; readAs?: string } {
+/**
+ * A substance name → its vocabulary code ('amoxicillin', 'class:penicillins', 'product:co-codamol');
+ * readAs when not written as the vocabulary's name; a misspelling equally near several substances
+ * codes as the first and lists every candidate's code (readAs "amoxicillin or ampicillin").
+ */
+export function codeSubstance(text: string): { text: string; code?: string; readAs?: string; candidates?: string[] } {
   const [first] = findSubstances(text);
   if (!first) return { text };
-  return { text, code: codeOf(first.target), ...(first.readAs ? { readAs: first.readAs } : {}) };
+  return {
+    text,
+    code: codeOf(first.target),
+    ...(first.readAs ? { readAs: first.readAs } : {}),
+    ...(first.candidates ? { candidates: first.candidates.map(codeOf) } : {}),
+  };
 }
 
 const SEVERE_WORDS =
@@ -126,7 +141,15 @@ function reactionPhrase(entry: AllergyEntry): string {
   return names.length ? names.join(' and ') : '';
 }
 
-const shownDrug = (m: Mention) => (m.readAs ? `${m.matchedText} (read as ${m.readAs})` : m.matchedText);
+const shownDrug = (m: Mention) =>
+  m.readAs ? `${m.matchedText} (read as ${m.readAs}${m.candidates ? ' — confirm the drug' : ''})` : m.matchedText;
+
+/** A mention per substance it may be: an ambiguous misspelling is checked as each of its candidates. */
+const expand = (mentions: Mention[]): Mention[] =>
+  mentions.flatMap((m) => (m.candidates ? m.candidates.map((target) => ({ ...m, target })) : [m]));
+
+/** The entry's doubt, appended to an alert's message. */
+const reviewNote = (entry: AllergyEntry) => (entry.review ? ` To review: ${entry.review.replace(/[.\s]+$/, '')}.` : '');
 
 function articleOf(classId: string | undefined): string | undefined {
   return classId ? classById(classId)?.article : undefined;
@@ -134,6 +157,8 @@ function articleOf(classId: string | undefined): string | undefined {
 
 interface Detailed {
   alert: MedicationAlert;
+  /** what makes two alerts the same finding (dedupe): kind, allergen, drug ingredient, rule */
+  key: string;
   relation: Relation['kind'];
   drugClass?: string;
 }
@@ -148,6 +173,7 @@ function allergyAlerts(drugText: string, mentions: Mention[], entries: AllergyEn
     const severe = entry.type === 'allergy' && isSevere(entry);
     const status = entry.verificationStatus === 'confirmed' ? 'confirmed' : 'unconfirmed';
     const reaction = reactionPhrase(entry);
+    const allergenKey = entry.substance.code ?? normalise(entry.substance.text);
 
     if (!allergens.length) {
       // An uncoded allergen: alert when the drug text names it, word for word.
@@ -157,21 +183,22 @@ function allergyAlerts(drugText: string, mentions: Mention[], entries: AllergyEn
       const allergic = entry.type === 'allergy';
       out.push({
         relation: 'ingredient',
+        key: `${allergic ? 'allergy' : 'intolerance'}|${allergenKey}|${normalise(drugText)}`,
         alert: {
           kind: allergic ? 'allergy' : 'intolerance',
           severity: allergic ? (severe ? 'stop' : 'warning') : 'info',
           substance: text,
           matchedText: drugText,
           message: allergic
-            ? `${capitalise(drugText)}: the patient has an ${status} allergy to ${text}${reaction ? ` with ${reaction}` : ''} (not in the vocabulary: matched by name).`
-            : `${capitalise(drugText)}: the patient has a recorded intolerance to ${text}${reaction ? ` (${reaction})` : ''}, not an allergy.`,
+            ? `${capitalise(drugText)}: the patient has an ${status} allergy to ${text}${reaction ? ` with ${reaction}` : ''} (not in the vocabulary: matched by name).${reviewNote(entry)}`
+            : `${capitalise(drugText)}: the patient has a recorded intolerance to ${text}${reaction ? ` (${reaction})` : ''}, not an allergy.${reviewNote(entry)}`,
           source: `${ALLERGY_SOURCE} (uncoded substance)`,
         },
       });
       continue;
     }
 
-    for (const mention of mentions) {
+    for (const mention of expand(mentions)) {
       let best: { relation: Relation; allergen: Target } | undefined;
       for (const allergen of allergens) {
         const r = relate(mention.target, allergen, severe);
@@ -188,6 +215,7 @@ function allergyAlerts(drugText: string, mentions: Mention[], entries: AllergyEn
         ...(mention.readAs ? { readAs: mention.readAs } : {}),
       };
       const drugClass = keysOf(mention.target).classes[0];
+      const drugKey = relation.kind === 'ingredient' ? relation.ingredient : codeOf(mention.target);
 
       if (relation.kind === 'cross') {
         if (entry.type !== 'allergy') continue; // an intolerance does not cross-react
@@ -196,12 +224,13 @@ function allergyAlerts(drugText: string, mentions: Mention[], entries: AllergyEn
         const why = relation.rule.why;
         out.push({
           relation: 'cross',
+          key: `cross-reactivity|${allergenKey}|${drugKey}`,
           drugClass,
           alert: {
             ...base,
             kind: 'cross-reactivity',
             severity: 'warning',
-            message: `${capitalise(D)} is ${article}; ${after}: ${why}. This is a warning, not a contraindication.`,
+            message: `${capitalise(D)} is ${article}; ${after}: ${why}. This is a warning, not a contraindication.${reviewNote(entry)}`,
             source: relation.rule.source,
           },
         });
@@ -229,12 +258,13 @@ function allergyAlerts(drugText: string, mentions: Mention[], entries: AllergyEn
       if (entry.type === 'intolerance') {
         out.push({
           relation: relation.kind,
+          key: `intolerance|${allergenKey}|${drugKey}`,
           drugClass,
           alert: {
             ...base,
             kind: 'intolerance',
             severity: 'info',
-            message: `${tie}${sep} the patient has a recorded intolerance to ${name}${reaction ? ` (${reaction})` : ''}, not an allergy.`,
+            message: `${tie}${sep} the patient has a recorded intolerance to ${name}${reaction ? ` (${reaction})` : ''}, not an allergy.${reviewNote(entry)}`,
             source: ALLERGY_SOURCE,
           },
         });
@@ -242,12 +272,13 @@ function allergyAlerts(drugText: string, mentions: Mention[], entries: AllergyEn
       }
       out.push({
         relation: relation.kind,
+        key: `allergy|${allergenKey}|${drugKey}`,
         drugClass,
         alert: {
           ...base,
           kind: 'allergy',
           severity: severe ? 'stop' : 'warning',
-          message: `${tie}${sep} the patient has ${status === 'confirmed' ? 'a confirmed' : 'an unconfirmed'} ${name} allergy${reaction ? ` with ${reaction}` : ''}${severe ? '' : entry.reactions.length ? '' : ' (reaction not recorded)'}.`,
+          message: `${tie}${sep} the patient has ${status === 'confirmed' ? 'a confirmed' : 'an unconfirmed'} ${name} allergy${reaction ? ` with ${reaction}` : ''}${severe ? '' : entry.reactions.length ? '' : ' (reaction not recorded)'}.${reviewNote(entry)}`,
           source: ALLERGY_SOURCE,
         },
       });
@@ -256,35 +287,44 @@ function allergyAlerts(drugText: string, mentions: Mention[], entries: AllergyEn
   return out;
 }
 
-function interactionAlerts(mentions: Mention[], activeMedications: string[]): MedicationAlert[] {
-  const out: MedicationAlert[] = [];
-  const seen = new Set<string>();
+function interactionAlerts(mentions: Mention[], activeMedications: string[]): { found: Detailed[]; uncoded: string[] } {
+  const found: Detailed[] = [];
+  const uncoded: string[] = [];
+  const ourMentions = expand(mentions);
   for (const medication of activeMedications) {
-    const text = medication.trim();
+    const text = medication.replace(/\s+/g, ' ').trim();
     if (!text) continue;
-    const theirs = findSubstances(text);
-    for (const mention of mentions) {
+    const theirs = expand(findSubstances(text));
+    // its interactions could not be checked: say so
+    if (!theirs.length) {
+      if (!uncoded.includes(text)) uncoded.push(text);
+      continue;
+    }
+    for (const mention of ourMentions) {
       for (const ours of ingredientsOf(mention.target)) {
         for (const other of theirs) {
           for (const their of ingredientsOf(other.target)) {
             const [rule] = interactionsBetween(ours, their);
-            if (!rule || seen.has(`${rule.id}|${text}`)) continue;
-            seen.add(`${rule.id}|${text}`);
-            out.push({
-              kind: 'interaction',
-              severity: rule.severity,
-              substance: text,
-              matchedText: mention.matchedText,
-              ...(mention.readAs ? { readAs: mention.readAs } : {}),
-              message: interactionMessage(rule, mention, ours, text, other, their),
-              source: rule.source,
+            if (!rule) continue;
+            found.push({
+              relation: 'ingredient',
+              key: `interaction|${their}|${ours}|${rule.id}`,
+              alert: {
+                kind: 'interaction',
+                severity: rule.severity,
+                substance: text,
+                matchedText: mention.matchedText,
+                ...(mention.readAs ? { readAs: mention.readAs } : {}),
+                message: interactionMessage(rule, mention, ours, text, other, their),
+                source: rule.source,
+              },
             });
           }
         }
       }
     }
   }
-  return out;
+  return { found, uncoded };
 }
 
 /** "Ibuprofen (an NSAID) with the patient's warfarin (“Warfarin 5 mg”): increased risk of bleeding… Avoid…" */
@@ -309,23 +349,69 @@ function interactionMessage(
     : `${capitalise(shownDrug(mention))}${role(ours, oursSide)} with ${with_}`;
 }
 
+/** At most this many alerts per check; stop alerts are never cut. */
+export const MAX_ALERTS = 20;
+
 /**
- * Every alert for prescribing `drug`: allergies (refuted, inactive and resolved entries silent) and
- * interactions with the patient's active medications (drug texts as written). Order: stop, warning, info.
+ * One alert per finding: alerts with the same kind, allergen (its code, or its text when uncoded),
+ * drug ingredient and interaction rule are one, kept at its most severe (the first of those).
+ * Then ordered stop, warning, info (first found first) and capped at MAX_ALERTS, every stop kept.
  */
+export function dedupeAlerts(found: { alert: MedicationAlert; key: string }[]): {
+  alerts: MedicationAlert[];
+  omitted: number;
+} {
+  const byKey = new Map<string, { alert: MedicationAlert; i: number }>();
+  found.forEach(({ alert, key }, i) => {
+    const kept = byKey.get(key);
+    if (!kept || SEVERITY_ORDER[alert.severity] < SEVERITY_ORDER[kept.alert.severity]) byKey.set(key, { alert, i: kept?.i ?? i });
+  });
+  const sorted = [...byKey.values()]
+    .sort((x, y) => SEVERITY_ORDER[x.alert.severity] - SEVERITY_ORDER[y.alert.severity] || x.i - y.i)
+    .map(({ alert }) => alert);
+  const stops = sorted.filter((a) => a.severity === 'stop').length;
+  const alerts = sorted.slice(0, Math.max(MAX_ALERTS, stops));
+  return { alerts, omitted: sorted.length - alerts.length };
+}
+
+/** A drug text in which no vocabulary substance is found: nothing about it can be checked. */
+export const uncodedDrug = (text: string): boolean => !!text.trim() && findSubstances(text).length === 0;
+
+/** What a check found, and what it could not check. */
+export interface MedicationCheck {
+  /** stop, warning, info; deduplicated; at most MAX_ALERTS unless there are more stops */
+  alerts: MedicationAlert[];
+  /**
+   * Drug texts the check could not code: the prescribed drug when no substance is found in it (no
+   * allergy or interaction could be checked for it), and each active medication in which none is
+   * found (its interactions could not be checked)
+   */
+  uncoded: string[];
+  /** alerts left out by the cap (never a stop) */
+  omitted: number;
+}
+
+/**
+ * Every alert for prescribing `drug`, and what could not be checked: allergies (refuted, inactive
+ * and resolved entries silent) and interactions with the patient's active medications (drug texts
+ * as written).
+ */
+export function checkMedication(
+  drug: string,
+  context: { allergies: AllergyEntry[]; activeMedications: string[] },
+): MedicationCheck {
+  const drugText = drug.replace(/\s+/g, ' ').trim();
+  if (!drugText) return { alerts: [], uncoded: [], omitted: 0 };
+  const mentions = findSubstances(drugText);
+  const interactions = interactionAlerts(mentions, context.activeMedications);
+  const { alerts, omitted } = dedupeAlerts([...allergyAlerts(drugText, mentions, context.allergies), ...interactions.found]);
+  return { alerts, uncoded: [...(mentions.length ? [] : [drugText]), ...interactions.uncoded], omitted };
+}
+
+/** The alerts of checkMedication: stop, warning, info. */
 export function medicationAlerts(
   drug: string,
   context: { allergies: AllergyEntry[]; activeMedications: string[] },
 ): MedicationAlert[] {
-  const drugText = drug.replace(/\s+/g, ' ').trim();
-  if (!drugText) return [];
-  const mentions = findSubstances(drugText);
-  const alerts = [
-    ...allergyAlerts(drugText, mentions, context.allergies).map((d) => d.alert),
-    ...interactionAlerts(mentions, context.activeMedications),
-  ];
-  return alerts
-    .map((a, i) => ({ a, i }))
-    .sort((x, y) => SEVERITY_ORDER[x.a.severity] - SEVERITY_ORDER[y.a.severity] || x.i - y.i)
-    .map(({ a }) => a);
+  return checkMedication(drug, context).alerts;
 }

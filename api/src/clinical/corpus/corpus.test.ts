@@ -1,14 +1,16 @@
 import corpus from './medication-safety.json';
 import { evaluate, report, type CorpusCase } from './evaluate';
 
-// The measured corpus (issue 13 item 5). Severe cases (a missed stop) must all be found; the rest is
-// reported, with floors at what the engine reaches today so a regression fails.
+// The measured corpus. Severe cases (a missed stop) must all be found; the rest is reported
+// (console.log of the report), with floors of 98 % sensitivity and specificity.
 describe('the medication-safety corpus', () => {
   const cases = corpus.cases as CorpusCase[];
   const result = evaluate(cases);
 
-  it('has at least 300 labelled cases, positives and negatives, every issue 13 case among them', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(300);
+  it('has at least 600 labelled cases, 150 of them interaction cases, positives and negatives, every issue 13 case among them', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(600);
+    expect(result.interactions.positives + result.interactions.negatives).toBeGreaterThanOrEqual(150);
+    expect(result.interactions.negatives).toBeGreaterThan(20);
     expect(result.overall.positives).toBeGreaterThan(100);
     expect(result.overall.negatives).toBeGreaterThan(50);
     expect(result.issue13.positives + result.issue13.negatives).toBeGreaterThanOrEqual(50);
@@ -22,8 +24,8 @@ describe('the medication-safety corpus', () => {
 
   it('reports sensitivity and specificity overall', () => {
     console.log(report(result));
-    expect(result.overall.sensitivity).toBeGreaterThanOrEqual(0.99);
-    expect(result.overall.specificity).toBeGreaterThanOrEqual(0.97);
+    expect(result.overall.sensitivity).toBeGreaterThanOrEqual(0.98);
+    expect(result.overall.specificity).toBeGreaterThanOrEqual(0.98);
     expect(result.issue13.sensitivity).toBe(1);
     expect(result.issue13.specificity).toBe(1);
   });

@@ -40,6 +40,8 @@ export interface Rates {
 export interface Evaluation {
   overall: Rates;
   severe: Rates;
+  /** the cases with active medications (drug–drug interactions, positive and negative) */
+  interactions: Rates;
   issue13: Rates;
   misses: CaseResult[];
   falseAlarms: CaseResult[];
@@ -76,6 +78,7 @@ export function evaluate(cases: CorpusCase[]): Evaluation {
   return {
     overall: rates(results),
     severe: rates(results.filter((r) => r.case.severe)),
+    interactions: rates(results.filter((r) => r.case.activeMedications.length > 0)),
     issue13: rates(results.filter((r) => r.case.issue13)),
     misses: results.filter((r) => r.case.expected && !r.correct),
     falseAlarms: results.filter((r) => !r.case.expected && !r.correct),
@@ -87,7 +90,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 export function report(e: Evaluation): string {
   const line = (name: string, r: Rates) =>
-    `${name.padEnd(10)} sensitivity ${pct(r.sensitivity)} (${r.truePositives}/${r.positives})   ${r.negatives ? `specificity ${pct(r.specificity)} (${r.trueNegatives}/${r.negatives})` : 'specificity n/a (no negative cases)'}`;
+    `${name.padEnd(11)} sensitivity ${pct(r.sensitivity)} (${r.truePositives}/${r.positives})   ${r.negatives ? `specificity ${pct(r.specificity)} (${r.trueNegatives}/${r.negatives})` : 'specificity n/a (no negative cases)'}`;
   const show = (r: CaseResult) =>
     `  - ${JSON.stringify(r.case.drug)} × ${JSON.stringify(r.case.allergies.map((a) => (typeof a === 'string' ? a : a.substance.text)))}` +
     `${r.case.activeMedications.length ? ` + ${JSON.stringify(r.case.activeMedications)}` : ''}: expected ${r.case.expected ? `${r.case.expected.severity}/${r.case.expected.kind}` : 'none'}, got ${r.alerts.map((a) => `${a.severity}/${a.kind}`).join(', ') || 'none'} (${r.case.note})`;
@@ -95,6 +98,7 @@ export function report(e: Evaluation): string {
     `${e.results.length} cases`,
     line('overall', e.overall),
     line('severe', e.severe),
+    line('interaction', e.interactions),
     line('issue 13', e.issue13),
     ...(e.misses.length ? ['misses:', ...e.misses.map(show)] : []),
     ...(e.falseAlarms.length ? ['false alarms:', ...e.falseAlarms.map(show)] : []),

@@ -132,7 +132,8 @@ export const CLASSES: DrugClass[] = [
   },
 ];
 
-export const classById = (id: string): DrugClass | undefined => CLASSES.find((c) => c.id === id);
+const CLASS_BY_ID = new Map(CLASSES.map((c) => [c.id, c]));
+export const classById = (id: string): DrugClass | undefined => CLASS_BY_ID.get(id);
 
 /** The class and its ancestors, nearest first. */
 export function lineage(id: string | undefined): string[] {

@@ -1,4 +1,4 @@
-import { INTERACTION_GROUPS, INTERACTIONS } from '../interactions';
+import { INTERACTION_GROUPS, INTERACTIONS, interactionsBetween, membersOf } from '../interactions';
 import {
   CLASSES,
   classById,
@@ -45,6 +45,18 @@ describe('the substance vocabulary', () => {
       for (const k of [...i.a, ...i.b]) expect(INTERACTION_GROUPS[k] ?? ingredientById(k)).toBeDefined();
       expect(i.source).toBeTruthy();
     }
+  });
+
+  it('never compares a drug with itself, and a rule within one group only on purpose', () => {
+    for (const i of INGREDIENTS) expect(interactionsBetween(i.id, i.id)).toEqual([]);
+    const overlapping = INTERACTIONS.filter((i) => !i.withinGroup)
+      .filter((i) => membersOf(i.a).some((m) => membersOf(i.b).includes(m)))
+      .map((i) => i.id);
+    expect(overlapping).toEqual([]);
+    for (const i of INTERACTIONS.filter((r) => r.withinGroup)) expect(i.a).toEqual(i.b);
+    // two potassium-sparing diuretics are not the potassium rule; spironolactone with potassium is
+    expect(interactionsBetween('spironolactone', 'amiloride')).toEqual([]);
+    expect(interactionsBetween('spironolactone', 'potassium chloride').map((i) => i.id)).toEqual(['potassium-sparing-potassium']);
   });
 
   it('round-trips codes', () => {
