@@ -105,4 +105,6 @@ export const DrugAlertResponse = z.object({
   activeMedications: z.array(z.string()),
   /** drug texts not recognised (the drug asked about, or an active medication): not checked */
   uncoded: z.array(z.string()),
+  /** how many lesser alerts were left out (at most MAX_ALERTS are listed, stops first) */
+  omitted: z.number().int(),
 });

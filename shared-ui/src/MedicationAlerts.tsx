@@ -121,6 +121,7 @@ export function MedicationAlerts({
   alerts,
   uncoded = [],
   failed = false,
+  omitted = 0,
   reason,
   onReasonChange,
 }: {
@@ -129,6 +130,8 @@ export function MedicationAlerts({
   uncoded?: readonly string[];
   /** the check could not run */
   failed?: boolean;
+  /** lesser alerts the check left out of its list */
+  omitted?: number;
   reason: string;
   onReasonChange(reason: string): void;
 }) {
@@ -138,6 +141,12 @@ export function MedicationAlerts({
     <section aria-label="Medication alerts">
       <NotChecked drugs={uncoded} failed={failed} />
       <MedicationAlertList alerts={alerts} />
+      {omitted > 0 && (
+        <p>
+          {omitted} further {omitted === 1 ? 'alert' : 'alerts'} of lower severity not listed: review the patient&apos;s allergies
+          and medications.
+        </p>
+      )}
       {hasStop(alerts) && (
         <>
           <TextField

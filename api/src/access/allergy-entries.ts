@@ -162,6 +162,7 @@ export function unreviewedEntries(patientId: string, notes: AllergyNote[], revie
         reactions: entry.reactions,
         clinicalStatus: entry.clinicalStatus,
         verificationStatus: 'unconfirmed' as const,
+        ...(entry.review ? { review: entry.review } : {}),
         source: n.source,
         sourceText: n.text,
         recordedBy: { role: 'doctor' as const, name: n.doctorName },

@@ -20,7 +20,7 @@ import {
 import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';
-import { assessRecord, codeSubstance, courseDaysIn, lastDayOf, medicationAlerts } from '../clinical';
+import { assessRecord, checkMedication, courseDaysIn, lastDayOf, uncodedDrug } from '../clinical';
 import { isoDate, localDateTime } from '../clinical/age';
 import { assessmentContextOf, pregnancyOf, setPregnancyOf, summaryOf, withCurrentAssessments } from './assessments';
 import type { AppDeps } from '../deps';
@@ -95,6 +95,8 @@ export interface MedicationCheck {
   activeMedications: string[];
   /** drug texts not recognised (the drug checked, or an active medication): not checked for them */
   uncoded: string[];
+  /** how many lesser alerts the cap left out */
+  omitted: number;
 }
 
 /** The audit detail of an override: the reason, and what the stop alerts were about. */
@@ -606,10 +608,17 @@ export class PatientAccess {
 /** The one prescribing check of every path (create record, prescribe, drug-alerts), on what its context read. */
 function prescribingCheck(context: PrescribingContext, drug: string, typed: string[]): MedicationCheck {
   const entries = allergyEntriesFrom(context.allergyRows, context.notes, typed);
-  const alerts = drug.trim() ? medicationAlerts(drug, { allergies: entries, activeMedications: context.drugs }) : [];
+  const check = checkMedication(drug, { allergies: entries, activeMedications: context.drugs });
   const allergies = [...new Set(entries.map((e) => e.substance.text))];
-  const uncoded = [drug, ...context.drugs].map((d) => d.trim()).filter((d) => d && !codeSubstance(d).code);
-  return { alerts, allergies, activeMedications: context.drugs, uncoded: [...new Set(uncoded)] };
+  // an active medication the vocabulary does not know is said even when no drug is asked about yet
+  const uncoded = [...check.uncoded, ...context.drugs.filter(uncodedDrug)];
+  return {
+    alerts: check.alerts,
+    omitted: check.omitted,
+    allergies,
+    activeMedications: context.drugs,
+    uncoded: [...new Set(uncoded.map((d) => d.trim()))],
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Acuity, Assessment, AssessmentFinding, MedicalRecord, MedicationAlert, Pregnancy } from 'shared-contracts';
 import { ageOn, type Age } from './age';
 import { infectionWordIn } from './infection';
-import { codeSubstance, medicationAlerts, readAllergyText, VOCABULARY_VERSION, type AllergyEntry } from './medication-safety';
+import { medicationAlerts, readAllergyText, uncodedDrug, VOCABULARY_VERSION, type AllergyEntry } from './medication-safety';
 import { NEWS2_LABELS } from './news2';
 import { recordObservations, type RecordObservations } from './observations';
 import { bpCategory, fmt } from './vitals';
@@ -569,7 +569,7 @@ export function assessRecord(r: MedicalRecord, ctx: AssessmentContext): Assessme
     );
 
   // A drug the vocabulary does not know was checked against nothing: say so, never look "clear".
-  for (const drug of drugs.filter((d) => !codeSubstance(d).code))
+  for (const drug of drugs.filter(uncodedDrug))
     findings.push(
       finding(
         'review',

@@ -73,7 +73,10 @@ export function toNoteAllergyIntolerances(patientId: string, note: AllergyNote):
         .filter((r) => text(r.manifestation))
         .map((r) => ({ manifestation: [{ text: text(r.manifestation)! }], ...(r.severity ? { severity: r.severity } : {}) })),
     ),
-    note: [{ text: `Not yet reviewed; as written in ${where}: "${note.text}"` }],
+    note: [
+      { text: `Not yet reviewed; as written in ${where}: "${note.text}"` },
+      ...(entry.review ? [{ text: `To review: ${entry.review}` }] : []),
+    ],
   }));
 }
 

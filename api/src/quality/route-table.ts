@@ -388,7 +388,7 @@ export const ROWS: Row[] = [
     build: async (c) => ({
       method: 'PUT',
       url: `/allergy/${await newAllergy(c.t, c.D, c.P.id)}`,
-      payload: allergyBody({ verificationStatus: 'refuted' }),
+      payload: allergyBody({ verificationStatus: 'refuted', statusReason: 'Negative oral challenge' }),
     }),
     expect: guarded(403, 403, 200, 404),
   },

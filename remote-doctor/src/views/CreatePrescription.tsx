@@ -90,7 +90,7 @@ export default function CreatePrescription() {
     name: ['prescribedDrug', 'allergies', 'course'],
   });
   const [failed, setFailed] = useState(false);
-  const { alerts, uncoded, failed: checkFailed, refusedWith } = useDrugAlerts(id, prescribedDrug, splitList(allergies));
+  const { alerts, uncoded, omitted, failed: checkFailed, refusedWith } = useDrugAlerts(id, prescribedDrug, splitList(allergies));
   const onFile = useAllergies(patient ? id : undefined);
   // The allergy box starts from the patient's allergies on file (a restored draft keeps what was typed).
   useEffect(() => {
@@ -143,6 +143,7 @@ export default function CreatePrescription() {
           <MedicationAlerts
             alerts={alerts}
             uncoded={uncoded}
+            omitted={omitted}
             failed={checkFailed}
             reason={overrideReason}
             onReasonChange={setOverrideReason}

@@ -105,6 +105,7 @@ export default function CreateRecord() {
   const {
     alerts,
     uncoded,
+    omitted,
     failed: checkFailed,
     refusedWith,
   } = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
@@ -162,6 +163,7 @@ export default function CreateRecord() {
                   <MedicationAlerts
                     alerts={alerts}
                     uncoded={uncoded}
+                    omitted={omitted}
                     failed={checkFailed}
                     reason={overrideReason}
                     onReasonChange={setOverrideReason}

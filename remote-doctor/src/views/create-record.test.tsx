@@ -93,7 +93,13 @@ beforeAll(async () => {
     // the check finds a stop for any amoxicillin; nothing otherwise
     [`GET /drug-alerts/${patientId}`]: (req) => ({
       status: 200,
-      body: { alerts: /amox/i.test(req.path) ? [STOP] : [], allergies: ['Penicillin'], activeMedications: [], uncoded: [] },
+      body: {
+        alerts: /amox/i.test(req.path) ? [STOP] : [],
+        allergies: ['Penicillin'],
+        activeMedications: [],
+        uncoded: [],
+        omitted: 0,
+      },
     }),
     [`POST /medicalhistory/${failingPatientId}`]: { status: 500, body: { error: 'Internal server error' } },
   });

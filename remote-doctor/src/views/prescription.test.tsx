@@ -66,7 +66,7 @@ beforeAll(async () => {
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
     [`GET /drug-alerts/${PATIENT_ID}`]: () =>
       checkStatus === 200
-        ? { status: 200, body: { alerts: checked, allergies: [], activeMedications: [], uncoded } }
+        ? { status: 200, body: { alerts: checked, allergies: [], activeMedications: [], uncoded, omitted: 0 } }
         : { status: checkStatus, body: { error: 'Service unavailable' } },
     [`GET /allergies/${PATIENT_ID}`]: () => ({ status: 200, body: { items: onFile, notes: [] } }),
     [`POST /prescription/${PATIENT_ID}`]: (req) => {

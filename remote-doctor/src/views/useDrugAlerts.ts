@@ -9,23 +9,24 @@ import { fetchDrugAlerts } from 'shared-auth';
  * so (`failed`): it never reads as "nothing found".
  */
 export function useDrugAlerts(patientId: string, drug: string, typedAllergies: string[]) {
-  const [check, setCheck] = useState<{ alerts: MedicationAlert[]; uncoded: string[]; failed: boolean }>({
+  const [check, setCheck] = useState<{ alerts: MedicationAlert[]; uncoded: string[]; omitted: number; failed: boolean }>({
     alerts: [],
     uncoded: [],
+    omitted: 0,
     failed: false,
   });
   const [refused, setRefused] = useState<{ drug: string; alerts: MedicationAlert[] } | null>(null);
   const typed = typedAllergies.join(',');
   useEffect(() => {
     if (!drug.trim()) {
-      setCheck({ alerts: [], uncoded: [], failed: false });
+      setCheck({ alerts: [], uncoded: [], omitted: 0, failed: false });
       return;
     }
     let live = true;
     const timer = setTimeout(() => {
       fetchDrugAlerts(patientId, drug.trim(), typed ? typed.split(',') : [])
-        .then((r) => live && setCheck({ alerts: r.alerts, uncoded: r.uncoded, failed: false }))
-        .catch(() => live && setCheck({ alerts: [], uncoded: [], failed: true }));
+        .then((r) => live && setCheck({ alerts: r.alerts, uncoded: r.uncoded, omitted: r.omitted, failed: false }))
+        .catch(() => live && setCheck({ alerts: [], uncoded: [], omitted: 0, failed: true }));
     }, 500);
     return () => {
       live = false;
@@ -36,6 +37,7 @@ export function useDrugAlerts(patientId: string, drug: string, typedAllergies: s
   return {
     alerts,
     uncoded: check.uncoded,
+    omitted: check.omitted,
     failed: check.failed,
     refusedWith: (refusedAlerts: MedicationAlert[]) => setRefused({ drug, alerts: refusedAlerts }),
   };

@@ -339,4 +339,52 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
     expect(blank.statusCode).toBe(400);
     expect((await t().app.inject({ method: 'GET', url: '/allergy-substances?q=penic' })).statusCode).toBe(401);
   });
+
+  it('a note\'s wording never deletes an allergy: "No other allergies." keeps the anaphylaxis; a cue marks only what it governs', async () => {
+    const { doctor, patient } = await pair();
+    expect((await writeRecord(doctor, patient, 'Penicillin (anaphylaxis). No other allergies.')).statusCode).toBe(201);
+    expect((await writeRecord(doctor, patient, 'Latex. Negative challenge to cefuroxime')).statusCode).toBe(201);
+    const res = await list(doctor, patient.id);
+    const body = AllergyList.parse(res.json());
+    // every note verbatim, and the entries read from them
+    expect(body.notes.map((n) => n.text).sort()).toEqual([
+      'Latex. Negative challenge to cefuroxime',
+      'Penicillin (anaphylaxis). No other allergies.',
+    ]);
+    const bySubstance = Object.fromEntries(body.items.map((e) => [e.substance.text.toLowerCase(), e]));
+    expect(bySubstance.penicillin).toMatchObject({
+      verificationStatus: 'unconfirmed',
+      reactions: [expect.objectContaining({ manifestation: 'anaphylaxis' })],
+    });
+    expect(bySubstance.penicillin.review).toBeUndefined();
+    expect(bySubstance.latex.review).toBeUndefined();
+    expect(bySubstance.cefuroxime.review).toMatch(/negative challenge/i);
+    // the stop stands: co-amoxiclav without a reason is refused
+    const refused = await t().app.inject({
+      method: 'POST',
+      url: `/prescription/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: prescriptionBody({ prescribedDrug: 'Co-amoxiclav 625 mg' }),
+    });
+    expect(refused.statusCode).toBe(409);
+    // cefuroxime still alerts (unconfirmed, to review), with the doubt in its message
+    const check = await t().app.inject({
+      method: 'GET',
+      url: `/drug-alerts/${patient.id}?drug=Cefuroxime`,
+      headers: bearer(doctor.token),
+    });
+    expect(JSON.stringify(check.json().alerts)).toMatch(/negative challenge/i);
+    // FHIR says it too
+    const fhir = await t().app.inject({
+      method: 'GET',
+      url: `/fhir/R4/AllergyIntolerance?patient=${patient.id}`,
+      headers: bearer(patient.token),
+    });
+    const notes = (fhir.json().entry as { resource: { code: { text: string }; note: { text: string }[] } }[]).map((e) => [
+      e.resource.code.text.toLowerCase(),
+      e.resource.note.map((n) => n.text).join(' | '),
+    ]);
+    expect(notes).toContainEqual(['cefuroxime', expect.stringMatching(/To review: .*negative challenge/i)]);
+    expect(notes).toContainEqual(['penicillin', expect.not.stringMatching(/To review/)]);
+  });
 });

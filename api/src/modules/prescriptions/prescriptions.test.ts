@@ -648,6 +648,7 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
         allergies: [],
         activeMedications: [],
         uncoded: [],
+        omitted: 0,
       });
     });
 
