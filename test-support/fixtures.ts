@@ -1,6 +1,6 @@
 // Answers of the api that match the contract (shared-auth parses every answer in tests): a test
 // names only the fields it is about, the rest are plausible defaults.
-import type { Assessment, Doctor, DoctorMeResponse, Patient, PatientMeResponse } from 'shared-contracts';
+import type { Assessment, Doctor, DoctorMeResponse, Patient, PatientMeResponse, Prescription } from 'shared-contracts';
 
 export const patientMe = (patient: Partial<Patient> = {}): PatientMeResponse => ({
   patient: {
@@ -52,5 +52,26 @@ export const assessment = (over: Partial<Assessment> = {}): Assessment => ({
   observedAt: null,
   computedAt: '2026-11-23T09:15:00.000Z',
   contextVersion: 1,
+  ...over,
+});
+
+/** An active prescription with a 7-day course, nothing overridden, every drug recognised. */
+export const prescription = (over: Partial<Prescription> = {}): Prescription => ({
+  _id: '1a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a01',
+  prescribedDrug: 'Amoxicillin',
+  dosage: '500 mg',
+  administrationRoute: 'Oral',
+  dosageFrequency: 'Three times a day',
+  allergies: [],
+  assignedBy: 'Dr. Lee',
+  patientId: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11',
+  patientName: 'Asha Rao',
+  createdAt: '2026-11-20T10:00:00.000Z',
+  status: 'active',
+  endsOn: '2026-11-26',
+  longTerm: false,
+  stopped: null,
+  override: null,
+  uncoded: [],
   ...over,
 });

@@ -3,23 +3,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { Prescription, Role } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
-import { doctorMe } from '../../test-support/fixtures';
+import { doctorMe, prescription } from '../../test-support/fixtures';
 import { PrescriptionList } from './Prescriptions';
 
-const base = {
-  dosage: '1 g',
-  administrationRoute: 'Oral',
-  dosageFrequency: 'Three times a day',
-  allergies: [],
-  assignedBy: 'Dr. Lee',
-  createdAt: '2026-11-20T10:00:00.000Z',
-  status: 'active' as const,
-  endsOn: '2026-11-26',
-  longTerm: false,
-  stopped: null,
-  override: null,
-  uncoded: [],
-};
+const base = prescription({ dosage: '1 g' });
 const items: Prescription[] = [
   {
     ...base,

@@ -90,7 +90,7 @@ export default function CreatePrescription() {
     name: ['prescribedDrug', 'allergies', 'course'],
   });
   const [failed, setFailed] = useState(false);
-  const { alerts, uncoded, omitted, failed: checkFailed, refusedWith } = useDrugAlerts(id, prescribedDrug, splitList(allergies));
+  const { alerts, check, refusedWith } = useDrugAlerts(id, prescribedDrug, splitList(allergies));
   const onFile = useAllergies(patient ? id : undefined);
   // The allergy box starts from the patient's allergies on file (a restored draft keeps what was typed).
   useEffect(() => {
@@ -140,14 +140,7 @@ export default function CreatePrescription() {
           {course === 'days' && <FormTextField name="durationDays" label="Number of days" required inputMode="numeric" />}
           {course === 'until' && <FormTextField name="endDate" label="Last day" required type="date" />}
           <FormTextField name="allergies" label="Allergies (comma-separated)" placeholder="Penicillin, latex" />
-          <MedicationAlerts
-            alerts={alerts}
-            uncoded={uncoded}
-            omitted={omitted}
-            failed={checkFailed}
-            reason={overrideReason}
-            onReasonChange={setOverrideReason}
-          />
+          <MedicationAlerts {...check} reason={overrideReason} onReasonChange={setOverrideReason} />
           {failed && <Banner tone="error">Could not create record. Try again?</Banner>}
           <Button type="submit" disabled={form.formState.isSubmitting || blocked}>
             Finish

@@ -102,13 +102,7 @@ export default function CreateRecord() {
     control: form.control,
     name: ['treatment.prescribedDrug', 'medicalHistory.allergies'],
   });
-  const {
-    alerts,
-    uncoded,
-    omitted,
-    failed: checkFailed,
-    refusedWith,
-  } = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
+  const { alerts, check, refusedWith } = useDrugAlerts(id, prescribedDrug ?? '', splitList(allergies ?? ''));
   // Outside the form's values: asked for only while a stop alert shows, never kept in the draft.
   const [overrideReason, setOverrideReason] = useState('');
 
@@ -160,14 +154,7 @@ export default function CreateRecord() {
                   <RecordInput key={f.name} field={f} />
                 ))}
                 {i === recordSteps.length - 1 && (
-                  <MedicationAlerts
-                    alerts={alerts}
-                    uncoded={uncoded}
-                    omitted={omitted}
-                    failed={checkFailed}
-                    reason={overrideReason}
-                    onReasonChange={setOverrideReason}
-                  />
+                  <MedicationAlerts {...check} reason={overrideReason} onReasonChange={setOverrideReason} />
                 )}
               </>
             ),

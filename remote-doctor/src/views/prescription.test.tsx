@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { OVERRIDE_REQUIRED_ERROR, type MedicationAlert } from 'shared-contracts';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
+import { prescription } from '../../../test-support/fixtures';
 import CreatePrescription from './CreatePrescription';
 
 const PATIENT_ID = '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11';
@@ -22,22 +23,7 @@ const doctor = {
 };
 // what the api answers a prescription with (call() checks replies against the contract in tests)
 const prescribed = {
-  _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55',
-  prescribedDrug: 'Amoxicillin',
-  dosage: '500 mg',
-  administrationRoute: 'Oral',
-  dosageFrequency: 'Three times a day',
-  allergies: ['Penicillin', 'latex'],
-  assignedBy: 'Dr. Lee',
-  patientName: 'Asha Rao',
-  patientId: PATIENT_ID,
-  createdAt: '2026-11-20T10:00:00.000Z',
-  status: 'active' as const,
-  endsOn: '2026-11-26',
-  longTerm: false,
-  stopped: null,
-  override: null,
-  uncoded: [],
+  ...prescription({ _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55', patientId: PATIENT_ID, allergies: ['Penicillin', 'latex'] }),
   alerts: [],
 };
 const alert = (severity: MedicationAlert['severity'], kind: MedicationAlert['kind'], substance: string, message: string) => ({

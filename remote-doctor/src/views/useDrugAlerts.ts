@@ -34,11 +34,10 @@ export function useDrugAlerts(patientId: string, drug: string, typedAllergies: s
     };
   }, [patientId, drug, typed]);
   const alerts = refused && refused.drug === drug ? refused.alerts : check.alerts;
+  // `check` is what MedicationAlerts shows: the alerts, what was not recognised or left out, a failure
   return {
     alerts,
-    uncoded: check.uncoded,
-    omitted: check.omitted,
-    failed: check.failed,
+    check: { ...check, alerts },
     refusedWith: (refusedAlerts: MedicationAlert[]) => setRefused({ drug, alerts: refusedAlerts }),
   };
 }
