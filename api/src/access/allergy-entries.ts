@@ -129,12 +129,19 @@ export function toAllergyEntry(row: AllergyEntryRow): AllergyEntry {
 export function allergyEntriesFrom(rows: AllergyEntryRow[], notes: AllergyNote[], typed: string[] = []): AllergyEntry[] {
   const reviewed = reviewedKeys(rows);
   const seen = new Set<string>();
+  const said = new Set<string>();
   const fromText: AllergyEntry[] = [];
   for (const note of [...notes.map((n) => n.text), ...typed]) {
     const key = noteKey(note);
     if (!key || seen.has(key) || reviewed.has(key)) continue;
     seen.add(key);
-    fromText.push(...readAllergyText(note));
+    // a statement repeated in many notes is checked once: the same entry raises the same alerts
+    for (const entry of readAllergyText(note)) {
+      const statement = readEntryKey(entry);
+      if (said.has(statement)) continue;
+      said.add(statement);
+      fromText.push(entry);
+    }
   }
   return [...rows.map(toAllergyEntry), ...fromText];
 }
@@ -148,27 +155,48 @@ export async function allergyEntriesFor(db: Queryable, patientId: string, typed:
 export const categoryOf = (entry: AllergyEntry): AllergyIntolerance['category'] =>
   (entry as { category?: AllergyIntolerance['category'] }).category ?? 'medication';
 
-/** The unreviewed entries read from free text, as the allergy list shows them (no _id, unconfirmed). */
-export function unreviewedEntries(patientId: string, notes: AllergyNote[], reviewed: Set<string>): AllergyIntolerance[] {
+/**
+ * What makes two entries read from notes the same statement: substance, type, criticality, reactions
+ * and any doubt. A note copied forward into every record says it again; it is listed once, with the
+ * first note it was read from (every note is still listed verbatim, and every one still counts).
+ */
+export const readEntryKey = (e: AllergyEntry) =>
+  JSON.stringify([e.substance.code ?? noteKey(e.substance.text), e.type, e.criticality, e.reactions, e.review ?? '']);
+
+/** The entries read from unreviewed notes, oldest note first, each statement once. */
+export function unreviewedReadings(
+  notes: AllergyNote[],
+  reviewed: Set<string>,
+): { note: AllergyNote; entry: AllergyEntry; index: number }[] {
+  const seen = new Set<string>();
   return notes
     .filter((n) => !reviewed.has(n.key))
-    .flatMap((n) =>
-      readAllergyText(n.text).map((entry) => ({
-        patientId,
-        substance: entry.substance,
-        type: entry.type,
-        category: categoryOf(entry),
-        criticality: entry.criticality,
-        reactions: entry.reactions,
-        clinicalStatus: entry.clinicalStatus,
-        verificationStatus: 'unconfirmed' as const,
-        ...(entry.review ? { review: entry.review } : {}),
-        source: n.source,
-        sourceText: n.text,
-        recordedBy: { role: 'doctor' as const, name: n.doctorName },
-        recordedAt: n.at.toISOString(),
-      })),
-    );
+    .flatMap((note) => readAllergyText(note.text).map((entry, index) => ({ note, entry, index })))
+    .filter(({ entry }) => {
+      const key = readEntryKey(entry);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
+
+/** The unreviewed entries read from free text, as the allergy list shows them (no _id, unconfirmed). */
+export function unreviewedEntries(patientId: string, notes: AllergyNote[], reviewed: Set<string>): AllergyIntolerance[] {
+  return unreviewedReadings(notes, reviewed).map(({ note: n, entry }) => ({
+    patientId,
+    substance: entry.substance,
+    type: entry.type,
+    category: categoryOf(entry),
+    criticality: entry.criticality,
+    reactions: entry.reactions,
+    clinicalStatus: entry.clinicalStatus,
+    verificationStatus: 'unconfirmed' as const,
+    ...(entry.review ? { review: entry.review } : {}),
+    source: n.source,
+    sourceText: n.text,
+    recordedBy: { role: 'doctor' as const, name: n.doctorName },
+    recordedAt: n.at.toISOString(),
+  }));
 }
 
 /** Rows in the contract's shape, with the current names of whoever recorded them. */

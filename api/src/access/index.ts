@@ -10,7 +10,7 @@ export { accessFor, PatientAccess, type PageRequest } from './patient-access';
 export type { Caller } from './policy';
 // The allergy list (issue 13): its reads and writes, and THE allergy entries every alert is computed from.
 export { AllergyAccess, allergyAccessFor } from './allergies';
-export { allergyEntriesFor, categoryOf, type AllergyNote } from './allergy-entries';
+export { allergyEntriesFor, categoryOf, unreviewedReadings, type AllergyNote } from './allergy-entries';
 export * from './messages';
 export { actorOf, securityEvent, signedInFrom, type AuditAction, type AuditActor, type AuditEntity } from './audit';
 export type { ListScope, Page } from './pagination';

@@ -1,3 +1,4 @@
+import { readAllergyText } from './allergy-text';
 import { buildSummary, DISCLAIMER, inline } from './summary';
 import { VOCABULARY_VERSION } from './medication-safety';
 import type { MedicalRecord } from 'shared-contracts';
@@ -517,6 +518,20 @@ describe('buildSummary', () => {
     expect(section(same.markdown, 'Allergies')).toBe(
       '## Allergies\n**Allergies:** penicillin (anaphylaxis)\n**On file (earlier records and prescriptions):** Latex\n',
     );
+  });
+
+  it('quotes at most five notes on file and counts the rest; every substance they name is on the allergy list', () => {
+    const notes = ['Penicillin (anaphylaxis)', ...Array.from({ length: 11 }, (_, i) => `Latex ${i}`), 'Codeine (vomiting)'];
+    const { markdown } = buildSummary(makeRecord({ allergies: '' }), {
+      allergiesOnFile: notes,
+      allergyEntries: notes.flatMap(readAllergyText),
+    });
+    const allergies = section(markdown, 'Allergies');
+    expect(allergies).toContain(
+      '**On file (earlier records and prescriptions):** Penicillin (anaphylaxis); Latex 0; Latex 1; Latex 2; Latex 3; and 8 more notes (each on the allergy list)',
+    );
+    expect(allergies).toMatch(/\*\*Allergy list:\*\*.*Codeine — vomiting/);
+    expect(allergies).toMatch(/\*\*Allergy list:\*\*.*Penicillin — anaphylaxis \(severe\)/);
   });
 
   it('orders unknown investigation keys after the known ones, sorted', () => {

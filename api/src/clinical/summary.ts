@@ -127,14 +127,20 @@ function historySection(r: MedicalRecord): string[] {
  * A computed section: this record's allergy note and every other one on file for the patient.
  * Always shown: "not recorded" (status unknown) is not the same as "none".
  */
+const NOTES_QUOTED = 5;
+
 function allergySection(r: MedicalRecord, onFile: string[], entries: AllergyEntry[]): string[] {
   const here = inline(r.allergies ?? '');
   const others = onFile.filter((a) => normalise(a) !== normalise(here));
   // the allergy list as read: reaction, criticality and verification status kept
   const listed = entries.filter((e) => e.verificationStatus !== 'refuted' && e.clinicalStatus === 'active').map(entryText);
+  // Every substance the notes name is in the allergy list below; the notes themselves are quoted up
+  // to NOTES_QUOTED, then counted (the allergy list shows every one verbatim).
+  const quoted = others.slice(0, NOTES_QUOTED).map(inline);
+  if (others.length > NOTES_QUOTED) quoted.push(`and ${others.length - NOTES_QUOTED} more notes (each on the allergy list)`);
   const lines = [
     field(labelOf('medicalHistory.allergies'), here || 'Not recorded in this record.'),
-    ...(others.length ? [field('On file (earlier records and prescriptions)', others.map(inline).join('; '))] : []),
+    ...(others.length ? [field('On file (earlier records and prescriptions)', quoted.join('; '))] : []),
     ...(listed.length ? [field('Allergy list', distinctTexts(listed).join('; '))] : []),
   ];
   if (!here && !others.length && !listed.length)
@@ -150,6 +156,7 @@ function entryText(e: AllergyEntry): string {
     e.type === 'intolerance' ? 'intolerance' : '',
     e.criticality === 'unable-to-assess' ? 'criticality not assessed' : `${e.criticality} criticality`,
     e.verificationStatus,
+    e.review ? `to review: ${inline(e.review)}` : '',
   ]
     .filter(Boolean)
     .join('; ');

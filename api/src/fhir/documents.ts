@@ -1,7 +1,6 @@
 import type { AllergyIntolerance, Composition, DetectedIssue, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
 import { createHash } from 'node:crypto';
-import { categoryOf, prescriptionStatus, type AllergyNote, type PatientRows } from '../access';
-import { readAllergyText } from '../clinical';
+import { categoryOf, prescriptionStatus, unreviewedReadings, type AllergyNote, type PatientRows } from '../access';
 import { LOINC } from './observations';
 import { nonEmpty, text } from './resources';
 
@@ -50,9 +49,8 @@ export const NOTE_ALLERGY_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
  * shows them: unconfirmed (hazard L4 in api/CLINICAL.md — left out, an export read "no allergy"
  * for a patient whose record said penicillin). The note goes with it as written.
  */
-export function toNoteAllergyIntolerances(patientId: string, note: AllergyNote): AllergyIntolerance[] {
-  const where = note.source === 'record' ? 'a medical record' : 'a prescription';
-  return readAllergyText(note.text).map((entry, index) => ({
+export function toNoteAllergyIntolerances(patientId: string, notes: AllergyNote[]): AllergyIntolerance[] {
+  return unreviewedReadings(notes, new Set()).map(({ note, entry, index }) => ({
     resourceType: 'AllergyIntolerance',
     id: noteAllergyId(patientId, note, index),
     clinicalStatus: {
@@ -74,7 +72,9 @@ export function toNoteAllergyIntolerances(patientId: string, note: AllergyNote):
         .map((r) => ({ manifestation: [{ text: text(r.manifestation)! }], ...(r.severity ? { severity: r.severity } : {}) })),
     ),
     note: [
-      { text: `Not yet reviewed; as written in ${where}: "${note.text}"` },
+      {
+        text: `Not yet reviewed; as written in ${note.source === 'record' ? 'a medical record' : 'a prescription'}: "${note.text}"`,
+      },
       ...(entry.review ? [{ text: `To review: ${entry.review}` }] : []),
     ],
   }));

@@ -37,7 +37,7 @@ export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<
     ...rows.records.map(toRiskAssessment).filter((a) => a !== null),
     ...rows.records.map(toComposition).filter((c) => c !== null),
     ...rows.allergies.map(toAllergyIntolerance),
-    ...rows.allergyNotes.flatMap((n) => toNoteAllergyIntolerances(rows.patient.id, n)),
+    ...toNoteAllergyIntolerances(rows.patient.id, rows.allergyNotes),
     ...rows.prescriptions.map((p) => toMedicationRequest(p, ctx.today)),
     ...documents,
   ];
