@@ -386,5 +386,11 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
     ]);
     expect(notes).toContainEqual(['cefuroxime', expect.stringMatching(/To review: .*negative challenge/i)]);
     expect(notes).toContainEqual(['penicillin', expect.not.stringMatching(/To review/)]);
+
+    // the same statement copied into a later note is listed once; both notes are listed verbatim
+    expect((await writeRecord(doctor, patient, 'penicillin - anaphylaxis')).statusCode).toBe(201);
+    const again = AllergyList.parse((await list(doctor, patient.id)).json());
+    expect(again.notes.map((n) => n.text)).toContain('penicillin - anaphylaxis');
+    expect(again.items.filter((e) => e.substance.text.toLowerCase() === 'penicillin')).toHaveLength(1);
   });
 });
