@@ -36,6 +36,7 @@ const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
 /** Where an action reads differently for one entity: a reminder is only ever changed by cancelling it. */
 const ACTION_OF: Partial<Record<AuditEntity, Partial<Record<AuditAction, string>>>> = {
   reminder: { create: 'scheduled', update: 'cancelled' },
+  prescription: { update: 'stopped' },
 };
 
 /** The security log's events, as the owner reads them. */
@@ -91,8 +92,8 @@ function Who({ entry, role }: { entry: AuditEntry; role: Role }) {
 }
 
 function What({ entry, role }: { entry: AuditEntry; role: Role }) {
-  // An override keeps the doctor's reason: the history shows it with the row.
-  if (entry.action === 'override')
+  // An override, a stopped prescription and a refuted allergy keep the doctor's reason: shown with the row.
+  if (entry.action === 'override' || (entry.action === 'update' && entry.detail))
     return (
       <>
         {describeAccess({ ...entry, viewer: role })}

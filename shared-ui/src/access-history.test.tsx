@@ -46,7 +46,9 @@ const override: AuditEntry = {
   ip: '127.0.0.1',
   detail: 'Tolerated amoxicillin in 2024 (stop alert: Penicillin)',
 };
-patientItems.push(override);
+/** A stopped prescription keeps its reason too. */
+const stopped: AuditEntry = { ...override, action: 'update', detail: 'Rash on day 2' };
+patientItems.push(override, stopped);
 const doctorItems: AuditEntry[] = [security('doctor', DOCTOR, 'Dr. Lee', 'password-change', '10.9.9.9'), override];
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
@@ -86,6 +88,7 @@ test('the patient sees security events beside data access; a failed sign-in is â
       'Dr. Lee (doctor)',
       'overrode a stop alert to create a prescriptionReason: Tolerated amoxicillin in 2024 (stop alert: Penicillin)',
     ],
+    ['Dr. Lee (doctor)', 'stopped a prescriptionReason: Rash on day 2'],
   ]);
 });
 

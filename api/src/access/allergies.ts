@@ -162,7 +162,7 @@ export class AllergyAccess {
       entity: 'allergy_intolerance',
       entityId: entityId ?? null,
       patientId,
-      detail: reason ? `reason: ${reason}` : null,
+      detail: reason ?? null,
     });
   }
 }

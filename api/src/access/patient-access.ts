@@ -419,7 +419,7 @@ export class PatientAccess {
         entity: 'prescription',
         entityId: id,
         patientId: row.patientId,
-        detail: `stopped: ${reason}`,
+        detail: reason,
       });
       const [prescription] = await withPatientNames(tx, [row], today);
       return prescription;

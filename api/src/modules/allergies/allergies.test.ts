@@ -146,7 +146,7 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
     expect((await items(patient, patient.id)).map((a) => a.verificationStatus)).toEqual(['refuted']);
     expect((await auditOf(patient.id, 'update')).map((r) => [r.entityId, r.actorId, r.detail])).toEqual([
       [reported._id, doctor.id, null],
-      [reported._id, doctor.id, 'reason: Negative oral challenge'],
+      [reported._id, doctor.id, 'Negative oral challenge'],
     ]);
     setClock(t(), '2026-03-01T10:00:00Z');
   });

@@ -174,7 +174,7 @@ describe.each(BACKENDS)('the course of a prescription on %s', (backend) => {
       actorId: doctor.id,
       entity: 'prescription',
       patientId: patient.id,
-      detail: 'stopped: Switched to apixaban',
+      detail: 'Switched to apixaban',
     });
     const [fhir] = await fhirRequests(patient, patient.id);
     expect(fhir).toMatchObject({ status: 'stopped', statusReason: { text: 'Switched to apixaban' } });
