@@ -47,8 +47,11 @@ describe('endpoint contract', () => {
     expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(ENDPOINTS).sort());
     expect(doc.paths['/health'].get.security).toEqual([]);
     expect(doc.paths['/patient/me'].get.security).toEqual([{ bearerAuth: [] }]);
-    // SPEC's POST /prescription/{patientId} and GET /prescription/{id}: one name, one path.
-    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/prescription/'))).toEqual(['/prescription/{id}']);
+    // SPEC's POST /prescription/{patientId} and GET /prescription/{id}: one name, one path (and its stop).
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/prescription/'))).toEqual([
+      '/prescription/{id}',
+      '/prescription/{id}/stop',
+    ]);
     expect(Object.keys(doc.paths['/prescription/{id}']).sort()).toEqual(['get', 'post']);
   });
 

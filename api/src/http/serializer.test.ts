@@ -51,7 +51,13 @@ describe('response serializer', () => {
       allergies: [],
       assignedBy: 'Dr Rx',
       createdAt: '2025-03-01T10:00:00.000Z',
-      overrideReason: 'not in the contract',
+      status: 'active',
+      endsOn: null,
+      longTerm: true,
+      stopped: null,
+      override: null,
+      uncoded: [],
+      stopReason: 'not in the contract',
     });
     expect(Prescription.parse(JSON.parse(rx)).prescribedDrug).toBe('Paracetamol');
     expect(rx).not.toContain('not in the contract');
