@@ -7,7 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
 import { contractTransform } from './http/openapi';
-import { fallbackStore, REDIS_ANSWER_TIMEOUT_MS, RedisHealth, withTimeout } from './http/rate-limit-store';
+import { fallbackStore, RedisHealth, withTimeout } from './http/rate-limit-store';
 import { addSecurityHeaders } from './http/security-headers';
 import { serializerCompiler } from './http/serializer';
 import { BackgroundTasks } from './lib/background';
@@ -124,13 +124,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   // Only routes that opt in (the logins, signups, resets) are limited. With REDIS_URL the counts
   // live in Redis, shared by every replica; without it in memory, per replica.
-  // Redis is an accelerator, never a single point of failure: every call gives up after
-  // REDIS_ANSWER_TIMEOUT_MS (no offline queue, no retries) and the count moves to memory until it
-  // answers again (http/rate-limit-store.ts).
+  // Redis is an accelerator, never a single point of failure: the store stops waiting for it after
+  // REDIS_ANSWER_TIMEOUT_MS (no offline queue, no retries) and counts in memory until it answers
+  // again (http/rate-limit-store.ts).
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, {
         connectTimeout: 1000,
-        commandTimeout: REDIS_ANSWER_TIMEOUT_MS,
+        // A backstop behind the store's own 200 ms bound: drops a command that never gets an answer.
+        commandTimeout: 1000,
         maxRetriesPerRequest: 0,
         enableOfflineQueue: false,
         lazyConnect: true,

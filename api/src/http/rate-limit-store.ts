@@ -85,11 +85,13 @@ export class RedisHealth {
   }
 }
 
-/** The promise, or a rejection after REDIS_ANSWER_TIMEOUT_MS (ioredis's commandTimeout, doubled up). */
+/** The promise, or a rejection after `ms` (REDIS_ANSWER_TIMEOUT_MS by default). */
 export function withTimeout<T>(promise: Promise<T>, ms = REDIS_ANSWER_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+    // setImmediate: after a busy event loop, an answer already on the socket is read (poll phase)
+    // before the timeout counts, so a slow process is not mistaken for a Redis outage.
+    timer = setTimeout(() => setImmediate(() => reject(new Error(`Redis did not answer within ${ms} ms`))), ms);
     timer.unref();
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
