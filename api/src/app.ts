@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
 import { contractTransform } from './http/openapi';
+import { fallbackStore, RedisHealth, withTimeout } from './http/rate-limit-store';
 import { addSecurityHeaders } from './http/security-headers';
 import { serializerCompiler } from './http/serializer';
 import { BackgroundTasks } from './lib/background';
@@ -123,32 +124,39 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   // Only routes that opt in (the logins, signups, resets) are limited. With REDIS_URL the counts
   // live in Redis, shared by every replica; without it in memory, per replica.
+  // Redis is an accelerator, never a single point of failure: the store stops waiting for it after
+  // REDIS_ANSWER_TIMEOUT_MS (no offline queue, no retries) and counts in memory until it answers
+  // again (http/rate-limit-store.ts).
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, {
-        connectTimeout: 2000,
-        maxRetriesPerRequest: 1,
+        connectTimeout: 1000,
+        // A backstop behind the store's own 200 ms bound: drops a command that never gets an answer.
+        commandTimeout: 1000,
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
         lazyConnect: true,
         // Named, so an operator's CLIENT LIST shows whose connection it is.
         connectionName: `careloop-api-${process.pid}`,
       })
     : undefined;
-  if (redis) {
-    // Logged without the URL (it may carry a password); ioredis reconnects by itself.
-    redis.on('error', (err: Error) => app.log.warn({ err: { message: err.message } }, 'rate-limit store (Redis) error'));
-    // A Redis that cannot be reached fails at start-up, not at the first login.
-    await redis.connect().catch((err: unknown) => {
-      redis.disconnect();
-      throw err;
-    });
+  const redisHealth = redis ? new RedisHealth(redis, app.log) : undefined;
+  if (redis && redisHealth) {
+    // ioredis reconnects by itself; its errors only mark the outage (logged once, not per retry).
+    redis.on('error', (err: Error) => redisHealth.markDown(err));
+    redis.on('ready', () => redisHealth.markUp());
+    // Redis down at start-up: one warning, and the api starts counting in memory.
+    await withTimeout(redis.connect(), 2000).catch((err: Error) => redisHealth.markDown(err));
     app.addHook('onClose', async () => {
-      await redis.quit();
+      // Bounded: a stopped Redis never answers QUIT.
+      await withTimeout(redis.quit()).catch(() => undefined);
+      redis.disconnect();
     });
   }
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: config.redisKeyPrefix } : {}),
-    // Redis down later: let the request through rather than lock everyone out; the per-account
-    // login throttle and the reset-mail limits live in the database and still hold.
+    ...(redis && redisHealth ? { store: fallbackStore(redis, config.redisKeyPrefix, redisHealth) } : {}),
+    // A store error (none expected: the fallback store counts in memory instead) lets the request
+    // through; the per-account login throttle and the reset-mail limits live in the database.
     skipOnError: true,
     errorResponseBuilder: () => ({ statusCode: 429, error: 'Too many requests. Try again later.' }),
   });

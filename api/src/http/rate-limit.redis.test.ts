@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createTestApp, createTestDb, uniqueEmail, PASSWORD, type TestApp, type TestDb } from '../test/helpers';
+import { createTestApp, createTestDb, signup, uniqueEmail, PASSWORD, type TestApp, type TestDb } from '../test/helpers';
 
 // The per-IP rate limits with REDIS_URL: one count for every replica (issue 11 item 5).
 // A Redis runs on this machine and in CI at this address.
@@ -85,7 +85,34 @@ describe('per-IP rate limits in a shared Redis', () => {
     expect(a.app.server.listening).toBe(false);
   });
 
-  it('refuses to start when the Redis of REDIS_URL cannot be reached', async () => {
-    await expect(createTestApp(tdb.adapter, { REDIS_URL: 'redis://127.0.0.1:1' })).rejects.toThrow(/ECONNREFUSED|connect/i);
+  it('starts with its Redis unreachable: one warning, and logins are answered and limited in memory', async () => {
+    const lines: string[] = [];
+    // A port nobody listens on: connections are refused at once.
+    const t = await createTestApp(
+      tdb.adapter,
+      { REDIS_URL: 'redis://127.0.0.1:1', LOGIN_RATE_LIMIT_PER_MINUTE: '3', LOG_LEVEL: 'info' },
+      undefined,
+      (line) => lines.push(line),
+    );
+    apps.push(t);
+    const { email } = await signup(t.app, 'patient');
+    const started = Date.now();
+    const right = await t.app.inject({
+      method: 'POST',
+      url: '/patient/login',
+      payload: { email, password: PASSWORD },
+      remoteAddress: '203.0.113.9',
+    });
+    expect(right.statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await login(t, '203.0.113.9')).statusCode).toBe(401);
+    expect((await login(t, '203.0.113.9')).statusCode).toBe(429);
+    expect((await login(t, '203.0.113.10')).statusCode).toBe(401);
+    // Generous bound: no login waits for Redis (the connection is refused, nothing is queued).
+    expect(Date.now() - started).toBeLessThan(5000);
+    const warnings = lines.filter((l) => l.includes('rate-limit store (Redis)'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40 });
+    // The URL is never logged (it may carry a password).
+    expect(warnings[0]).not.toContain('redis://');
   });
 });
