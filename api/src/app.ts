@@ -10,6 +10,7 @@ import { contractTransform } from './http/openapi';
 import { fallbackStore, RedisHealth, withTimeout } from './http/rate-limit-store';
 import { addSecurityHeaders } from './http/security-headers';
 import { serializerCompiler } from './http/serializer';
+import { trackRequestsForShutdown } from './http/shutdown';
 import { BackgroundTasks } from './lib/background';
 import {
   DB_BUSY_MESSAGE,
@@ -54,6 +55,24 @@ export type { AppDeps };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * Socket timeouts, explicit because Fastify's defaults are none, or 72 s of keep-alive: long
+ * enough to outlast a 10 s (Docker) or 30 s (Kubernetes) stop grace period.
+ */
+export function serverTimeouts(config: AppDeps['config']) {
+  return {
+    // A connection silent this long is closed (a stalled upload is aborted, its temp file removed);
+    // never shorter than a summary's wait for its model, during which nothing is sent.
+    connectionTimeout: Math.max(60_000, (config.summaryLlm?.timeoutMs ?? 0) + 15_000),
+    // An idle kept-alive connection is closed after this (under the usual proxies' 60 s).
+    keepAliveTimeout: 5_000,
+    // The whole request, body included (an upload of MAX_UPLOAD_MB on a slow link), must arrive within this.
+    requestTimeout: 300_000,
+  };
+}
+/** The request headers must arrive within this (Node's default is 60 s). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+
 export interface BuildOptions {
   /** Where log lines go (default stdout); tests capture them. */
   logStream?: { write(line: string): void };
@@ -83,6 +102,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    ...serverTimeouts(config),
     // Malformed URLs fail in the router, before the error handler: answer them in the api's shape,
     // without echoing the URL (it may hold a reset token or a signed file link).
     frameworkErrors: (err, _request, reply) =>
@@ -91,6 +111,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         .send({ error: err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'Malformed URL' }),
     trustProxy: config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
+
+  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // Before any route: server.ts's closeWithin() needs every request counted.
+  trackRequestsForShutdown(app);
 
   const background = new BackgroundTasks((err, label) => app.log.error({ err, task: label }, 'background task failed'));
   app.decorate('backgroundTasks', background);

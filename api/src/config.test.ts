@@ -28,8 +28,17 @@ describe('config', () => {
       clinicTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       connectionRequestsPerHour: 20,
       files: { signingKey: undefined, maxUploadBytes: 20 * 1024 * 1024, urlTtlSeconds: 15 * 60, s3: undefined },
+      shutdownGraceSeconds: 8,
       reminders: { pollSeconds: 2, maxAttempts: 5, perDoctorPerHour: 30 },
     });
+  });
+
+  it('reads SHUTDOWN_GRACE_SECONDS (fractions allowed) and refuses bad values', () => {
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '3' }).shutdownGraceSeconds).toBe(3);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '2.5' }).shutdownGraceSeconds).toBe(2.5);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '' }).shutdownGraceSeconds).toBe(8);
+    for (const bad of ['0', '-1', '0.1', '601', 'soon', 'Infinity'])
+      expect(() => loadConfig({ SHUTDOWN_GRACE_SECONDS: bad })).toThrow(/SHUTDOWN_GRACE_SECONDS/);
   });
 
   it('reads the shared rate-limit store and the throttles, and refuses a REDIS_URL that is not redis', () => {

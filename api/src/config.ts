@@ -89,6 +89,8 @@ const Env = z
     REMINDER_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(2),
     REMINDER_MAX_ATTEMPTS: int(1, 50).default(5),
     CONNECTION_REQUESTS_PER_HOUR: int(1, 10000).default(20),
+    // Under Docker's 10 s stop timeout by default; fractions allowed (tests use short ones).
+    SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0.5).max(600).default(8),
   })
   .refine((e) => (e.SUMMARY_LLM_URL === undefined) === (e.SUMMARY_LLM_MODEL === undefined), {
     error: 'SUMMARY_LLM_URL and SUMMARY_LLM_MODEL must be set together',
@@ -169,6 +171,11 @@ export interface Config {
     /** Set: files live in this S3 bucket (presigned URLs). Unset: under `<dataDir>/files/`. */
     s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   };
+  /**
+   * On SIGTERM/SIGINT, how long in-flight requests may still finish; the rest are then answered
+   * 503 (if they still can be) and their connections closed (FAULTS.md "Bounded shutdown").
+   */
+  shutdownGraceSeconds: number;
   reminders: {
     /** How often the runner looks for due reminders. */
     pollSeconds: number;
@@ -232,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             }
           : undefined,
     },
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
     reminders: {
       pollSeconds: e.REMINDER_POLL_SECONDS,
       maxAttempts: e.REMINDER_MAX_ATTEMPTS,

@@ -4,6 +4,7 @@ import { openDatabase, type DbAdapter } from './adapters/db';
 import { createMailer } from './adapters/mail';
 import { createStorage } from './adapters/storage';
 import { loadConfig } from './config';
+import { closeWithin } from './http/shutdown';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
 import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
 import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
@@ -89,10 +90,16 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     try {
-      await app.close(); // stops accepting, lets in-flight requests (and background mail) finish
+      // Side by side, each bounded: the HTTP side by SHUTDOWN_GRACE_SECONDS (then the rest is cut),
+      // the reminder runner by its current sweep (its mails and their rows are finished, none begun).
+      const [http] = await Promise.allSettled([
+        closeWithin(app, config.shutdownGraceSeconds * 1000),
+        reminderRunner?.stop().catch((err) => app.log.error({ err }, 'reminder runner did not stop cleanly')),
+      ]);
+      if (http.status === 'rejected') throw http.reason;
+      app.log.info({ signal, http: http.value }, 'stopped');
     } finally {
-      // Lets a running sweep finish its mails; before the database and the mailer close.
-      await reminderRunner?.stop().catch((err) => app.log.error({ err }, 'reminder runner did not stop cleanly'));
+      // After both: background mail and a running sweep still use the mailer and the database.
       mailer.close();
       await database.close(); // PGlite must be closed cleanly or its files may need recovery
     }

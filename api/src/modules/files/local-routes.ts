@@ -30,6 +30,12 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
     // JSON) does not apply here, MAX_UPLOAD_MB does, counted while streaming.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    // Uploads being received: closing the app (shutdown cuts their connections) waits until each
+    // has settled, so its temp file is removed before the process exits.
+    const receiving = new Set<Promise<unknown>>();
+    app.addHook('onClose', async () => {
+      await Promise.allSettled([...receiving]);
+    });
 
     // Public in the contract: the signature is checked by the handler, not a bearer token.
     route(app, deps, ENDPOINTS.putSignedFile, async (request, reply) => {
@@ -51,7 +57,20 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
       if (Number.isFinite(declared) && declared > maxBytes) return refuse(413, tooLarge(maxBytes));
       let size: number;
       try {
-        size = await storage.receive(key, request.raw, maxBytes);
+        // Once the answer is gone (the shutdown's 503) or the connection cut, the body will not
+        // end or fail by itself (Node drops a request whose response is done): end it here, so
+        // receive() gives up and removes its temp file.
+        const cut = () => request.raw.destroy();
+        reply.raw.once('close', cut);
+        const received = storage.receive(key, request.raw, maxBytes);
+        receiving.add(received);
+        void received
+          .catch(() => undefined)
+          .finally(() => {
+            receiving.delete(received);
+            reply.raw.off('close', cut);
+          });
+        size = await received;
       } catch (err) {
         if (err instanceof UploadRejected) {
           if (err.statusCode === 409) throw new HttpError(409, URL_USED);
