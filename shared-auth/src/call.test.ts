@@ -1,29 +1,13 @@
 import { ENDPOINTS } from 'shared-contracts';
 import { ZodError } from 'zod';
 import { startFakeApi } from '../../test-support/fake-api';
+import { prescription as fixture } from '../../test-support/fixtures';
 import { call, configureApi, endpointUrl } from './client';
 import { useSession } from './session';
 
 const PRESCRIPTION_ID = '3f0c2a52-1d7e-4a0b-9a55-5b0d2e7f8a11';
 const PATIENT_ID = '8e1b7c1d-2f3a-4c5d-8e9f-0a1b2c3d4e5f';
-const prescription = {
-  _id: PRESCRIPTION_ID,
-  prescribedDrug: 'Amoxicillin',
-  dosage: '500 mg',
-  administrationRoute: 'oral',
-  dosageFrequency: 'tds',
-  allergies: [],
-  assignedBy: 'Dr. Who',
-  patientName: 'Asha Rao',
-  patientId: PATIENT_ID,
-  createdAt: '2026-11-23T10:00:00.000Z',
-  status: 'active',
-  endsOn: null,
-  longTerm: true,
-  stopped: null,
-  override: null,
-  uncoded: [],
-};
+const prescription = fixture({ _id: PRESCRIPTION_ID, patientId: PATIENT_ID });
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 

@@ -1,6 +1,7 @@
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { ErrorResponse, Prescription } from 'shared-contracts';
 import { z } from 'zod';
+import { prescription } from '../../../test-support/fixtures';
 import { serializerCompiler } from './serializer';
 
 const compile = (schema: z.ZodType) => serializerCompiler({ schema, method: 'GET', url: '/x', httpStatus: '200' } as never);
@@ -40,23 +41,8 @@ describe('response serializer', () => {
     expect(out).not.toContain('internal');
     expect(JSON.parse(out).tags).toEqual([{ text: 'Latex' }]);
     const rx = compile(Prescription)({
-      _id: '00000000-0000-4000-8000-000000000001',
-      patientId: '00000000-0000-4000-8000-000000000002',
-      patientName: 'Asha Rao',
+      ...prescription({ prescribedDrug: 'Paracetamol' }),
       doctorId: '00000000-0000-4000-8000-000000000003',
-      prescribedDrug: 'Paracetamol',
-      dosage: '1 g',
-      administrationRoute: 'oral',
-      dosageFrequency: 'qds',
-      allergies: [],
-      assignedBy: 'Dr Rx',
-      createdAt: '2025-03-01T10:00:00.000Z',
-      status: 'active',
-      endsOn: null,
-      longTerm: true,
-      stopped: null,
-      override: null,
-      uncoded: [],
       stopReason: 'not in the contract',
     });
     expect(Prescription.parse(JSON.parse(rx)).prescribedDrug).toBe('Paracetamol');
