@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or } from 'drizzle-orm';
 import type { Queryable } from '../adapters/db';
 import { allergyIntolerances, assignments, doctors, medicalFiles, medicalRecords, patients, prescriptions } from '../db/schema';
 import { allergyNotesOf, reviewedKeys, type AllergyNote } from './allergy-entries';
@@ -13,7 +13,9 @@ export type DoctorRow = Pick<
   typeof doctors.$inferSelect,
   'id' | 'name' | 'email' | 'gender' | 'qualifications' | 'specialization'
 >;
-export type PrescriptionRow = typeof prescriptions.$inferSelect;
+/** A prescription as FHIR maps it: its allergy notes are read once, as notes (allergyNotes), not with every row. */
+export type PrescriptionRow = Omit<typeof prescriptions.$inferSelect, 'allergies'>;
+const { allergies: _notes, ...PRESCRIPTION_COLUMNS } = getTableColumns(prescriptions);
 export type AllergyRow = typeof allergyIntolerances.$inferSelect;
 export type FileRow = typeof medicalFiles.$inferSelect;
 
@@ -47,7 +49,7 @@ export async function patientRowsOf(db: Queryable, patientId: string): Promise<P
     .orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
     .limit(MAX_ROWS);
   const rx = await db
-    .select()
+    .select(PRESCRIPTION_COLUMNS)
     .from(prescriptions)
     .where(eq(prescriptions.patientId, patientId))
     .orderBy(desc(prescriptions.createdAt), desc(prescriptions.id))
