@@ -357,8 +357,12 @@ function markForReview(entry: AllergyEntry, why: string): void {
  */
 const NOTE_ONLY_ABBREVIATIONS: Record<string, string> = { pen: 'class:penicillins', pens: 'class:penicillins' };
 
-/** At most this many entries are read from one note (the most severe kept first). */
-export const MAX_ENTRIES_PER_NOTE = 30;
+/**
+ * A bound on the entries read from one note (the most severe kept first), above what a note of the
+ * contract's 1,000 characters can name (each substance takes 3 letters and a separator): no stored
+ * note loses a substance to it; only longer text (a typed list) is bounded.
+ */
+export const MAX_ENTRIES_PER_NOTE = 250;
 
 const READINGS = new Lru<string, AllergyEntry[]>(5000);
 
