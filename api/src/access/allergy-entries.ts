@@ -70,7 +70,7 @@ export function toAllergyNotes(firstOfEach: AllergyNoteRow[]): AllergyNote[] {
   const seen = new Map<string, AllergyNote>();
   for (const from of all) {
     const text = (from.note ?? '').replace(/\s+/g, ' ').trim();
-    const key = noteKey(text);
+    const key = text.toLowerCase(); // noteKey(text): the spaces are collapsed already
     if (!text || seen.has(key)) continue;
     seen.set(key, { text, key, source: from.source, doctorId: from.doctorId, doctorName: from.doctorName ?? '', at: from.at });
   }
@@ -131,8 +131,7 @@ export function allergyEntriesFrom(rows: AllergyEntryRow[], notes: AllergyNote[]
   const seen = new Set<string>();
   const said = new Set<string>();
   const fromText: AllergyEntry[] = [];
-  for (const note of [...notes.map((n) => n.text), ...typed]) {
-    const key = noteKey(note);
+  for (const [note, key] of [...notes.map((n) => [n.text, n.key]), ...typed.map((t) => [t, noteKey(t)])]) {
     if (!key || seen.has(key) || reviewed.has(key)) continue;
     seen.add(key);
     // a statement repeated in many notes is checked once: the same entry raises the same alerts
