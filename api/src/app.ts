@@ -109,7 +109,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       (reply as FastifyReply)
         .code(err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400)
         .send({ error: err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'Malformed URL' }),
-    trustProxy: config.trustProxy,
+    // A hop count as proxy-addr reads it: the n addresses nearest the api are proxies (Fastify's types take no number).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_addr: string, i: number) =>
+              i < hops
+          )(config.trustProxy)
+        : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;

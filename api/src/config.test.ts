@@ -126,7 +126,7 @@ describe('config', () => {
       WEB_ORIGINS: ' https://a.example ,https://b.example,',
       SESSION_TTL_HOURS: '1.5',
       PASSWORD_HASH_COST: '12',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
     });
     expect(c.port).toBe(5000);
     expect(c.dataDir).toBe(path.resolve('rel/dir'));
@@ -134,8 +134,23 @@ describe('config', () => {
     expect(c.webOrigins).toEqual(['https://a.example', 'https://b.example']);
     expect(c.sessionTtlHours).toBe(1.5);
     expect(c.passwordHashCost).toBe(12);
-    expect(c.trustProxy).toBe(true);
+    expect(c.trustProxy).toBe(1);
     expect(c.apiPublicUrl).toBe('http://localhost:5000'); // follows PORT unless API_PUBLIC_URL is set
+  });
+
+  it('TRUST_PROXY: no proxy by default, a hop count or the proxies’ ranges, never "trust everything"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.7 ,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would believe every X-Forwarded-For entry/);
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' })).toThrow(/TRUST_PROXY: .*CIDR/);
+    expect(() => loadConfig({ TRUST_PROXY: 'proxy.example' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: '11' })).toThrow(/at most 10 proxy hops/);
   });
 
   it('reads the mail, encryption and Google settings', () => {

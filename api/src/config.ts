@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 // Resolves the same from src/ (tests, ts-jest) and dist/ (node): both sit one level below api/.
@@ -17,6 +18,34 @@ function isTimeZone(name: string): boolean {
   }
 }
 const serverTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** false, a number of proxy hops, or the proxies' addresses and CIDR ranges (proxy-addr's names allowed). */
+export type TrustProxy = false | number | string[];
+
+export const MAX_PROXY_HOPS = 10;
+
+/** TRUST_PROXY's value, or the reason it is refused. */
+export function parseTrustProxy(value: string): TrustProxy | string {
+  const v = value.trim();
+  if (v === 'false' || v === '0') return false;
+  if (v === 'true') {
+    return 'true would believe every X-Forwarded-For entry, which any client can write: give the number of proxies in front of the api (e.g. 1) or their addresses or CIDR ranges';
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return hops <= MAX_PROXY_HOPS ? hops : `at most ${MAX_PROXY_HOPS} proxy hops`;
+  }
+  const ranges = v
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  try {
+    proxyAddr.compile(ranges); // throws on an address or range it cannot read
+  } catch (err) {
+    return `${(err as Error).message}: give a number of hops, or addresses / CIDR ranges separated by commas`;
+  }
+  return ranges;
+}
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -46,7 +75,17 @@ const Env = z
       .optional(),
     REDIS_KEY_PREFIX: z.string().min(1).max(200).default('careloop:rate-limit:'),
     REMINDERS_PER_DOCTOR_PER_HOUR: int(1, 100000).default(30),
-    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((v, ctx) => {
+        const trust = parseTrustProxy(v);
+        if (typeof trust === 'string') {
+          ctx.addIssue({ code: 'custom', message: trust });
+          return z.NEVER;
+        }
+        return trust;
+      }),
     ENCRYPTION_KEY: z.string().min(1).optional(),
     WEB_ORIGIN: z.url().default('http://localhost:8080'),
     SMTP_URL: z
@@ -127,8 +166,12 @@ export interface Config {
   redisKeyPrefix: string;
   /** Connection requests one account may send per hour (counted in the database): bounds probing e-mails. */
   connectionRequestsPerHour: number;
-  /** Behind a reverse proxy, take the client IP (for the per-IP login limit) from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops to believe, as Fastify's `trustProxy` (proxy-addr): false (no proxy:
+   * the socket's address is the client), a hop count, or the proxies' addresses / CIDR ranges.
+   * Never "all": a client could then name any address, lock others out and forge the security log.
+   */
+  trustProxy: TrustProxy;
   /**
    * base64 of 32 bytes: the AES-256-GCM key for secrets at rest (two-factor secrets). Unset: a key
    * file `<dataDir>/encryption.key` is made on first start. Replicas must all be given the same key.
@@ -212,7 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     connectionRequestsPerHour: e.CONNECTION_REQUESTS_PER_HOUR,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY,
     encryptionKey: e.ENCRYPTION_KEY,
     webOrigin: e.WEB_ORIGIN.replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL,
