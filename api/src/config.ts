@@ -188,7 +188,7 @@ export interface Config {
     clientId?: string;
     clientSecret?: string;
   };
-  /** The api's own public URL (the OAuth redirect_uri is built on it). */
+  /** The api's own public URL: the OAuth redirect_uri and every FHIR link (never the Host header) are built on it. */
   apiPublicUrl: string;
   /**
    * An OpenAI-compatible chat-completions endpoint that rewrites the narrative of record summaries.

@@ -5,15 +5,16 @@ import type { AppDeps } from '../../deps';
 import type { FhirContext } from '../../fhir';
 
 /**
- * The FhirContext of a guarded request: the FHIR base as the client reached it (fullUrl and paging
- * links stay usable behind the same host), the clinic's zone, and file URLs issued to the caller
+ * The FhirContext of a guarded request: the FHIR base at the api's public address (API_PUBLIC_URL,
+ * never the request's Host header, which a client writes: a link in a Bundle must not point
+ * elsewhere), the clinic's zone, and file URLs issued to the caller
  * with the files module's lifetime (FILE_URL_TTL_SECONDS), signed by the configured storage.
  */
 export function fhirContextFor(deps: AppDeps, request: FastifyRequest): FhirContext {
   if (!request.auth) throw new Error('route is missing an auth guard');
   const issuedTo = { accountId: request.auth.accountId, role: request.auth.role };
   return {
-    baseUrl: `${request.protocol}://${request.host}${FHIR_BASE}`,
+    baseUrl: `${deps.config.apiPublicUrl}${FHIR_BASE}`,
     timeZone: deps.config.clinicTimeZone,
     today: isoDate(deps.clock.now(), deps.config.clinicTimeZone),
     fileUrl: (file) =>

@@ -10,6 +10,7 @@ import { newAllergy } from '../../test/allergies';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
 import { local, PDF } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+import { freePort } from '../../test/faults-kit';
 
 // The official R4 StructureDefinitions, checked by a validator CareLoop did not write (issue 15).
 beforeAll(() => {
@@ -40,11 +41,11 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
 
   beforeAll(async () => {
     tdb = await createTestDb(backend);
-    t = await createTestApp(tdb.adapter, { CLINIC_TIME_ZONE: 'Europe/London' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
-    base = `http://127.0.0.1:${address.port}/fhir/R4`;
+    // Links in Bundles are built on API_PUBLIC_URL: the client follows them to this server.
+    const port = await freePort();
+    t = await createTestApp(tdb.adapter, { CLINIC_TIME_ZONE: 'Europe/London', API_PUBLIC_URL: `http://127.0.0.1:${port}` });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${port}/fhir/R4`;
 
     doctor = await account(t, 'doctor', { name: 'Dr Ada Lovelace' });
     patient = await account(t, 'patient', { name: 'Grace Hopper' });
@@ -282,6 +283,23 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
       searchParams: { patient: patient.id, code: '8867-4', date: '2025-03-10' },
     })) as unknown as Bundle<Observation>;
     expect(inMarch10.entry!.map((e) => e.resource!.valueQuantity!.value)).toEqual([72]);
+  });
+
+  it('builds every link on API_PUBLIC_URL: a forged Host header changes no fullUrl, paging link or metadata URL', async () => {
+    const forged = { ...bearer(patient.token), host: 'evil.example', 'x-forwarded-host': 'evil.example' };
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/fhir/R4/Observation?patient=${patient.id}&_count=1`,
+      headers: forged,
+    });
+    expect(page.statusCode).toBe(200);
+    const bundle = page.json() as Bundle;
+    const urls = [...(bundle.link ?? []).map((l) => l.url), ...(bundle.entry ?? []).map((e) => e.fullUrl)];
+    expect(urls.length).toBeGreaterThan(1);
+    for (const url of urls) expect(url!.startsWith(`${base}/`)).toBe(true);
+    const metadata = await t.app.inject({ method: 'GET', url: '/fhir/R4/metadata', headers: { host: 'evil.example' } });
+    expect(metadata.body).not.toContain('evil.example');
+    expect(metadata.body).toContain(base.replace('/fhir/R4', ''));
   });
 
   it('reads each resource by id, as the patient and as the assigned doctor', async () => {

@@ -42,9 +42,7 @@ export function fhirRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       throw err;
     });
 
-    route(app, deps, ENDPOINTS.fhirMetadata, async (request) =>
-      body(capabilityStatement(`${request.protocol}://${request.host}`, deps.clock.now())),
-    );
+    route(app, deps, ENDPOINTS.fhirMetadata, async () => body(capabilityStatement(deps.config.apiPublicUrl, deps.clock.now())));
 
     route(app, deps, ENDPOINTS.fhirPatientEverything, async (request) =>
       body(await patientEverything(accessFor(deps, request), request.params.id, fhirContextFor(deps, request))),
