@@ -23,6 +23,7 @@ describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
       url: `/medicalhistory/${patient.id}`,
       headers: bearer(doctor.token),
       payload: recordBody(),
+      remoteAddress: '198.51.100.20',
     });
     expect(created.statusCode).toBe(201);
     const recordId = created.json().record._id;
@@ -52,6 +53,8 @@ describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
       ['2025-03-01T10:00:00.000Z', 'Dr Ada Grey', 'doctor', 'create', 'medical_record'],
     ]);
     expect(page.items[1].entityId).toBe(recordId);
+    // A doctor's address is not the patient's to see on a routine access row.
+    expect(page.items.map((e) => e.ip)).toEqual([null, null, null]);
 
     const others = AuditPage.parse((await auditOf(other.token)).json());
     expect(others.items).toEqual([]);

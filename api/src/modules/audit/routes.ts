@@ -19,11 +19,17 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const securityOf = (role: Role, accountId: string) =>
     and(eq(auditLog.entity, 'account'), eq(auditLog.entityId, accountId), eq(auditLog.actorRole, role))!;
 
-  async function pageOf(where: SQL, page: number, limit: number) {
+  /**
+   * A page of rows as `viewer` sees them. A client address is shown only on the viewer's own rows:
+   * a patient never sees a doctor's address on a routine access row, a doctor never the address a
+   * patient revoked from.
+   */
+  async function pageOf(viewer: { role: Role; accountId: string }, where: SQL, page: number, limit: number) {
     const [rows, [{ total }]] = await Promise.all([
       db.db
         .select({
           at: auditLog.at,
+          actorId: auditLog.actorId,
           actorRole: auditLog.actorRole,
           action: auditLog.action,
           entity: auditLog.entity,
@@ -48,8 +54,9 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       page,
       limit,
       total,
-      items: rows.map((r) => ({
+      items: rows.map(({ actorId, ...r }) => ({
         ...r,
+        ip: actorId === viewer.accountId && r.actorRole === viewer.role ? r.ip : null,
         at: r.at.toISOString(),
         actorRole: r.actorRole as Role,
         kind: r.entity === 'account' ? ('security' as const) : ('access' as const),
@@ -61,7 +68,8 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     route(app, deps, ENDPOINTS.accessHistory, async (request) => {
       const patientId = request.auth!.accountId;
       const { page, limit } = request.query;
-      return pageOf(or(eq(auditLog.patientId, patientId), securityOf('patient', patientId))!, page, limit);
+      const viewer = { role: 'patient' as const, accountId: patientId };
+      return pageOf(viewer, or(eq(auditLog.patientId, patientId), securityOf('patient', patientId))!, page, limit);
     });
 
     route(app, deps, ENDPOINTS.doctorAccessHistory, async (request) => {
@@ -75,7 +83,8 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       )!;
       // The doctor's own overrides of stop alerts, with their reasons: their record of the decision.
       const overrides = and(eq(auditLog.action, 'override'), eq(auditLog.actorId, doctorId), eq(auditLog.actorRole, 'doctor'))!;
-      return pageOf(or(securityOf('doctor', doctorId), assignmentEnded, overrides)!, page, limit);
+      const viewer = { role: 'doctor' as const, accountId: doctorId };
+      return pageOf(viewer, or(securityOf('doctor', doctorId), assignmentEnded, overrides)!, page, limit);
     });
   };
 }

@@ -136,13 +136,25 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
     const doctor = await account(t, 'doctor', {}, { verified: false });
     const patient = await account(t, 'patient', {}, { verified: false });
     await connect(t, doctor, patient);
-    const res = await t.app.inject({ method: 'DELETE', url: `/patient/doctors/${doctor.id}`, headers: bearer(patient.token) });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/patient/doctors/${doctor.id}`,
+      headers: bearer(patient.token),
+      remoteAddress: '203.0.113.9',
+    });
     expect(res.statusCode).toBe(200);
     const items = await historyOf(patient);
-    expect(items[0]).toMatchObject({ kind: 'access', action: 'revoke', entity: 'assignment' });
+    expect(items[0]).toMatchObject({ kind: 'access', action: 'revoke', entity: 'assignment', ip: '203.0.113.9' });
     const doctorItems = await historyOf(doctor);
     expect(doctorItems).toHaveLength(1);
-    expect(doctorItems[0]).toMatchObject({ kind: 'access', action: 'revoke', entity: 'assignment', actorRole: 'patient' });
+    // The patient's address is theirs: the doctor whose access ended never sees it.
+    expect(doctorItems[0]).toMatchObject({
+      kind: 'access',
+      action: 'revoke',
+      entity: 'assignment',
+      actorRole: 'patient',
+      ip: null,
+    });
     // Another doctor sees nothing of it.
     expect(await historyOf(await account(t, 'doctor', {}, { verified: false }))).toEqual([]);
   });
