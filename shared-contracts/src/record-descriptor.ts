@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { Text } from './common';
 import { ALLERGY_NOTE_MAX, MODES_OF_ADMISSION } from './constants';
-import { checkBloodPressure, OXYGEN_SATURATION_RANGE, PULSE_RANGE, RESPIRATORY_RATE_RANGE } from './vital-signs';
+import {
+  checkBloodPressure,
+  OXYGEN_SATURATION_RANGE,
+  PULSE_RANGE,
+  RESPIRATORY_RATE_RANGE,
+  SIGNED_OR_EXPONENT,
+  signedOrExponentMessage,
+} from './vital-signs';
 
 /*
  * The medical record's fields, declared once. Each field says where it sits in the creation
@@ -111,6 +118,14 @@ function line(spec: TextSpec & { required: true }): RecordField<z.ZodString, z.Z
 function line(spec: TextSpec): RecordField<z.ZodDefault<z.ZodString>, z.ZodString>;
 function line(spec: TextSpec): RecordField {
   return text('text', spec);
+}
+
+/** A measurement typed as text with its unit (temperature, glucose): a signed or exponent number is refused (400). */
+function plainNumberText(spec: TextSpec): RecordField<z.ZodDefault<z.ZodString>, z.ZodString> {
+  const schema = Text(spec.max)
+    .refine((value) => !SIGNED_OR_EXPONENT.test(value), { error: signedOrExponentMessage(spec.label) })
+    .default(spec.default ?? '');
+  return { ...line(spec), schema };
 }
 
 /** Field constructors, one per kind. A future kind (boolean, datetime, …) is one more constructor here. */
@@ -300,7 +315,7 @@ export const RECORD_FIELDS = {
         confirmOutside: [30, 200],
       }),
       /** °C as typed; °F only with its unit ("98.6 °F"). SPEC §5's default "9" is deliberately gone. */
-      temperature: field.text({
+      temperature: plainNumberText({
         step: physicalExamination,
         section: 'Examination',
         label: 'Temperature',
@@ -374,7 +389,7 @@ export const RECORD_FIELDS = {
       }),
       observedAt: field.datetime({ step: physicalExamination, section: 'Examination', label: 'Observation time' }),
       /** with its unit: "5.4 mmol/L" or "97 mg/dL" (the form refuses a bare number; the engine never guesses one) */
-      bloodSugarLevel: field.text({
+      bloodSugarLevel: plainNumberText({
         step: physicalExamination,
         section: 'Examination',
         label: 'Blood sugar level',

@@ -82,6 +82,14 @@ export type GlucoseUnit = (typeof GLUCOSE_UNITS)[number];
 
 export const GLUCOSE_UNIT_MESSAGE = 'Blood sugar level needs its unit: mmol/L or mg/dL (e.g. 5.4 mmol/L or 97 mg/dL)';
 
+/*
+ * A measurement is a plain positive number: a sign ("-5 mmol/L", "+38") or an exponent ("1e309
+ * mg/dL") is refused, never read as its digits (a reader that skips the sign stores 5 for -5).
+ */
+export const SIGNED_OR_EXPONENT = /(?:^|[^\p{L}\p{N}.])[-+\u2212\u2013]\s*\d|\d\s*e\s*[-+\u2212]?\s*\d/iu;
+export const signedOrExponentMessage = (label: string) =>
+  `${label} must be a plain number without a sign or exponent (e.g. 5.4, not -5.4 or 1e3)`;
+
 /** The unit a glucose text names, if it names one of the two (case and spacing free: "97 mg/dl", "5.4mmol/l"). */
 export function glucoseUnitOf(text: string): GlucoseUnit | undefined {
   if (/mmol\s*\/\s*l\b/i.test(text)) return 'mmol/L';

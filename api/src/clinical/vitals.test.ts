@@ -144,6 +144,12 @@ describe('parseBloodSugar: the unit is written, never guessed', () => {
     expect(parseBloodSugar('normal')).toEqual({ status: 'not-interpreted', raw: 'normal', why: 'not interpreted' });
     expect(parseBloodSugar('')).toEqual({ status: 'missing' });
   });
+  it('a signed or exponent number is not read as its digits: "-5 mmol/L" is not 5, "1e309 mg/dL" not 309', () => {
+    for (const raw of ['-5 mmol/L', 'RBS -5 mmol/L', '+7 mmol/L', '\u22125 mmol/L', '1e309 mg/dL', '1E2 mg/dL', '5e-1 mmol/L'])
+      expect(parseBloodSugar(raw)).toEqual({ status: 'not-interpreted', raw, why: 'not interpreted' });
+    // a hyphen inside a label is not a sign
+    expect(parseBloodSugar('post-meal 7 mmol/L')).toMatchObject({ status: 'ok', value: { value: 7 } });
+  });
   it('HbA1c is not a glucose', () => {
     expect(parseBloodSugar('HbA1c 48 mmol/mol')).toMatchObject({ status: 'not-interpreted', why: 'HbA1c, not a glucose' });
     expect(parseBloodSugar('A1c 7.5%')).toMatchObject({ status: 'not-interpreted', why: 'HbA1c, not a glucose' });

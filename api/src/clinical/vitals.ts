@@ -5,6 +5,7 @@ import {
   PULSE_RANGE,
   readTemperature,
   RESPIRATORY_RATE_RANGE,
+  SIGNED_OR_EXPONENT,
   type GlucoseUnit,
 } from 'shared-contracts';
 
@@ -157,6 +158,8 @@ export function parseBloodSugar(
   if (!raw) return { status: 'missing' };
   if (/\b(?:hba1c|a1c|glycated|glycosylated)\b|mmol\s*\/\s*mol/i.test(raw))
     return { status: 'not-interpreted', raw, why: 'HbA1c, not a glucose' };
+  // "-5 mmol/L" is not 5, "1e309 mg/dL" not 309: shown verbatim, never read as its last digits
+  if (SIGNED_OR_EXPONENT.test(raw)) return { status: 'not-interpreted', raw, why: 'not interpreted' };
   const postPrandial = /\b(?:pp|ppbs|post[-\s]?prandial|after\s+(?:a\s+)?meals?)\b/i.test(raw);
   // the value is the number right before the unit, so "2hr PP 180 mg/dL" reads 180, not 2
   const m = /(\d+(?:[.,]\d+)?)\s*(mmol\s*\/\s*l|mg\s*\/\s*dl)\b/i.exec(raw);

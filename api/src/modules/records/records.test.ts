@@ -399,6 +399,26 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
           /Blood pressure: diastolic 19 mmHg is outside 20–200 mmHg/,
         ],
         [
+          'glucose "-5 mmol/L" (a sign)',
+          (b) => ({ ...b, examination: { generalPhysicalExamination: { bloodSugarLevel: '-5 mmol/L' } } }),
+          /Blood sugar level must be a plain number without a sign or exponent/,
+        ],
+        [
+          'glucose "1e309 mg/dL" (an exponent)',
+          (b) => ({ ...b, examination: { generalPhysicalExamination: { bloodSugarLevel: '1e309 mg/dL' } } }),
+          /Blood sugar level must be a plain number without a sign or exponent/,
+        ],
+        [
+          'temperature "+38.5" (a sign)',
+          (b) => ({ ...b, examination: { generalPhysicalExamination: { temperature: '+38.5' } } }),
+          /Temperature must be a plain number without a sign or exponent/,
+        ],
+        [
+          'temperature "3.7e1"',
+          (b) => ({ ...b, examination: { generalPhysicalExamination: { temperature: '3.7e1' } } }),
+          /Temperature must be a plain number without a sign or exponent/,
+        ],
+        [
           'a consciousness outside ACVPU',
           (b) => ({ ...b, examination: { generalPhysicalExamination: { consciousness: 'confused' } } }),
           /Consciousness \(ACVPU\) must be one of/,
