@@ -1,4 +1,4 @@
-import { PERSON_NAME_ERROR } from 'shared-contracts';
+import { PERSON_NAME_ERROR, PERSON_NAME_MIXED_SCRIPTS_ERROR, PERSON_NAME_STACKED_MARKS_ERROR } from 'shared-contracts';
 import { appPerFile, BACKENDS, bearer, signup, uniqueEmail } from '../../test/helpers';
 
 // Names are shown to the other role (lists, requests) and put in mails: nothing that can break a
@@ -15,8 +15,29 @@ const SPOOFING_NAMES: Array<[string, string]> = [
   ['a right-to-left mark (U+200F)', 'Dr Smith\u200F'],
   ['a zero-width no-break space inside (U+FEFF)', 'Dr Sm\uFEFFith'],
   ['a line separator (U+2028)', 'Eve\u2028Smith'],
+  ['a Hangul filler (U+3164), which renders as nothing', 'Dr Smith\u3164'],
+  ['a halfwidth Hangul filler (U+FFA0)', 'Dr \uFFA0Smith'],
+  ['a soft hyphen (U+00AD)', 'Sm\u00ADith'],
+  ['a blank Braille pattern (U+2800)', '\u2800Eve'],
 ];
-const FINE_NAMES = ["Zoë O'Brien-Łukasiewicz", '山田 太郎', 'محمد علي', 'José María de la Cruz', 'Dr. A. N. Other Jr.'];
+/** Names that look like someone else's: look-alike letters of another alphabet, or accents piled up. */
+const LOOK_ALIKE_NAMES: Array<[string, string, string]> = [
+  ['a Cyrillic а inside a Latin word', 'Dr P\u0430tel', PERSON_NAME_MIXED_SCRIPTS_ERROR],
+  ['a Greek ο inside a Latin word', 'J\u03BFhn Smith', PERSON_NAME_MIXED_SCRIPTS_ERROR],
+  ['three combining marks on one letter', 'Ze\u0301\u0302\u0303d', PERSON_NAME_STACKED_MARKS_ERROR],
+  ['an é with two more marks', 'Z\u00E9\u0302\u0303d', PERSON_NAME_STACKED_MARKS_ERROR],
+];
+const FINE_NAMES = [
+  "Zoë O'Brien-Łukasiewicz",
+  '山田 太郎',
+  '山田たろう',
+  '김민준',
+  'محمد علي',
+  'José María de la Cruz',
+  'Dr. A. N. Other Jr.',
+  'Nguyễn Thị Ệ',
+  'Иван Petrov',
+];
 
 describe.each(BACKENDS)('person names refuse control, invisible and bidi characters (%s)', (backend) => {
   const fixture = appPerFile(backend);
@@ -41,6 +62,12 @@ describe.each(BACKENDS)('person names refuse control, invisible and bidi charact
       expect(res.json()).toEqual({ error: `name: ${PERSON_NAME_ERROR}` });
       const me = (await fixture.t.app.inject({ method: 'GET', url: `/${role}/me`, headers: bearer(token) })).json();
       expect(me[role].name).toBe('Eve Original');
+    });
+
+    it.each(LOOK_ALIKE_NAMES)('signup refuses %s (400) with a message that says why', async (_label, name, error) => {
+      const res = await signupWith(role, name);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: `name: ${error}` });
     });
 
     it.each(FINE_NAMES.map((n) => [n]))('accepts %s at signup and in an edit', async (name) => {
