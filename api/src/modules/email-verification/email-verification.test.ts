@@ -127,6 +127,20 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
       expect((await verify(role, token)).statusCode).toBe(400);
     });
 
+    it('two accounts confirming the same new address at once: one 200, the other 409 (never a 500)', async () => {
+      const a = await unverified(role);
+      const b = await unverified(role);
+      const wanted = uniqueEmail(role);
+      const now = t.clock.now();
+      const tokenA = await issueEmailToken(db(), { role, accountId: a.id, email: wanted, now });
+      const tokenB = await issueEmailToken(db(), { role, accountId: b.id, email: wanted, now });
+      const answers = await Promise.all([verify(role, tokenA), verify(role, tokenB)]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect(answers.find((r) => r.statusCode === 409)!.json()).toEqual({ error: VERIFY_TAKEN });
+      const emails = [(await me(a)).email, (await me(b)).email];
+      expect(emails.filter((e) => e === wanted)).toHaveLength(1);
+    });
+
     it('resend: 429 within a minute of the last link, then a fresh link to the current address; 5 an hour', async () => {
       const who = await unverified(role);
       const soon = await resend(role, who.token);

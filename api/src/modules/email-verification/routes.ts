@@ -5,7 +5,7 @@ import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { accountTables, accountTokens } from '../../db/schema';
 import { perIpCredentialLimit, route } from '../../http/route';
-import { HttpError } from '../../lib/errors';
+import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { sessionOf } from '../auth/guard';
 import { NOTICES, sendNotice } from '../notices';
 import { consumeEmailToken, issueEmailToken, verificationLink } from './tokens';
@@ -48,14 +48,20 @@ export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         ENDPOINTS[`${role}VerifyEmail`],
         async (request) => {
           const now = clock.now();
-          const outcome = await db.db.transaction(async (tx) => {
-            const result = await consumeEmailToken(tx, role, request.params.token, now);
-            if (result.ok) {
-              await securityEvent(tx, { role, accountId: result.accountId, action: 'email-verify', at: now, ip: request.ip });
-            }
-            // 'taken' commits too: the link is spent either way.
-            return result;
-          });
+          const outcome = await db.db
+            .transaction(async (tx) => {
+              const result = await consumeEmailToken(tx, role, request.params.token, now);
+              if (result.ok) {
+                await securityEvent(tx, { role, accountId: result.accountId, action: 'email-verify', at: now, ip: request.ip });
+              }
+              // 'taken' commits too: the link is spent either way.
+              return result;
+            })
+            // Two accounts confirming the same address at once: the unique index lets one through.
+            .catch((err: unknown) => {
+              if (isUniqueViolation(err)) return { ok: false as const, reason: 'taken' as const };
+              throw err;
+            });
           if (outcome.ok) {
             // An e-mail change is now in force: the old address is told (the new one just proved itself).
             if (outcome.previousEmail !== outcome.email) {
