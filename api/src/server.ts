@@ -131,6 +131,7 @@ async function main(): Promise<void> {
       clock: systemClock,
       pollSeconds: config.reminders.pollSeconds,
       maxAttempts: config.reminders.maxAttempts,
+      timeZone: config.clinicTimeZone,
       log: app.log,
     });
   } catch (err) {

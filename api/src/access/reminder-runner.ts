@@ -29,6 +29,8 @@ export interface RunnerContext {
   db: Db;
   mailer: Mailer;
   maxAttempts: number;
+  /** The clinic's IANA time zone: repeating reminders keep their local time in it (reminder-schedule.ts). */
+  timeZone: string;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -49,7 +51,7 @@ interface Claim {
 }
 
 export async function runDueReminders(ctx: RunnerContext, now: Date): Promise<RunResult> {
-  const claims = [...(await claimNewOccurrences(ctx.db, now)), ...(await claimRetries(ctx.db, now))];
+  const claims = [...(await claimNewOccurrences(ctx.db, now, ctx.timeZone)), ...(await claimRetries(ctx.db, now))];
   const result: RunResult = { claimed: claims.length, sent: 0, failed: 0 };
   for (const claim of claims) {
     if (await deliver(ctx, claim, now)) result.sent += 1;
@@ -59,7 +61,7 @@ export async function runDueReminders(ctx: RunnerContext, now: Date): Promise<Ru
 }
 
 /** Due reminders → one 'sending' delivery row each, next_run_at moved past now, in one transaction. */
-async function claimNewOccurrences(db: Db, now: Date): Promise<Claim[]> {
+async function claimNewOccurrences(db: Db, now: Date, timeZone: string): Promise<Claim[]> {
   return db.transaction(async (tx) => {
     // SKIP LOCKED: two runners share the due reminders instead of queueing on each other's rows.
     const due = await tx
@@ -76,9 +78,9 @@ async function claimNewOccurrences(db: Db, now: Date): Promise<Claim[]> {
       .for('update', { skipLocked: true });
     const claims: Claim[] = [];
     for (const r of due) {
-      let occurrence = latestOccurrence(r.startAt, r.intervalDays, now);
+      let occurrence = latestOccurrence(r.startAt, r.intervalDays, now, timeZone);
       if (r.nextRunAt && occurrence < r.nextRunAt) occurrence = r.nextRunAt;
-      const next = nextOccurrence(occurrence, r.intervalDays);
+      const next = nextOccurrence(r.startAt, r.intervalDays, occurrence, timeZone);
       const [inserted] = await tx
         .insert(reminderDeliveries)
         .values({ reminderId: r.id, occurrenceAt: occurrence, status: 'sending', attempts: 1, claimedAt: now })

@@ -1,25 +1,100 @@
 /*
- * When a reminder's occurrences fall, and how failed sends are retried. Pure functions, so the
- * rules are tested without a database.
+ * When a reminder's occurrences fall, and how failed sends are retried. Pure functions (the time
+ * zone is a parameter), so the rules are tested without a database.
  */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * The latest occurrence at or before `now` (intervalDays 0: the start itself). Occurrences are
- * start + k × intervalDays × 24 h: fixed UTC steps, so across a daylight-saving change the local
- * wall-clock time of the e-mail moves by an hour.
+/*
+ * Occurrences keep their local time in the clinic's time zone: occurrence k of a reminder every n
+ * days is (the local calendar date of startAt + k × n days) at startAt's local wall-clock time,
+ * converted to an instant. So a daily 09:00 London reminder stays 09:00 across daylight-saving
+ * changes (fixed 24-hour steps would make it 10:00 in summer). Occurrence 0 is startAt itself.
+ * - gap (a local time that does not exist, spring forward): moved forward by the length of the
+ *   gap, as a clock not yet put forward would read it: 02:30 Europe/Berlin on the March
+ *   change day (clocks jump 02:00 → 03:00) is sent at 03:30 CEST;
+ * - overlap (a local time that happens twice, fall back): the earlier instant, so it is sent once.
  */
-export function latestOccurrence(startAt: Date, intervalDays: number, now: Date): Date {
-  if (intervalDays === 0 || now.getTime() <= startAt.getTime()) return startAt;
-  const step = intervalDays * DAY_MS;
-  const k = Math.floor((now.getTime() - startAt.getTime()) / step);
-  return new Date(startAt.getTime() + k * step);
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function formatIn(timeZone: string): Intl.DateTimeFormat {
+  let f = formats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formats.set(timeZone, f);
+  }
+  return f;
 }
 
-/** The occurrence after `occurrence`, or null for a one-off reminder. */
-export function nextOccurrence(occurrence: Date, intervalDays: number): Date | null {
-  return intervalDays === 0 ? null : new Date(occurrence.getTime() + intervalDays * DAY_MS);
+/** The local date and time of an instant in a zone, written as if UTC (Date.UTC of its fields). */
+function wallTimeOf(at: number, timeZone: string): number {
+  const p: Record<string, number> = {};
+  for (const part of formatIn(timeZone).formatToParts(new Date(at))) p[part.type] = Number(part.value);
+  const ms = ((at % 1000) + 1000) % 1000;
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, ms);
+}
+
+/** The zone's offset from UTC at an instant (ms; + east of Greenwich). */
+const offsetAt = (at: number, timeZone: string) => wallTimeOf(at, timeZone) - at;
+
+/**
+ * The instant at which a zone's clocks read `wallMs` (a local date and time written as if UTC):
+ * in a gap, moved forward by the gap's length; in an overlap, the earlier instant.
+ */
+export function instantOfWallTime(wallMs: number, timeZone: string): Date {
+  // A change of offset is at least weeks from the next almost everywhere: the offsets a day
+  // either side are the two that may apply.
+  const before = offsetAt(wallMs - DAY_MS, timeZone);
+  const after = offsetAt(wallMs + DAY_MS, timeZone);
+  const matches = [wallMs - before, wallMs - after].filter((at) => offsetAt(at, timeZone) === wallMs - at);
+  if (matches.length > 0) return new Date(Math.min(...matches));
+  // No instant reads wallMs: a gap. The offset before it shifts the time forward by the gap.
+  return new Date(wallMs - before);
+}
+
+/** Occurrence k (k ≥ 1) of a reminder every intervalDays days from startAt, in the zone. */
+function occurrenceAt(startAt: Date, intervalDays: number, k: number, timeZone: string): Date {
+  const startWall = wallTimeOf(startAt.getTime(), timeZone);
+  // Whole days on the wall clock: the local date moves by k × n, the local time stays.
+  return instantOfWallTime(startWall + k * intervalDays * DAY_MS, timeZone);
+}
+
+/** The index of the latest occurrence at or before `at` (0 when `at` is not after the start). */
+function latestIndex(startAt: Date, intervalDays: number, at: Date, timeZone: string): number {
+  if (at.getTime() <= startAt.getTime()) return 0;
+  // Estimate with 24-hour days, then correct: offsets move the answer by at most a step.
+  let k = Math.floor((at.getTime() - startAt.getTime()) / (intervalDays * DAY_MS));
+  while (occurrenceAt(startAt, intervalDays, k + 1, timeZone).getTime() <= at.getTime()) k += 1;
+  while (k > 0 && occurrenceAt(startAt, intervalDays, k, timeZone).getTime() > at.getTime()) k -= 1;
+  return k;
+}
+
+const occurrence = (startAt: Date, intervalDays: number, k: number, timeZone: string) =>
+  k === 0 ? startAt : occurrenceAt(startAt, intervalDays, k, timeZone);
+
+/**
+ * The latest occurrence at or before `now` (intervalDays 0: the start itself), occurrences kept at
+ * startAt's local time in `timeZone` (the clinic's).
+ */
+export function latestOccurrence(startAt: Date, intervalDays: number, now: Date, timeZone: string): Date {
+  if (intervalDays === 0) return startAt;
+  return occurrence(startAt, intervalDays, latestIndex(startAt, intervalDays, now, timeZone), timeZone);
+}
+
+/** The first occurrence after `after` (an occurrence, usually), or null for a one-off reminder. */
+export function nextOccurrence(startAt: Date, intervalDays: number, after: Date, timeZone: string): Date | null {
+  if (intervalDays === 0) return null;
+  if (after.getTime() < startAt.getTime()) return startAt;
+  return occurrenceAt(startAt, intervalDays, latestIndex(startAt, intervalDays, after, timeZone) + 1, timeZone);
 }
 
 export const RETRY_BASE_MS = 60 * 1000;

@@ -20,18 +20,20 @@ async function main(): Promise<void> {
     error: (obj: object, msg: string) => console.error('error', msg, obj),
   };
   const maxAttempts = 5;
+  const timeZone = process.env.CLINIC_TIME_ZONE ?? 'UTC';
   const runner = await startReminderRunner({
     db,
     mailer,
     clock: systemClock,
     pollSeconds: Number(process.env.REMINDER_POLL_SECONDS ?? 0.5),
     maxAttempts,
+    timeZone,
     log,
   });
   let stopping = false;
   const stress = (async () => {
     while (process.env.STRESS === '1' && !stopping) {
-      await runDueReminders({ db: db.db, mailer, maxAttempts, log }, systemClock.now());
+      await runDueReminders({ db: db.db, mailer, maxAttempts, timeZone, log }, systemClock.now());
       await new Promise((r) => setTimeout(r, 5));
     }
   })();

@@ -7,7 +7,6 @@ import {
   EmptyState,
   FormTextAreaField,
   FormTextField,
-  formatDateTime,
   Heading,
   Narrow,
   Page,
@@ -15,6 +14,7 @@ import {
   SchemaForm,
   localTimeAsInstant,
   patientIdentityText,
+  useClinicTime,
   useSchemaForm,
 } from 'shared-ui';
 
@@ -44,6 +44,9 @@ export default function Reminder() {
   // A reminder is addressed by e-mail: the assigned patient behind an address, for name + birth date.
   const patientWith = (email: string) => patients.find((p) => p.email.toLowerCase() === email.trim().toLowerCase());
   const patientsListId = useId();
+  const timingId = useId();
+  // Repeats keep the start's time of day in the clinic's zone (api: access/reminder-schedule.ts).
+  const { timeZone, format: formatDateTime } = useClinicTime();
   const form = useSchemaForm(ReminderForm, {
     to: '',
     subject: '',
@@ -76,7 +79,11 @@ export default function Reminder() {
           <ReminderRecipient patient={patientWith(form.watch('to') ?? '')} />
           <FormTextField name="subject" label="Subject" required />
           <FormTextAreaField name="text" label="Message" required />
-          <FormTextField name="startDate" label="Start date" type="datetime-local" required />
+          <FormTextField name="startDate" label="Start date" type="datetime-local" required describedBy={timingId} />
+          <p id={timingId} style={{ margin: '-0.4rem 0 0.9rem', fontSize: '0.85rem', color: '#52606d' }}>
+            A repeating reminder keeps its time of day in {timeZone} (the clinic&apos;s time zone), also across daylight-saving
+            changes.
+          </p>
           <FormTextField
             name="intervalDays"
             label="Repeat every (days, 0 = once)"

@@ -19,6 +19,7 @@ const REMINDER = {
   sentCount: 0,
 };
 let scheduleStatus = 201;
+let clinicReply: { status: number; body: unknown } = { status: 404, body: { error: 'Not found' } };
 let scheduled: (typeof REMINDER)[] = [REMINDER];
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
@@ -26,6 +27,7 @@ beforeAll(async () => {
     'POST /doctor/reminder': () =>
       scheduleStatus === 201 ? { status: 201, body: REMINDER } : { status: 403, body: { error: 'no' } },
     'GET /doctor/reminders': () => ({ status: 200, body: scheduled }),
+    'GET /clinic': () => clinicReply,
     [`DELETE /doctor/reminders/${REMINDER._id}`]: { status: 200, body: { message: 'Reminder cancelled.' } },
   });
   configureApi(fake.url);
@@ -132,4 +134,27 @@ test('with no scheduled reminders the list says SPEC §8 "No data found"', async
   );
   expect(await screen.findByText('No data found')).toBeVisible();
   expect(screen.queryByRole('list', { name: 'Scheduled reminders' })).toBeNull();
+});
+
+test("the reminder's timing is the clinic's: its time zone is named, and the next run is shown in it", async () => {
+  clinicReply = { status: 200, body: { timeZone: 'Australia/Sydney' } };
+  try {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter>
+          <Reminder />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await waitFor(() =>
+      expect(screen.getByLabelText('Start date')).toHaveAccessibleDescription(
+        "A repeating reminder keeps its time of day in Australia/Sydney (the clinic's time zone), also across daylight-saving changes.",
+      ),
+    );
+    // 09:00 UTC is 20:00 in Sydney (daylight time in November)
+    const list = await screen.findByRole('list', { name: 'Scheduled reminders' });
+    await waitFor(() => expect(list).toHaveTextContent('every 7 days, next 21 Nov 2026, 20:00'));
+  } finally {
+    clinicReply = { status: 404, body: { error: 'Not found' } };
+  }
 });

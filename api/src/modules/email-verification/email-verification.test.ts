@@ -281,7 +281,7 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
       await db().update(patients).set({ emailVerifiedAt: null }).where(eq(patients.id, patient.id));
       const before = (await mailsTo(patient.email)).length;
       t.clock.advance(2 * 60_000);
-      await runDueReminders({ db: db(), mailer: t.mailer, maxAttempts: 5 }, t.clock.now());
+      await runDueReminders({ db: db(), mailer: t.mailer, maxAttempts: 5, timeZone: 'UTC' }, t.clock.now());
       expect(await mailsTo(patient.email)).toHaveLength(before);
       const [delivery] = await deliveriesOf(db(), [res.json()._id]);
       expect(delivery.status).toBe('failed');
@@ -289,7 +289,7 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
       expect(delivery.lastError).toMatch(/not verified/);
       // Later runs do not try it again.
       t.clock.advance(2 * HOUR);
-      await runDueReminders({ db: db(), mailer: t.mailer, maxAttempts: 5 }, t.clock.now());
+      await runDueReminders({ db: db(), mailer: t.mailer, maxAttempts: 5, timeZone: 'UTC' }, t.clock.now());
       const rows = await db().select().from(reminderDeliveries).where(eq(reminderDeliveries.reminderId, res.json()._id));
       expect(rows.map((r) => [r.status, r.attempts])).toEqual([['failed', 1]]);
       expect(await mailsTo(patient.email)).toHaveLength(before);

@@ -26,6 +26,8 @@ export interface ReminderRunnerOptions {
   clock: Clock;
   pollSeconds: number;
   maxAttempts: number;
+  /** The clinic's time zone (CLINIC_TIME_ZONE): reminders keep their local time in it. */
+  timeZone: string;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Called after every sweep (tests). */
   onSweep?: (result: RunResult) => void;
@@ -78,7 +80,7 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
   const sweep = async () => {
     try {
       const result = await runDueReminders(
-        { db: db.db, mailer: opts.mailer, maxAttempts: opts.maxAttempts, log },
+        { db: db.db, mailer: opts.mailer, maxAttempts: opts.maxAttempts, timeZone: opts.timeZone, log },
         opts.clock.now(),
       );
       if (result.claimed > 0) log.info({ ...result }, 'reminder sweep');

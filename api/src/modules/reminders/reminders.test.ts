@@ -8,7 +8,7 @@ import { openDatabase } from '../../adapters/db';
 import { PgProxy, sleep } from '../../test/faults-kit';
 import { startReminderRunner, type ReminderRunner } from './boss';
 import { deliveriesOf, runDueReminders } from '../../access';
-import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from '../../access/reminder-schedule';
+import { DAY_MS } from '../../access/reminder-schedule';
 
 const MIN = 60 * 1000;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -22,21 +22,6 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined | fal
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-
-describe('reminder schedule', () => {
-  const start = new Date('2025-01-01T09:00:00Z');
-  it('one-off: the start; repeating: the latest start + k × n days not after now', () => {
-    expect(latestOccurrence(start, 0, new Date('2026-01-01T00:00:00Z'))).toEqual(start);
-    expect(latestOccurrence(start, 3, new Date('2025-01-01T08:00:00Z'))).toEqual(start);
-    expect(latestOccurrence(start, 3, new Date('2025-01-07T08:59:59Z'))).toEqual(new Date('2025-01-04T09:00:00Z'));
-    expect(latestOccurrence(start, 3, new Date('2025-01-07T09:00:00Z'))).toEqual(new Date('2025-01-07T09:00:00Z'));
-    expect(nextOccurrence(start, 0)).toBeNull();
-    expect(nextOccurrence(start, 2)).toEqual(new Date(start.getTime() + 2 * DAY_MS));
-  });
-  it('retries after 1, 2, 4 … minutes, capped at an hour', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map((n) => retryDelayMs(n) / MIN)).toEqual([1, 2, 4, 8, 16, 32, 60, 60, 60]);
-  });
-});
 
 describe.each(BACKENDS)('reminders on %s', (backend) => {
   let tdb: TestDb;
@@ -58,7 +43,9 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
   const listOf = (who: Account) => t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(who.token) });
   const cancel = (who: Account, id: string) =>
     t.app.inject({ method: 'DELETE', url: `/doctor/reminders/${id}`, headers: bearer(who.token) });
-  const ctx = (mailer: Mailer = t.mailer, maxAttempts = 5) => ({ db: db(), mailer, maxAttempts });
+  // UTC: these tests step whole 24-hour days from today's date, whatever its season (the zone's
+  // own rules are tested below and in access/reminder-schedule.test.ts).
+  const ctx = (mailer: Mailer = t.mailer, maxAttempts = 5, timeZone = 'UTC') => ({ db: db(), mailer, maxAttempts, timeZone });
   const run = (mailer?: Mailer, maxAttempts?: number) => runDueReminders(ctx(mailer, maxAttempts), t.clock.now());
   const mailsAbout = async (subject: string) => (await readOutbox(t)).filter((m) => m.headers.subject === subject);
   const rowOf = async (id: string) => (await db().select().from(reminders).where(eq(reminders.id, id)))[0];
@@ -287,6 +274,32 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       });
     });
 
+    it("keeps a daily 09:00 reminder at 09:00 in the clinic's zone across the March change", async () => {
+      const { doctor, patient } = await pair();
+      // Fixed dates around Europe/London's change (29 March 2026, 01:00 UTC), run with their own "now".
+      const { reminder, subject } = await schedule(doctor, patient, {
+        startDate: '2026-03-27T09:00:00Z', // Friday 09:00 GMT
+        intervalDays: 1,
+      });
+      const runAt = (iso: string) => runDueReminders(ctx(t.mailer, 5, 'Europe/London'), new Date(iso));
+      await runAt('2026-03-27T09:00:00Z');
+      expect((await rowOf(reminder._id)).nextRunAt).toEqual(new Date('2026-03-28T09:00:00Z'));
+      await runAt('2026-03-28T09:00:00Z');
+      // Sunday 09:00 BST, not 10:00
+      expect((await rowOf(reminder._id)).nextRunAt).toEqual(new Date('2026-03-29T08:00:00Z'));
+      await runAt('2026-03-29T08:00:00Z');
+      expect((await rowOf(reminder._id)).nextRunAt).toEqual(new Date('2026-03-30T08:00:00Z'));
+      const deliveries = await deliveriesOf(db(), [reminder._id]);
+      expect(deliveries.map((d) => [d.occurrenceAt.toISOString(), d.status])).toEqual([
+        ['2026-03-27T09:00:00.000Z', 'sent'],
+        ['2026-03-28T09:00:00.000Z', 'sent'],
+        ['2026-03-29T08:00:00.000Z', 'sent'],
+      ]);
+      expect(await mailsAbout(subject)).toHaveLength(3);
+      // out of the way of the other tests' runs at today's date
+      expect((await cancel(doctor, reminder._id)).statusCode).toBe(200);
+    });
+
     it('a cancelled reminder sends nothing more', async () => {
       const { doctor, patient } = await pair();
       const { reminder, subject } = await schedule(doctor, patient, { intervalDays: 1 });
@@ -362,7 +375,9 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       t.clock.advance(MIN);
       const now = t.clock.now();
       await Promise.all(
-        dbs.flatMap((d) => [1, 2, 3].map(() => runDueReminders({ db: d, mailer: t.mailer, maxAttempts: 5 }, now))),
+        dbs.flatMap((d) =>
+          [1, 2, 3].map(() => runDueReminders({ db: d, mailer: t.mailer, maxAttempts: 5, timeZone: 'UTC' }, now)),
+        ),
       );
       for (const m of made) expect(await mailsAbout(m.subject)).toHaveLength(1);
       const deliveries = await deliveriesOf(
@@ -387,6 +402,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
         clock: t.clock,
         pollSeconds: 0.5,
         maxAttempts: 5,
+        timeZone: 'UTC',
         log: quiet,
         onSweep,
       });
@@ -475,6 +491,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
             clock: t.clock,
             pollSeconds: 0.5,
             maxAttempts: 5,
+            timeZone: 'UTC',
             log: quiet,
           });
           await inSend; // a sweep is running: its job is active in pg-boss
