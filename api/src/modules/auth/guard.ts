@@ -28,7 +28,7 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{16,256})$/;
  * wrong-role caller is answered before its body or parameters are even validated.
  */
 export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRead?: SessionRead) {
-  return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match) throw new HttpError(401, 'Unauthorized');
     if (sessionRead) {
@@ -36,14 +36,25 @@ export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRea
       if (found && roles.includes(found.session.role)) {
         request.auth = found.session;
         request.sessionRead = found.read;
+        logAs(request, reply, found.session);
         return;
       }
     }
     const session = await findActiveSession(deps.db.db, match[1], deps.clock.now());
     if (!session) throw new HttpError(401, 'Unauthorized');
+    logAs(request, reply, session);
     if (!roles.includes(session.role)) throw new HttpError(403, 'Forbidden');
     request.auth = session;
   };
+}
+
+/**
+ * Every log line of the request, the response line included, names the caller's account: a
+ * refused or not-found attempt on someone else's data (an IDOR probe) says who tried.
+ */
+function logAs(request: FastifyRequest, reply: FastifyReply, session: Session) {
+  request.log = request.log.child({ accountId: session.accountId, role: session.role });
+  reply.log = request.log;
 }
 
 /** The session a guarded handler runs under (the guard guarantees it is there). */
