@@ -29,7 +29,7 @@ describe('config', () => {
       connectionRequestsPerHour: 20,
       files: { signingKey: undefined, maxUploadBytes: 20 * 1024 * 1024, urlTtlSeconds: 15 * 60, s3: undefined },
       shutdownGraceSeconds: 8,
-      reminders: { pollSeconds: 2, maxAttempts: 5, perDoctorPerHour: 30 },
+      reminders: { pollSeconds: 2, maxAttempts: 5, leaseMs: 300_000, perDoctorPerHour: 30 },
     });
   });
 

@@ -131,6 +131,7 @@ async function main(): Promise<void> {
       clock: systemClock,
       pollSeconds: config.reminders.pollSeconds,
       maxAttempts: config.reminders.maxAttempts,
+      leaseMs: config.reminders.leaseMs,
       log: app.log,
     });
   } catch (err) {

@@ -3,11 +3,12 @@ import { Reminder, ReminderList } from 'shared-contracts';
 import type { Mailer } from '../../adapters/mail';
 import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
-import { BACKENDS, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
+import { BACKENDS, PASSWORD, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
 import { openDatabase } from '../../adapters/db';
 import { PgProxy, sleep } from '../../test/faults-kit';
 import { startReminderRunner, type ReminderRunner } from './boss';
 import { deliveriesOf, runDueReminders } from '../../access';
+import { claimNext, DEFAULT_LEASE_MS, deliver, UNKNOWN_OUTCOME } from '../../access/reminder-runner';
 import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from '../../access/reminder-schedule';
 
 const MIN = 60 * 1000;
@@ -56,6 +57,14 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
   const create = (who: Account | undefined, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/doctor/reminder', headers: who ? bearer(who.token) : {}, payload });
   const listOf = (who: Account) => t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(who.token) });
+  /** The doctor's list, signed in afresh (the test clock may have outlived the session). */
+  const listedNow = async (who: Account) => {
+    const login = await t.app.inject({ method: 'POST', url: '/doctor/login', payload: { email: who.email, password: PASSWORD } });
+    expect(login.statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(login.json().token) });
+    expect(res.statusCode).toBe(200);
+    return ReminderList.parse(res.json());
+  };
   const cancel = (who: Account, id: string) =>
     t.app.inject({ method: 'DELETE', url: `/doctor/reminders/${id}`, headers: bearer(who.token) });
   const ctx = (mailer: Mailer = t.mailer, maxAttempts = 5) => ({ db: db(), mailer, maxAttempts });
@@ -111,6 +120,8 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
         nextRunAt: '2031-05-01T08:30:00.000Z',
         lastSentAt: null,
         sentCount: 0,
+        deliveries: [],
+        deliveryCount: 0,
       });
     });
 
@@ -307,11 +318,23 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       const failing = failingMailer();
       t.clock.advance(MIN);
       const sendAt = t.clock.now().getTime();
-      expect(await run(failing.mailer)).toEqual({ claimed: 1, sent: 0, failed: 1 });
+      expect(await run(failing.mailer)).toEqual({ claimed: 1, sent: 0, failed: 1, unknown: 0 });
       let [d] = await deliveriesOf(db(), [reminder._id]);
       expect(d).toMatchObject({ status: 'failed', attempts: 1, sentAt: null, nextAttemptAt: new Date(sendAt + MIN) });
       expect(d.lastError).toContain('SMTP down: 421 try later');
-      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 0, lastSentAt: null, status: 'completed' });
+      // Not 'completed' while its one occurrence is still to be sent (a retry is pending).
+      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 0, lastSentAt: null, status: 'scheduled', nextRunAt: null });
+      const [listed] = ReminderList.parse((await listOf(doctor)).json()).filter((r) => r._id === reminder._id);
+      expect(listed.deliveries).toEqual([
+        {
+          occurrenceAt: reminder.startDate,
+          state: 'failed',
+          error: expect.stringContaining('SMTP down: 421 try later'),
+          nextAttemptAt: new Date(sendAt + MIN).toISOString(),
+          sentAt: null,
+          attempts: 1,
+        },
+      ]);
 
       await run(failing.mailer); // backoff not over: no attempt
       expect(failing.send).toHaveBeenCalledTimes(1);
@@ -329,7 +352,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       expect(mails).toHaveLength(1);
       [d] = await deliveriesOf(db(), [reminder._id]);
       expect(d).toMatchObject({ status: 'sent', attempts: 3, nextAttemptAt: null, sentAt: t.clock.now() });
-      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 1, lastSentAt: t.clock.now() });
+      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 1, lastSentAt: t.clock.now(), status: 'completed' });
     });
 
     it('gives up after REMINDER_MAX_ATTEMPTS, still not sent; cancelling stops retries', async () => {
@@ -346,6 +369,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       }
       const [g] = await deliveriesOf(db(), [given.reminder._id]);
       expect(g).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAt: null, sentAt: null });
+      expect(await rowOf(given.reminder._id)).toMatchObject({ status: 'completed' }); // given up: nothing left to send
       const [c] = await deliveriesOf(db(), [cancelled.reminder._id]);
       expect(c).toMatchObject({ status: 'failed', attempts: 1 });
       t.clock.advance(DAY_MS);
@@ -371,6 +395,119 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       );
       expect(deliveries).toHaveLength(6);
       expect(deliveries.every((d) => d.status === 'sent')).toBe(true);
+    });
+  });
+
+  describe('leases (a runner that dies mid-sweep)', () => {
+    /** A mailer that takes the message and never answers: its runner is as good as dead. */
+    const hangingMailer = () => {
+      let called!: () => void;
+      const inSend = new Promise<void>((resolve) => (called = resolve));
+      const send = jest.fn(() => {
+        called();
+        return new Promise<never>(() => undefined);
+      });
+      return { mailer: { kind: 'smtp', send, close: () => undefined } as Mailer, inSend, send };
+    };
+
+    it('one runner stuck in the mailer holds only that occurrence: the others go out at once; it becomes unknown, never resent', async () => {
+      const { doctor, patient } = await pair();
+      const made = [];
+      for (let i = 0; i < 5; i++) made.push(await schedule(doctor, patient));
+      t.clock.advance(MIN);
+      const stuck = hangingMailer();
+      void runDueReminders(ctx(stuck.mailer), t.clock.now()); // never ends: the process "died" in send
+      await stuck.inSend;
+      expect(await run()).toEqual({ claimed: 4, sent: 4, failed: 0, unknown: 0 }); // the lease is not over yet
+      const counts = await Promise.all(made.map(async (m) => (await mailsAbout(m.subject)).length));
+      expect(counts.sort()).toEqual([0, 1, 1, 1, 1]);
+      const doubtful = made[counts.indexOf(0)];
+      expect((await deliveriesOf(db(), [doubtful.reminder._id]))[0]).toMatchObject({ status: 'sending', attempts: 1 });
+      // Still to be sent (its outcome is open): not 'completed'.
+      expect(await rowOf(doubtful.reminder._id)).toMatchObject({ status: 'scheduled', sentCount: 0 });
+
+      t.clock.advance(DEFAULT_LEASE_MS);
+      expect(await run()).toEqual({ claimed: 0, sent: 0, failed: 0, unknown: 1 });
+      t.clock.advance(DAY_MS);
+      await run();
+      expect(await mailsAbout(doubtful.subject)).toEqual([]);
+      expect(stuck.send).toHaveBeenCalledTimes(1);
+      expect(await deliveriesOf(db(), [doubtful.reminder._id])).toEqual([
+        expect.objectContaining({ status: 'unknown', attempts: 1, sentAt: null, nextAttemptAt: null, lastError: UNKNOWN_OUTCOME }),
+      ]);
+      expect(await rowOf(doubtful.reminder._id)).toMatchObject({ status: 'completed', sentCount: 0 });
+      const listed = (await listedNow(doctor)).find((r) => r._id === doubtful.reminder._id)!;
+      expect(listed.deliveries).toEqual([
+        {
+          occurrenceAt: doubtful.reminder.startDate,
+          state: 'unknown',
+          error: UNKNOWN_OUTCOME,
+          nextAttemptAt: null,
+          sentAt: null,
+          attempts: 1,
+        },
+      ]);
+      expect(listed.deliveryCount).toBe(1);
+    });
+
+    it('a claim whose runner died before calling the mailer is taken back once its lease ran out, and sent once', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient);
+      t.clock.advance(MIN);
+      const claim = await claimNext(db(), t.clock.now(), DEFAULT_LEASE_MS); // … and the runner dies here
+      expect(claim).toMatchObject({ reminderId: reminder._id });
+      expect(await run()).toEqual({ claimed: 0, sent: 0, failed: 0, unknown: 0 }); // held by its lease
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'scheduled', nextRunAt: null });
+      let [listed] = (await listedNow(doctor)).filter((r) => r._id === reminder._id);
+      expect(listed.deliveries.map((d) => d.state)).toEqual(['scheduled']);
+
+      t.clock.advance(DEFAULT_LEASE_MS - 1);
+      expect((await run()).claimed).toBe(0);
+      t.clock.advance(1);
+      expect(await run()).toEqual({ claimed: 1, sent: 1, failed: 0, unknown: 0 });
+      await run();
+      expect(await mailsAbout(subject)).toHaveLength(1);
+      expect(await deliveriesOf(db(), [reminder._id])).toEqual([
+        expect.objectContaining({ status: 'sent', attempts: 1, sentAt: t.clock.now() }),
+      ]);
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'completed', sentCount: 1 });
+      [listed] = (await listedNow(doctor)).filter((r) => r._id === reminder._id);
+      expect(listed.deliveries).toEqual([
+        expect.objectContaining({ state: 'sent', sentAt: t.clock.now().toISOString(), error: null }),
+      ]);
+    });
+
+    it('a runner whose lease was taken over sends nothing: each occurrence once', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient);
+      t.clock.advance(MIN);
+      const slow = await claimNext(db(), t.clock.now(), DEFAULT_LEASE_MS);
+      if (typeof slow === 'string') throw new Error(`expected a claim, got ${slow}`);
+      t.clock.advance(DEFAULT_LEASE_MS);
+      await run(); // another runner takes the expired claim and sends it
+      const late = { send: jest.fn(t.mailer.send), kind: 'outbox', close: () => undefined } as unknown as Mailer;
+      expect(await deliver(ctx(late), slow, t.clock, DEFAULT_LEASE_MS)).toBe('lost');
+      expect(late.send).not.toHaveBeenCalled();
+      expect(await mailsAbout(subject)).toHaveLength(1);
+      expect(await deliveriesOf(db(), [reminder._id])).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
+    });
+
+    it('lists the latest 20 occurrences, newest first, and how many there are', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder } = await schedule(doctor, patient, { intervalDays: 1 });
+      t.clock.advance(MIN);
+      for (let day = 0; day < 22; day++) {
+        await run();
+        t.clock.advance(DAY_MS);
+      }
+      const [listed] = (await listedNow(doctor)).filter((r) => r._id === reminder._id);
+      expect(listed.deliveryCount).toBe(22);
+      expect(listed.deliveries).toHaveLength(20);
+      const start = new Date(reminder.startDate).getTime();
+      expect(listed.deliveries.map((d) => (new Date(d.occurrenceAt).getTime() - start) / DAY_MS)).toEqual(
+        Array.from({ length: 20 }, (_v, i) => 21 - i),
+      );
+      expect(listed.deliveries.every((d) => d.state === 'sent')).toBe(true);
     });
   });
 
