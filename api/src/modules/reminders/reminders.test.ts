@@ -1,12 +1,16 @@
-import { eq } from 'drizzle-orm';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { Reminder, ReminderList } from 'shared-contracts';
 import type { Mailer } from '../../adapters/mail';
 import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
 import { BACKENDS, PASSWORD, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
-import { openDatabase } from '../../adapters/db';
+import { openDatabase, selectRows } from '../../adapters/db';
 import { PgProxy, sleep } from '../../test/faults-kit';
-import { startReminderRunner, type ReminderRunner } from './boss';
+import PgBoss from 'pg-boss';
+import { REMINDER_QUEUE, startReminderRunner, type ReminderRunner } from './boss';
 import { deliveriesOf, runDueReminders } from '../../access';
 import { claimNext, DEFAULT_LEASE_MS, deliver, UNKNOWN_OUTCOME } from '../../access/reminder-runner';
 import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from '../../access/reminder-schedule';
@@ -567,6 +571,39 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       expect(row.nextRunAt!.getTime()).toBeGreaterThan(t.clock.now().getTime());
     });
 
+    it('a sweep job dated in the future (a clock moved back) is cancelled, so sweeps go on', async () => {
+      runner = await start(); // the queue exists
+      await runner.stop();
+      runner = undefined;
+      // As a replica whose clock ran three days ahead left it: it would hold the queue's one
+      // 'queued' slot (stately) until the clock caught up, and every offer would be dropped.
+      const boss = new PgBoss({
+        ...(backend === 'postgres'
+          ? { connectionString: tdb.adapter.connectionString!, max: 1 }
+          : { db: tdb.adapter.executor as PgBoss.Db }),
+        schema: 'pgboss',
+        supervise: false,
+        schedule: false,
+        migrate: false,
+      });
+      await boss.start();
+      // Only the future one queued (the stopped runner may have left its last offer).
+      await db().execute(sql`delete from pgboss.job where name = ${REMINDER_QUEUE} and state = 'created'`);
+      const future = await boss.send(REMINDER_QUEUE, {}, { startAfter: new Date(Date.now() + 3 * DAY_MS) });
+      expect(future).toEqual(expect.any(String));
+      expect(await boss.send(REMINDER_QUEUE, {})).toBeNull(); // the slot is taken
+      await boss.stop({ graceful: false, wait: true });
+
+      const { doctor, patient } = await pair();
+      const { subject } = await schedule(doctor, patient, { startDate: t.clock.now().toISOString() });
+      let sweeps = 0;
+      runner = await start(() => (sweeps += 1));
+      await waitFor('the e-mail of a reminder due now', async () => (await mailsAbout(subject)).length > 0, 10_000);
+      expect(sweeps).toBeGreaterThan(0);
+      const [job] = await selectRows<{ state: string }>(db(), sql`select state from pgboss.job where id = ${future}::uuid`);
+      expect(job.state).toBe('cancelled');
+    });
+
     it('stops cleanly (a second stop is harmless) and can start again on the same database', async () => {
       runner = await start();
       await runner.stop();
@@ -633,4 +670,93 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       30_000,
     );
   });
+});
+
+/** The migrations up to and including `lastTag`, in a temporary folder (the schema of an older release). */
+function migrationsUpTo(lastTag: string): string {
+  const source = path.resolve(__dirname, '../../../drizzle');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-migrations-'));
+  const journal = JSON.parse(fs.readFileSync(path.join(source, 'meta/_journal.json'), 'utf8'));
+  const upTo = journal.entries.findIndex((e: { tag: string }) => e.tag === lastTag);
+  if (upTo < 0) throw new Error(`no migration ${lastTag}`);
+  journal.entries = journal.entries.slice(0, upTo + 1);
+  fs.mkdirSync(path.join(dir, 'meta'));
+  fs.writeFileSync(path.join(dir, 'meta/_journal.json'), JSON.stringify(journal));
+  for (const e of journal.entries) fs.copyFileSync(path.join(source, `${e.tag}.sql`), path.join(dir, `${e.tag}.sql`));
+  return dir;
+}
+
+describe.each(BACKENDS)('migration 0013 (reminder leases) on %s', (backend) => {
+  it("turns deliveries left 'sending' into 'unknown' (never resent), and a reminder with a retry pending back to 'scheduled'", async () => {
+    const tdb = await createTestDb(backend, { migrate: false });
+    const folder = migrationsUpTo('0012_prescription_course');
+    await tdb.adapter.close(); // PGlite: one process per data directory
+    const where =
+      backend === 'pglite' ? { dataDir: tdb.dataDir! } : { databaseUrl: tdb.adapter.connectionString!, dataDir: '' };
+    let adapter = await openDatabase({ ...where, migrationsFolder: folder });
+    let t: TestApp | undefined;
+    try {
+      await adapter.migrate();
+      t = await createTestApp(adapter);
+      const doctor = await account(t, 'doctor');
+      const patient = await account(t, 'patient');
+      await connect(t, doctor, patient);
+      const ids: string[] = [];
+      for (const subject of ['in doubt', 'retry pending', 'sent']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/doctor/reminder',
+          headers: bearer(doctor.token),
+          payload: { to: patient.email, subject, text: 'x', startDate: t.clock.now().toISOString(), intervalDays: 0 },
+        });
+        expect(res.statusCode).toBe(201);
+        ids.push(res.json()._id);
+      }
+      const [doubt, retry, sent] = ids;
+      const at = t.clock.now().toISOString();
+      const later = new Date(t.clock.now().getTime() + MIN).toISOString();
+      // What the previous runner left: one-offs 'completed' at their claim, one delivery row each.
+      await adapter.db.execute(sql`update reminders set status = 'completed', next_run_at = null`);
+      await adapter.db.execute(sql`
+        insert into reminder_deliveries (reminder_id, occurrence_at, status, attempts, claimed_at, next_attempt_at, last_error, sent_at)
+        values (${doubt}::uuid, ${at}::timestamptz, 'sending', 1, ${at}::timestamptz, null, null, null),
+               (${retry}::uuid, ${at}::timestamptz, 'failed', 1, ${at}::timestamptz, ${later}::timestamptz, 'Error: 421', null),
+               (${sent}::uuid, ${at}::timestamptz, 'sent', 1, ${at}::timestamptz, null, null, ${at}::timestamptz)`);
+      await t.app.close();
+      t = undefined;
+      await adapter.close();
+
+      adapter = await openDatabase(where);
+      await adapter.migrate();
+      const rows = await deliveriesOf(adapter.db, ids);
+      expect(Object.fromEntries(rows.map((r) => [r.reminderId, r.status]))).toEqual({
+        [doubt]: 'unknown',
+        [retry]: 'failed',
+        [sent]: 'sent',
+      });
+      const statuses = await adapter.db.select({ id: reminders.id, status: reminders.status }).from(reminders);
+      expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).toEqual({
+        [doubt]: 'completed',
+        [retry]: 'scheduled',
+        [sent]: 'completed',
+      });
+      // The doubtful one is never sent again; the retry goes out when due, and its reminder completes.
+      t = await createTestApp(adapter);
+      t.clock.advance(2 * MIN);
+      expect(await runDueReminders({ db: adapter.db, mailer: t.mailer, maxAttempts: 5 }, t.clock.now())).toEqual({
+        claimed: 1,
+        sent: 1,
+        failed: 0,
+        unknown: 0,
+      });
+      const subjects = (await readOutbox(t)).map((m) => m.headers.subject);
+      expect(subjects).toEqual(['retry pending']);
+      expect((await adapter.db.select().from(reminders).where(eq(reminders.id, retry)))[0].status).toBe('completed');
+    } finally {
+      await t?.app.close();
+      await adapter.close();
+      await tdb.cleanup();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
