@@ -262,7 +262,11 @@ export async function deliver(ctx: RunnerContext, claim: Claim, clock: Clock, le
       leaseUntil: new Date(startedAt.getTime() + leaseMs),
     })
     .where(
-      and(held, eq(reminderDeliveries.status, 'claimed'), sql`${reminderDeliveries.leaseUntil} > ${startedAt.toISOString()}::timestamptz`),
+      and(
+        held,
+        eq(reminderDeliveries.status, 'claimed'),
+        sql`${reminderDeliveries.leaseUntil} > ${startedAt.toISOString()}::timestamptz`,
+      ),
     )
     .returning({ attempts: reminderDeliveries.attempts });
   if (!going) {

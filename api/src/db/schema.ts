@@ -589,9 +589,6 @@ export const reminderDeliveries = pgTable(
     index('reminder_deliveries_lease_idx')
       .on(t.leaseUntil)
       .where(sql`status in ('claimed', 'sending')`),
-    check(
-      'reminder_deliveries_status_check',
-      sql`${t.status} in ('claimed', 'sending', 'sent', 'failed', 'unknown')`,
-    ),
+    check('reminder_deliveries_status_check', sql`${t.status} in ('claimed', 'sending', 'sent', 'failed', 'unknown')`),
   ],
 );

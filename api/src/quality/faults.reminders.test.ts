@@ -150,7 +150,12 @@ async function crashMidSweep(backend: Backend): Promise<void> {
     expect(unknown).toHaveLength(1);
     const doubtful = made.find((r) => r._id === unknown[0].reminderId)!;
     expect(subjects).not.toContain(doubtful.subject); // in flight when killed: never sent again
-    expect(subjects.sort()).toEqual(made.filter((r) => r !== doubtful).map((r) => r.subject).sort());
+    expect(subjects.sort()).toEqual(
+      made
+        .filter((r) => r !== doubtful)
+        .map((r) => r.subject)
+        .sort(),
+    );
     // Every reminder is done, each shown with what became of its occurrence.
     const states = await db.db.select({ status: reminders.status, sentCount: reminders.sentCount }).from(reminders);
     expect(states.filter((r) => r.status === 'completed')).toHaveLength(DUE);

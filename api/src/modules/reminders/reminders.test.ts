@@ -6,7 +6,16 @@ import { Reminder, ReminderList } from 'shared-contracts';
 import type { Mailer } from '../../adapters/mail';
 import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
-import { BACKENDS, PASSWORD, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
+import {
+  BACKENDS,
+  PASSWORD,
+  bearer,
+  createTestApp,
+  createTestDb,
+  readOutbox,
+  type TestApp,
+  type TestDb,
+} from '../../test/helpers';
 import { openDatabase, selectRows } from '../../adapters/db';
 import { PgProxy, sleep } from '../../test/faults-kit';
 import PgBoss from 'pg-boss';
@@ -437,7 +446,13 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       expect(await mailsAbout(doubtful.subject)).toEqual([]);
       expect(stuck.send).toHaveBeenCalledTimes(1);
       expect(await deliveriesOf(db(), [doubtful.reminder._id])).toEqual([
-        expect.objectContaining({ status: 'unknown', attempts: 1, sentAt: null, nextAttemptAt: null, lastError: UNKNOWN_OUTCOME }),
+        expect.objectContaining({
+          status: 'unknown',
+          attempts: 1,
+          sentAt: null,
+          nextAttemptAt: null,
+          lastError: UNKNOWN_OUTCOME,
+        }),
       ]);
       expect(await rowOf(doubtful.reminder._id)).toMatchObject({ status: 'completed', sentCount: 0 });
       const listed = (await listedNow(doctor)).find((r) => r._id === doubtful.reminder._id)!;
@@ -691,8 +706,7 @@ describe.each(BACKENDS)('migration 0013 (reminder leases) on %s', (backend) => {
     const tdb = await createTestDb(backend, { migrate: false });
     const folder = migrationsUpTo('0012_prescription_course');
     await tdb.adapter.close(); // PGlite: one process per data directory
-    const where =
-      backend === 'pglite' ? { dataDir: tdb.dataDir! } : { databaseUrl: tdb.adapter.connectionString!, dataDir: '' };
+    const where = backend === 'pglite' ? { dataDir: tdb.dataDir! } : { databaseUrl: tdb.adapter.connectionString!, dataDir: '' };
     let adapter = await openDatabase({ ...where, migrationsFolder: folder });
     let t: TestApp | undefined;
     try {
