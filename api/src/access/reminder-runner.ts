@@ -19,7 +19,8 @@ import { latestOccurrence, nextOccurrence, retryDelayMs } from './reminder-sched
  *  - Immediately BEFORE the mailer is called, the row goes 'claimed' → 'sending' in its own
  *    committed UPDATE, conditional on still holding an unexpired lease.
  *  - 'sent' only after the mailer accepted the message; a send that throws is 'failed' with its
- *    error and retried later (1 min, 2, 4 … ≤ 1 h) up to REMINDER_MAX_ATTEMPTS.
+ *    error and retried later (1 min, 2, 4 … ≤ 1 h) up to REMINDER_MAX_ATTEMPTS. An unverified
+ *    address or a reminder cancelled meanwhile is 'failed' before the mailer, and not retried.
  *  - A lease that runs out: a row still 'claimed' (the mailer was never called) is claimed again
  *    and sent; a row 'sending' (the mailer may have taken the message) becomes 'unknown' and is
  *    never sent again — one missed reminder is better than two, and the doctor sees it.
@@ -27,7 +28,8 @@ import { latestOccurrence, nextOccurrence, retryDelayMs } from './reminder-sched
  * So every occurrence is sent AT MOST ONCE, and a runner dying leaves at most the one mail it was
  * handing to the mailer in doubt ('unknown'); every other due occurrence is sent by the next sweep.
  * A reminder is 'completed' only once none of its occurrences is still to be sent.
- * Tests: reminders.test.ts "leases", reminders.crash.test.ts (kill -9 after 5 of 25 mails).
+ * Tests: reminders.test.ts "leases (a runner that dies mid-sweep)", quality/faults.reminders.test.ts
+ * (kill -9 after 5 of 25 mails, both databases); FAULTS.md "Reminder delivery survives a crash".
  *
  * Catch-up: a reminder whose next_run_at passed while no runner ran sends ONE e-mail, for the
  * most recent missed occurrence, and next_run_at moves past now: a patient back from a week's
