@@ -613,7 +613,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       const { subject } = await schedule(doctor, patient, { startDate: t.clock.now().toISOString() });
       let sweeps = 0;
       runner = await start(() => (sweeps += 1));
-      await waitFor('the e-mail of a reminder due now', async () => (await mailsAbout(subject)).length > 0, 10_000);
+      await waitFor('the e-mail of a reminder due now', async () => (await mailsAbout(subject)).length > 0, 20_000);
       expect(sweeps).toBeGreaterThan(0);
       const [job] = await selectRows<{ state: string }>(db(), sql`select state from pgboss.job where id = ${future}::uuid`);
       expect(job.state).toBe('cancelled');
