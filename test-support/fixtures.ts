@@ -1,6 +1,15 @@
 // Answers of the api that match the contract (shared-auth parses every answer in tests): a test
 // names only the fields it is about, the rest are plausible defaults.
-import type { Assessment, Doctor, DoctorMeResponse, Patient, PatientMeResponse, Prescription } from 'shared-contracts';
+import type {
+  Assessment,
+  Doctor,
+  DoctorMeResponse,
+  Patient,
+  PatientMeResponse,
+  Prescription,
+  Reminder,
+  ReminderDelivery,
+} from 'shared-contracts';
 
 export const patientMe = (patient: Partial<Patient> = {}): PatientMeResponse => ({
   patient: {
@@ -73,5 +82,34 @@ export const prescription = (over: Partial<Prescription> = {}): Prescription => 
   stopped: null,
   override: null,
   uncoded: [],
+  ...over,
+});
+
+/** A weekly reminder not yet due: nothing delivered. */
+export const reminder = (over: Partial<Reminder> = {}): Reminder => ({
+  _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55',
+  to: 'asha@example.com',
+  patientName: 'Asha Rao',
+  subject: 'Dose',
+  text: 'Take it',
+  startDate: '2026-11-21T09:00:00.000Z',
+  intervalDays: 7,
+  status: 'scheduled',
+  nextRunAt: '2026-11-21T09:00:00.000Z',
+  lastSentAt: null,
+  sentCount: 0,
+  deliveries: [],
+  deliveryCount: 0,
+  ...over,
+});
+
+/** One occurrence of a reminder, sent unless overridden. */
+export const reminderDelivery = (over: Partial<ReminderDelivery> = {}): ReminderDelivery => ({
+  occurrenceAt: '2026-11-14T09:00:00.000Z',
+  state: 'sent',
+  error: null,
+  nextAttemptAt: null,
+  sentAt: '2026-11-14T09:00:02.000Z',
+  attempts: 1,
   ...over,
 });

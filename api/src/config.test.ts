@@ -29,7 +29,7 @@ describe('config', () => {
       connectionRequestsPerHour: 20,
       files: { signingKey: undefined, maxUploadBytes: 20 * 1024 * 1024, urlTtlSeconds: 15 * 60, s3: undefined },
       shutdownGraceSeconds: 8,
-      reminders: { pollSeconds: 2, maxAttempts: 5, perDoctorPerHour: 30 },
+      reminders: { pollSeconds: 2, maxAttempts: 5, leaseMs: 300_000, perDoctorPerHour: 30 },
     });
   });
 
@@ -69,9 +69,12 @@ describe('config', () => {
         FILE_URL_TTL_MINUTES: '5',
         REMINDER_POLL_SECONDS: '0.5',
         REMINDER_MAX_ATTEMPTS: '3',
+        REMINDER_LEASE_SECONDS: '60',
       });
       expect(c.files).toEqual({ signingKey: key, maxUploadBytes: 1048, urlTtlSeconds: 300, s3: undefined });
-      expect(c.reminders).toEqual({ pollSeconds: 0.5, maxAttempts: 3, perDoctorPerHour: 30 });
+      expect(c.reminders).toEqual({ pollSeconds: 0.5, maxAttempts: 3, leaseMs: 60_000, perDoctorPerHour: 30 });
+      expect(loadConfig({}).reminders.leaseMs).toBe(300_000);
+      expect(() => loadConfig({ REMINDER_LEASE_SECONDS: '4' })).toThrow(/REMINDER_LEASE_SECONDS/);
     });
 
     it('takes S3 settings all together', () => {

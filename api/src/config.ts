@@ -127,6 +127,8 @@ const Env = z
     // pg-boss polls at most every 0.5 s.
     REMINDER_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(2),
     REMINDER_MAX_ATTEMPTS: int(1, 50).default(5),
+    // Longer than the mailer's longest send: a send outliving it is shown 'unknown' (never resent).
+    REMINDER_LEASE_SECONDS: int(5, 86400).default(300),
     CONNECTION_REQUESTS_PER_HOUR: int(1, 10000).default(20),
     // Under Docker's 10 s stop timeout by default; fractions allowed (tests use short ones).
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0.5).max(600).default(8),
@@ -224,6 +226,8 @@ export interface Config {
     pollSeconds: number;
     /** Sending attempts per occurrence before it is given up. */
     maxAttempts: number;
+    /** How long a runner holds a claimed occurrence before another may take it back (ms). */
+    leaseMs: number;
     /** Reminders one doctor may create in any hour (429 beyond). */
     perDoctorPerHour: number;
   };
@@ -286,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminders: {
       pollSeconds: e.REMINDER_POLL_SECONDS,
       maxAttempts: e.REMINDER_MAX_ATTEMPTS,
+      leaseMs: e.REMINDER_LEASE_SECONDS * 1000,
       perDoctorPerHour: e.REMINDERS_PER_DOCTOR_PER_HOUR,
     },
   };

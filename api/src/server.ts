@@ -132,6 +132,7 @@ async function main(): Promise<void> {
       pollSeconds: config.reminders.pollSeconds,
       maxAttempts: config.reminders.maxAttempts,
       timeZone: config.clinicTimeZone,
+      leaseMs: config.reminders.leaseMs,
       log: app.log,
     });
   } catch (err) {

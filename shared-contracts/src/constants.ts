@@ -17,6 +17,15 @@ export const MODES_OF_ADMISSION = ['Emergency', 'Outpatient'] as const;
 export const PDF_MIME = 'application/pdf';
 export const REQUEST_ACTIONS = ['accept', 'reject'] as const;
 export const REMINDER_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
+/**
+ * What became of one occurrence of a reminder: 'scheduled' (due, waiting for the runner),
+ * 'sending' (being handed to the mail server), 'sent', 'failed' (with its reason; tried again
+ * while `nextAttemptAt` is set), 'unknown' (the sending process stopped mid-send: it may or may
+ * not have left, and is not sent again).
+ */
+export const REMINDER_DELIVERY_STATES = ['scheduled', 'sending', 'sent', 'failed', 'unknown'] as const;
+/** A reminder in the list carries at most this many of its latest occurrences. */
+export const REMINDER_DELIVERIES_SHOWN = 20;
 
 // OWASP ASVS 2.1: length is the rule, not composition; long passphrases allowed, never truncated.
 export const PASSWORD_MIN = 8;

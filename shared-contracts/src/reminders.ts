@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REMINDER_STATUSES } from './constants';
+import { REMINDER_DELIVERIES_SHOWN, REMINDER_DELIVERY_STATES, REMINDER_STATUSES } from './constants';
 import { Email, EntityId, RequiredText } from './common';
 import { MIN_REMINDER_INTERVAL_DAYS } from './constants';
 
@@ -19,6 +19,20 @@ export const ReminderCreate = z.strictObject({
 });
 export type ReminderCreate = z.input<typeof ReminderCreate>;
 
+/** One occurrence of a reminder and what became of it. */
+export const ReminderDelivery = z.object({
+  occurrenceAt: z.string(),
+  state: z.enum(REMINDER_DELIVERY_STATES),
+  /** 'failed': the mail server's (or the runner's) reason; 'unknown': why the outcome is not known */
+  error: z.string().nullable(),
+  /** 'failed' with a retry pending: when it is tried again; null once given up */
+  nextAttemptAt: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  /** times it was handed to the mail server (or given up before that) */
+  attempts: z.number().int(),
+});
+export type ReminderDelivery = z.infer<typeof ReminderDelivery>;
+
 export const Reminder = z.object({
   _id: EntityId,
   to: z.string(),
@@ -32,6 +46,10 @@ export const Reminder = z.object({
   nextRunAt: z.string().nullable(),
   lastSentAt: z.string().nullable(),
   sentCount: z.number().int(),
+  /** the latest occurrences, newest first (at most REMINDER_DELIVERIES_SHOWN) */
+  deliveries: z.array(ReminderDelivery).max(REMINDER_DELIVERIES_SHOWN),
+  /** all its occurrences so far: more than `deliveries.length` means older ones are not listed */
+  deliveryCount: z.number().int(),
 });
 export type Reminder = z.infer<typeof Reminder>;
 export const ReminderList = z.array(Reminder);

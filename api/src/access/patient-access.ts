@@ -72,6 +72,7 @@ import {
   REMINDER_WINDOW_MS,
   remindersCreatedSince,
   remindersOf,
+  latestDeliveriesOf,
   toReminder,
 } from './reminders';
 
@@ -561,7 +562,13 @@ export class PatientAccess {
         'reminder',
         rows.map((r) => r.reminder.patientId),
       );
-      return rows.map((r) => toReminder(r.reminder, { name: r.patientName, email: r.patientEmail }));
+      const deliveries = await latestDeliveriesOf(
+        tx,
+        rows.map((r) => r.reminder.id),
+      );
+      return rows.map((r) =>
+        toReminder(r.reminder, { name: r.patientName, email: r.patientEmail }, deliveries.get(r.reminder.id)),
+      );
     });
   }
 

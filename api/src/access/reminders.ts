@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, min, sql } from 'drizzle-orm';
-import type { Reminder } from 'shared-contracts';
-import type { Queryable } from '../adapters/db';
-import { doctors, patients, reminders } from '../db/schema';
+import { REMINDER_DELIVERIES_SHOWN, type Reminder, type ReminderDelivery } from 'shared-contracts';
+import { selectRows, type Queryable } from '../adapters/db';
+import { DELIVERY_STATUSES, doctors, patients, reminderDeliveries, reminders } from '../db/schema';
 
 export type ReminderRow = typeof reminders.$inferSelect;
 
@@ -66,7 +66,72 @@ export async function cancelReminder(db: Queryable, doctorId: string, id: string
   return row;
 }
 
-export function toReminder(row: ReminderRow, patient: { name: string; email: string }): Reminder {
+/** A reminder's latest occurrences (newest first, at most REMINDER_DELIVERIES_SHOWN) and how many it has. */
+export interface DeliveriesOfReminder {
+  latest: ReminderDelivery[];
+  count: number;
+}
+
+/** The latest deliveries of each of these reminders, in one query. */
+export async function latestDeliveriesOf(db: Queryable, reminderIds: string[]): Promise<Map<string, DeliveriesOfReminder>> {
+  const byReminder = new Map<string, DeliveriesOfReminder>();
+  if (reminderIds.length === 0) return byReminder;
+  const rows = await selectRows<{
+    reminder_id: string;
+    occurrence_at: string | Date;
+    status: (typeof DELIVERY_STATUSES)[number];
+    last_error: string | null;
+    next_attempt_at: string | Date | null;
+    sent_at: string | Date | null;
+    attempts: number;
+    total: number | string;
+  }>(
+    db,
+    sql`select reminder_id, occurrence_at, status, last_error, next_attempt_at, sent_at, attempts, total
+          from (select d.*,
+                       row_number() over (partition by d.reminder_id order by d.occurrence_at desc) as rank,
+                       count(*) over (partition by d.reminder_id) as total
+                  from ${reminderDeliveries} d
+                 where d.reminder_id in (${sql.join(
+                   reminderIds.map((id) => sql`${id}::uuid`),
+                   sql`, `,
+                 )})) ranked
+         where rank <= ${REMINDER_DELIVERIES_SHOWN}
+         order by reminder_id, occurrence_at desc`,
+  );
+  for (const r of rows) {
+    let entry = byReminder.get(r.reminder_id);
+    if (!entry) byReminder.set(r.reminder_id, (entry = { latest: [], count: Number(r.total) }));
+    entry.latest.push({
+      occurrenceAt: iso(r.occurrence_at)!,
+      state: DELIVERY_STATE[r.status],
+      error: r.status === 'failed' || r.status === 'unknown' ? r.last_error : null,
+      nextAttemptAt: r.status === 'failed' ? iso(r.next_attempt_at) : null,
+      sentAt: r.status === 'sent' ? iso(r.sent_at) : null,
+      attempts: Number(r.attempts),
+    });
+  }
+  return byReminder;
+}
+
+/** The row's status as the doctor sees it: a claimed row is still to be sent. */
+const DELIVERY_STATE: Record<(typeof DELIVERY_STATUSES)[number], ReminderDelivery['state']> = {
+  claimed: 'scheduled',
+  sending: 'sending',
+  sent: 'sent',
+  failed: 'failed',
+  unknown: 'unknown',
+};
+
+function iso(value: string | Date | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}
+
+export function toReminder(
+  row: ReminderRow,
+  patient: { name: string; email: string },
+  deliveries: DeliveriesOfReminder = { latest: [], count: 0 },
+): Reminder {
   return {
     _id: row.id,
     to: patient.email,
@@ -79,5 +144,7 @@ export function toReminder(row: ReminderRow, patient: { name: string; email: str
     nextRunAt: row.nextRunAt ? row.nextRunAt.toISOString() : null,
     lastSentAt: row.lastSentAt ? row.lastSentAt.toISOString() : null,
     sentCount: row.sentCount,
+    deliveries: deliveries.latest,
+    deliveryCount: deliveries.count,
   };
 }

@@ -546,12 +546,19 @@ export const reminders = pgTable(
   ],
 );
 
-export const DELIVERY_STATUSES = ['sending', 'sent', 'failed'] as const;
+/**
+ * A delivery's life: 'claimed' (a runner holds it until lease_until; the mailer has not been
+ * called) → 'sending' (committed just before the mailer is called) → 'sent' | 'failed'.
+ * 'unknown': a runner's lease ran out while the row was 'sending' — the mailer may or may not
+ * have taken the message, so it is never sent again.
+ */
+export const DELIVERY_STATUSES = ['claimed', 'sending', 'sent', 'failed', 'unknown'] as const;
 
 /**
  * One row per occurrence of a reminder. UNIQUE (reminder_id, occurrence_at) is what makes every
  * occurrence go out AT MOST ONCE across replicas: a runner sends only after its INSERT of the
- * row succeeded (or after it moved a 'failed' row back to 'sending' with a conditional UPDATE).
+ * row succeeded (or after a conditional UPDATE gave it the row's lease), and only while it still
+ * holds that lease (lease_holder).
  */
 export const reminderDeliveries = pgTable(
   'reminder_deliveries',
@@ -564,17 +571,24 @@ export const reminderDeliveries = pgTable(
     status: text('status').$type<(typeof DELIVERY_STATUSES)[number]>().notNull(),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
-    /** when a failed send is tried again; null when sent, sending, or given up */
+    /** when a failed send is tried again; null otherwise (and once given up) */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** when the current (or last) attempt started */
     claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** while 'claimed' or 'sending': the runner's hold ends then (a dead runner's row is taken back) */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** the claim holding the lease: a runner whose lease was taken over must not go on */
+    leaseHolder: uuid('lease_holder'),
   },
   (t) => [
     unique('reminder_deliveries_occurrence_unique').on(t.reminderId, t.occurrenceAt),
     index('reminder_deliveries_retry_idx')
       .on(t.nextAttemptAt)
       .where(sql`status = 'failed'`),
-    check('reminder_deliveries_status_check', sql`${t.status} in ('sending', 'sent', 'failed')`),
+    index('reminder_deliveries_lease_idx')
+      .on(t.leaseUntil)
+      .where(sql`status in ('claimed', 'sending')`),
+    check('reminder_deliveries_status_check', sql`${t.status} in ('claimed', 'sending', 'sent', 'failed', 'unknown')`),
   ],
 );

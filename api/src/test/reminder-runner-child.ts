@@ -1,19 +1,41 @@
 /*
- * One "api replica" for the multi-process reminder test (reminders.multiprocess.test.ts): the
- * real pg-boss runner on DATABASE_URL, with the outbox mailer in DATA_DIR. With STRESS=1 it also
- * calls runDueReminders in a tight loop, so two processes really do race for the same claims.
- * Run with ts-node (transpile only); prints "ready" once started, stops cleanly on SIGTERM.
+ * One "api replica" for the multi-process reminder tests (reminders.multiprocess.test.ts,
+ * quality/faults.reminders.test.ts): the real pg-boss runner on DATABASE_URL (unset: PGlite in
+ * DATA_DIR), with the outbox mailer in DATA_DIR. With STRESS=1 it also calls runDueReminders in a
+ * tight loop, so two processes really do race for the same claims. REMINDER_LEASE_SECONDS sets the
+ * runner's lease. MAIL_HANG_AFTER=n: the mail server takes n messages, then the next send prints
+ * "mail-hang" and never answers (the test kills the process there, a mail in flight).
+ * Run with ts-node (transpile only); prints "ready" once started, "sweep {…}" after each sweep that
+ * did something, and stops cleanly on SIGTERM.
  */
 import { systemClock } from '../adapters/clock';
 import { openDatabase } from '../adapters/db';
-import { createMailer } from '../adapters/mail';
+import { createMailer, type Mailer } from '../adapters/mail';
 import { startReminderRunner } from '../modules/reminders/boss';
 import { runDueReminders } from '../access';
 
 async function main(): Promise<void> {
   const dataDir = process.env.DATA_DIR!;
-  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL!, dataDir });
-  const mailer = createMailer({ dataDir, mailFrom: 'CareLoop <no-reply@careloop.example>' });
+  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir });
+  const outbox = createMailer({ dataDir, mailFrom: 'CareLoop <no-reply@careloop.example>' });
+  const hangAfter = process.env.MAIL_HANG_AFTER ? Number(process.env.MAIL_HANG_AFTER) : Infinity;
+  let taken = 0;
+  const mailer: Mailer = {
+    kind: outbox.kind,
+    close: () => outbox.close(),
+    async send(message) {
+      if (taken >= hangAfter) {
+        console.log('mail-hang');
+        return new Promise<never>(() => undefined);
+      }
+      taken += 1;
+      return outbox.send(message);
+    },
+  };
+  const leaseMs = process.env.REMINDER_LEASE_SECONDS ? Number(process.env.REMINDER_LEASE_SECONDS) * 1000 : undefined;
+  const report = (result: { claimed: number; unknown: number }) => {
+    if (result.claimed > 0 || result.unknown > 0) console.log(`sweep ${JSON.stringify(result)}`);
+  };
   const log = {
     info: () => undefined,
     warn: (obj: object, msg: string) => console.error('warn', msg, obj),
@@ -28,12 +50,14 @@ async function main(): Promise<void> {
     pollSeconds: Number(process.env.REMINDER_POLL_SECONDS ?? 0.5),
     maxAttempts,
     timeZone,
+    leaseMs,
     log,
+    onSweep: report,
   });
   let stopping = false;
   const stress = (async () => {
     while (process.env.STRESS === '1' && !stopping) {
-      await runDueReminders({ db: db.db, mailer, maxAttempts, timeZone, log }, systemClock.now());
+      report(await runDueReminders({ db: db.db, mailer, maxAttempts, timeZone, leaseMs, log }, systemClock));
       await new Promise((r) => setTimeout(r, 5));
     }
   })();

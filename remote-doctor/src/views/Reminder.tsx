@@ -1,5 +1,11 @@
 import { useId } from 'react';
-import { MIN_REMINDER_INTERVAL_DAYS, ReminderCreate, type AssignedPatient } from 'shared-contracts';
+import {
+  MIN_REMINDER_INTERVAL_DAYS,
+  ReminderCreate,
+  type AssignedPatient,
+  type Reminder as ReminderItem,
+  type ReminderDelivery,
+} from 'shared-contracts';
 import { useCancelReminder, useDoctorProfile, useReminders, useScheduleReminder } from 'shared-auth';
 import {
   Banner,
@@ -31,6 +37,57 @@ function ReminderRecipient({ patient }: { patient?: AssignedPatient }) {
 /** A scheduled reminder's patient: their identity while assigned, else the name and address it was sent to. */
 const ReminderPatient = ({ reminder, patient }: { reminder: { patientName: string; to: string }; patient?: AssignedPatient }) =>
   patient ? <PatientIdentity patient={patient} as="span" /> : <>{`${reminder.patientName} (${reminder.to})`}</>;
+
+/** One occurrence and what became of it, in words (times in the clinic's zone). */
+function deliveryText(d: ReminderDelivery, formatDateTime: (at: string) => string): string {
+  const when = formatDateTime(d.occurrenceAt);
+  switch (d.state) {
+    case 'scheduled':
+      return `${when}: scheduled`;
+    case 'sending':
+      return `${when}: sending`;
+    case 'sent':
+      return `${when}: sent${d.sentAt ? ` ${formatDateTime(d.sentAt)}` : ''}`;
+    case 'failed':
+      return `${when}: failed: ${d.error ?? 'no reason given'}${
+        d.nextAttemptAt ? ` (trying again ${formatDateTime(d.nextAttemptAt)})` : ' (not tried again)'
+      }`;
+    case 'unknown':
+      return `${when}: unknown: the sending stopped midway, so this e-mail may or may not have reached the patient; it is not sent again`;
+  }
+}
+
+/** What became of a reminder's latest occurrences, and whether older ones are left out. */
+function Deliveries({ reminder }: { reminder: ReminderItem }) {
+  const { format } = useClinicTime();
+  if (reminder.deliveries.length === 0) return null;
+  const more = reminder.deliveryCount - reminder.deliveries.length;
+  return (
+    <>
+      <ul aria-label={`Deliveries of ${reminder.subject}`} style={{ margin: '0.3rem 0 0', paddingLeft: '1.1rem' }}>
+        {reminder.deliveries.map((d) => (
+          <li key={d.occurrenceAt}>
+            <small>{deliveryText(d, format)}</small>
+          </li>
+        ))}
+      </ul>
+      {more > 0 && (
+        <small>{`Latest ${reminder.deliveries.length} of ${reminder.deliveryCount} occurrences shown; ${more} older not listed.`}</small>
+      )}
+    </>
+  );
+}
+
+const rowStyle = {
+  display: 'flex',
+  justifyContent: 'space-between',
+  gap: '1rem',
+  padding: '0.6rem 0',
+  borderBottom: '1px solid #d9e2ec',
+} as const;
+
+const every = (r: ReminderItem) =>
+  r.intervalDays === 0 ? 'once' : `every ${r.intervalDays} day${r.intervalDays === 1 ? '' : 's'}`;
 
 /** The api's schema; the start is typed in the doctor's local time. */
 const ReminderForm = ReminderCreate.extend({ startDate: localTimeAsInstant(ReminderCreate.shape.startDate) });
@@ -64,6 +121,7 @@ export default function Reminder() {
     });
 
   const active = (reminders.data ?? []).filter((r) => r.status === 'scheduled');
+  const past = (reminders.data ?? []).filter((r) => r.status !== 'scheduled');
   return (
     <Page>
       <Narrow style={{ maxWidth: 640 }}>
@@ -105,23 +163,15 @@ export default function Reminder() {
         {active.length > 0 && (
           <ul aria-label="Scheduled reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {active.map((r) => (
-              <li
-                key={r._id}
-                style={{
-                  display: 'flex',
-                  justifyContent: 'space-between',
-                  gap: '1rem',
-                  padding: '0.6rem 0',
-                  borderBottom: '1px solid #d9e2ec',
-                }}
-              >
+              <li key={r._id} style={rowStyle}>
                 <span>
                   <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
                   <br />
                   <small>
-                    {r.intervalDays === 0 ? 'once' : `every ${r.intervalDays} day${r.intervalDays === 1 ? '' : 's'}`}
+                    {every(r)}
                     {r.nextRunAt && `, next ${formatDateTime(r.nextRunAt)}`}
                   </small>
+                  <Deliveries reminder={r} />
                 </span>
                 <Button type="button" $variant="secondary" disabled={cancel.isPending} onClick={() => cancel.mutate(r._id)}>
                   Cancel
@@ -131,6 +181,23 @@ export default function Reminder() {
           </ul>
         )}
         {cancel.isError && <Banner tone="error">Could not cancel the reminder. Try again?</Banner>}
+        {past.length > 0 && (
+          <>
+            <h2>Past reminders</h2>
+            <ul aria-label="Past reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+              {past.map((r) => (
+                <li key={r._id} style={rowStyle}>
+                  <span>
+                    <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
+                    <br />
+                    <small>{`${every(r)}, ${r.status}`}</small>
+                    <Deliveries reminder={r} />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
       </Narrow>
     </Page>
   );

@@ -2,25 +2,16 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'shared-router';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import type { Reminder as ReminderItem } from 'shared-contracts';
+import { formatDateTime } from 'shared-ui';
 import { startFakeApi } from '../../../test-support/fake-api';
+import { reminder, reminderDelivery } from '../../../test-support/fixtures';
 import Reminder from './Reminder';
 
-const REMINDER = {
-  _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55',
-  to: 'asha@example.com',
-  patientName: 'Asha Rao',
-  subject: 'Dose',
-  text: 'Take it',
-  startDate: '2026-11-21T09:00:00.000Z',
-  intervalDays: 7,
-  status: 'scheduled',
-  nextRunAt: '2026-11-21T09:00:00.000Z',
-  lastSentAt: null,
-  sentCount: 0,
-};
+const REMINDER = reminder();
 let scheduleStatus = 201;
 let clinicReply: { status: number; body: unknown } = { status: 404, body: { error: 'Not found' } };
-let scheduled: (typeof REMINDER)[] = [REMINDER];
+let scheduled: ReminderItem[] = [REMINDER];
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
@@ -157,4 +148,88 @@ test("the reminder's timing is the clinic's: its time zone is named, and the nex
   } finally {
     clinicReply = { status: 404, body: { error: 'Not found' } };
   }
+});
+
+test('each reminder shows what became of its latest occurrences: scheduled, sent, failed with the reason, unknown', async () => {
+  const at = (day: number) => `2026-11-${String(day).padStart(2, '0')}T09:00:00.000Z`;
+  scheduled = [
+    reminder({
+      intervalDays: 1,
+      nextRunAt: at(25),
+      deliveries: [
+        reminderDelivery({ occurrenceAt: at(24), state: 'scheduled', sentAt: null, attempts: 0 }),
+        reminderDelivery({
+          occurrenceAt: at(23),
+          state: 'failed',
+          error: 'Error: 421 try later',
+          nextAttemptAt: '2026-11-23T09:02:00.000Z',
+          sentAt: null,
+        }),
+        reminderDelivery({ occurrenceAt: at(22), sentAt: '2026-11-22T09:00:05.000Z' }),
+      ],
+      deliveryCount: 25,
+    }),
+    reminder({
+      _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a56',
+      subject: 'Once',
+      intervalDays: 0,
+      status: 'completed',
+      nextRunAt: null,
+      deliveries: [
+        reminderDelivery({
+          occurrenceAt: at(20),
+          state: 'unknown',
+          error: 'the sending process stopped',
+          sentAt: null,
+        }),
+      ],
+      deliveryCount: 1,
+    }),
+    reminder({
+      _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a57',
+      subject: 'Refused',
+      intervalDays: 0,
+      status: 'completed',
+      nextRunAt: null,
+      deliveries: [
+        reminderDelivery({
+          occurrenceAt: at(19),
+          state: 'failed',
+          error: "UnverifiedAddress: the patient's e-mail address is not verified",
+          sentAt: null,
+        }),
+      ],
+      deliveryCount: 1,
+    }),
+  ];
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  const dose = await screen.findByRole('list', { name: 'Deliveries of Dose' });
+  expect(
+    within(dose)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent),
+  ).toEqual([
+    `${formatDateTime(at(24))}: scheduled`,
+    `${formatDateTime(at(23))}: failed: Error: 421 try later (trying again ${formatDateTime('2026-11-23T09:02:00.000Z')})`,
+    `${formatDateTime(at(22))}: sent ${formatDateTime('2026-11-22T09:00:05.000Z')}`,
+  ]);
+  expect(screen.getByText('Latest 3 of 25 occurrences shown; 22 older not listed.')).toBeVisible();
+
+  // Done reminders stay listed, so a doubtful or failed last occurrence is not hidden.
+  const past = screen.getByRole('list', { name: 'Past reminders' });
+  expect(past).toHaveTextContent('Once to Asha Rao');
+  expect(past).toHaveTextContent('once, completed');
+  expect(within(past).getByRole('list', { name: 'Deliveries of Once' })).toHaveTextContent(
+    `${formatDateTime(at(20))}: unknown: the sending stopped midway, so this e-mail may or may not have reached the patient; it is not sent again`,
+  );
+  expect(within(past).getByRole('list', { name: 'Deliveries of Refused' })).toHaveTextContent(
+    `${formatDateTime(at(19))}: failed: UnverifiedAddress: the patient's e-mail address is not verified (not tried again)`,
+  );
+  expect(screen.getByRole('list', { name: 'Scheduled reminders' })).not.toHaveTextContent('Once');
 });

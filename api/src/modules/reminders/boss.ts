@@ -1,6 +1,7 @@
+import { sql } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import type { Clock } from '../../adapters/clock';
-import { PG_POOL_OPTIONS, type DbAdapter } from '../../adapters/db';
+import { PG_POOL_OPTIONS, selectRows, type DbAdapter } from '../../adapters/db';
 import type { Mailer } from '../../adapters/mail';
 import { runDueReminders, type RunResult } from '../../access';
 
@@ -15,6 +16,10 @@ import { runDueReminders, type RunResult } from '../../access';
  * make each e-mail go out at most once, whatever pg-boss does (its jobs are at-least-once).
  * A sweep is also offered at start-up, so reminders that fell due while the api was down go out
  * at once (catch-up rules in runner.ts).
+ *
+ * A sweep job dated more than a minute after the database's now (the clock was moved back after
+ * it was queued or started) would hold the stately slot until the clock caught up, stopping every
+ * sweep meanwhile: each offer first cancels such a job (cancelFutureSweeps), so the new one runs.
  */
 
 export const REMINDER_QUEUE = 'reminders-due';
@@ -28,6 +33,8 @@ export interface ReminderRunnerOptions {
   maxAttempts: number;
   /** The clinic's time zone (CLINIC_TIME_ZONE): reminders keep their local time in it. */
   timeZone: string;
+  /** How long a runner holds a claimed occurrence (REMINDER_LEASE_SECONDS); runner.ts. */
+  leaseMs?: number;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Called after every sweep (tests). */
   onSweep?: (result: RunResult) => void;
@@ -80,8 +87,8 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
   const sweep = async () => {
     try {
       const result = await runDueReminders(
-        { db: db.db, mailer: opts.mailer, maxAttempts: opts.maxAttempts, timeZone: opts.timeZone, log },
-        opts.clock.now(),
+        { db: db.db, mailer: opts.mailer, maxAttempts: opts.maxAttempts, timeZone: opts.timeZone, leaseMs: opts.leaseMs, log },
+        opts.clock,
       );
       if (result.claimed > 0) log.info({ ...result }, 'reminder sweep');
       opts.onSweep?.(result);
@@ -132,6 +139,7 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
     if (stopping) return;
     offering = (async () => {
       try {
+        await cancelFutureSweeps(boss, db, log);
         // null when a sweep is already queued (stately): then that one covers this tick.
         // Short expiry: an interrupted sweep frees the slot within minutes, not the queue's 15.
         // Safe, because each occurrence is claimed in the database before it is sent.
@@ -158,6 +166,34 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
     },
   };
+}
+
+/** Further ahead than this, a queued or running sweep is dated in the future: a clock moved back. */
+const FUTURE_SLACK = '1 minute';
+
+/**
+ * Cancels the queue's sweep jobs (queued or running) dated more than FUTURE_SLACK after the
+ * database's now, which would otherwise hold the stately slot until the clock caught up.
+ * Harmless to a real sweep: each occurrence is claimed in the database before it is sent.
+ */
+export async function cancelFutureSweeps(
+  boss: PgBoss,
+  db: DbAdapter,
+  log: { warn(obj: object, msg: string): void },
+): Promise<number> {
+  const rows = await selectRows<{ id: string }>(
+    db.db,
+    sql`select id from ${sql.identifier(SCHEMA)}.job
+         where name = ${REMINDER_QUEUE} and state in ('created', 'retry', 'active')
+           and greatest(created_on, start_after, coalesce(started_on, created_on)) > now() + ${FUTURE_SLACK}::interval`,
+  );
+  if (rows.length === 0) return 0;
+  await boss.cancel(
+    REMINDER_QUEUE,
+    rows.map((r) => r.id),
+  );
+  log.warn({ jobs: rows.map((r) => r.id) }, 'reminder sweep jobs dated in the future (clock moved back?) cancelled');
+  return rows.length;
 }
 
 /**

@@ -1,13 +1,27 @@
-import { eq } from 'drizzle-orm';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { Reminder, ReminderList } from 'shared-contracts';
 import type { Mailer } from '../../adapters/mail';
 import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
-import { BACKENDS, bearer, createTestApp, createTestDb, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
-import { openDatabase } from '../../adapters/db';
+import {
+  BACKENDS,
+  PASSWORD,
+  bearer,
+  createTestApp,
+  createTestDb,
+  readOutbox,
+  type TestApp,
+  type TestDb,
+} from '../../test/helpers';
+import { openDatabase, selectRows } from '../../adapters/db';
 import { PgProxy, sleep } from '../../test/faults-kit';
-import { startReminderRunner, type ReminderRunner } from './boss';
+import PgBoss from 'pg-boss';
+import { REMINDER_QUEUE, startReminderRunner, type ReminderRunner } from './boss';
 import { deliveriesOf, runDueReminders } from '../../access';
+import { claimNext, DEFAULT_LEASE_MS, deliver, UNKNOWN_OUTCOME } from '../../access/reminder-runner';
 import { DAY_MS } from '../../access/reminder-schedule';
 
 const MIN = 60 * 1000;
@@ -41,6 +55,14 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
   const create = (who: Account | undefined, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/doctor/reminder', headers: who ? bearer(who.token) : {}, payload });
   const listOf = (who: Account) => t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(who.token) });
+  /** The doctor's list, signed in afresh (the test clock may have outlived the session). */
+  const listedNow = async (who: Account) => {
+    const login = await t.app.inject({ method: 'POST', url: '/doctor/login', payload: { email: who.email, password: PASSWORD } });
+    expect(login.statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(login.json().token) });
+    expect(res.statusCode).toBe(200);
+    return ReminderList.parse(res.json());
+  };
   const cancel = (who: Account, id: string) =>
     t.app.inject({ method: 'DELETE', url: `/doctor/reminders/${id}`, headers: bearer(who.token) });
   // UTC: these tests step whole 24-hour days from today's date, whatever its season (the zone's
@@ -98,6 +120,8 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
         nextRunAt: '2031-05-01T08:30:00.000Z',
         lastSentAt: null,
         sentCount: 0,
+        deliveries: [],
+        deliveryCount: 0,
       });
     });
 
@@ -320,11 +344,23 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       const failing = failingMailer();
       t.clock.advance(MIN);
       const sendAt = t.clock.now().getTime();
-      expect(await run(failing.mailer)).toEqual({ claimed: 1, sent: 0, failed: 1 });
+      expect(await run(failing.mailer)).toEqual({ claimed: 1, sent: 0, failed: 1, unknown: 0 });
       let [d] = await deliveriesOf(db(), [reminder._id]);
       expect(d).toMatchObject({ status: 'failed', attempts: 1, sentAt: null, nextAttemptAt: new Date(sendAt + MIN) });
       expect(d.lastError).toContain('SMTP down: 421 try later');
-      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 0, lastSentAt: null, status: 'completed' });
+      // Not 'completed' while its one occurrence is still to be sent (a retry is pending).
+      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 0, lastSentAt: null, status: 'scheduled', nextRunAt: null });
+      const [listed] = ReminderList.parse((await listOf(doctor)).json()).filter((r) => r._id === reminder._id);
+      expect(listed.deliveries).toEqual([
+        {
+          occurrenceAt: reminder.startDate,
+          state: 'failed',
+          error: expect.stringContaining('SMTP down: 421 try later'),
+          nextAttemptAt: new Date(sendAt + MIN).toISOString(),
+          sentAt: null,
+          attempts: 1,
+        },
+      ]);
 
       await run(failing.mailer); // backoff not over: no attempt
       expect(failing.send).toHaveBeenCalledTimes(1);
@@ -342,7 +378,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       expect(mails).toHaveLength(1);
       [d] = await deliveriesOf(db(), [reminder._id]);
       expect(d).toMatchObject({ status: 'sent', attempts: 3, nextAttemptAt: null, sentAt: t.clock.now() });
-      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 1, lastSentAt: t.clock.now() });
+      expect(await rowOf(reminder._id)).toMatchObject({ sentCount: 1, lastSentAt: t.clock.now(), status: 'completed' });
     });
 
     it('gives up after REMINDER_MAX_ATTEMPTS, still not sent; cancelling stops retries', async () => {
@@ -359,6 +395,7 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       }
       const [g] = await deliveriesOf(db(), [given.reminder._id]);
       expect(g).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAt: null, sentAt: null });
+      expect(await rowOf(given.reminder._id)).toMatchObject({ status: 'completed' }); // given up: nothing left to send
       const [c] = await deliveriesOf(db(), [cancelled.reminder._id]);
       expect(c).toMatchObject({ status: 'failed', attempts: 1 });
       t.clock.advance(DAY_MS);
@@ -386,6 +423,125 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       );
       expect(deliveries).toHaveLength(6);
       expect(deliveries.every((d) => d.status === 'sent')).toBe(true);
+    });
+  });
+
+  describe('leases (a runner that dies mid-sweep)', () => {
+    /** A mailer that takes the message and never answers: its runner is as good as dead. */
+    const hangingMailer = () => {
+      let called!: () => void;
+      const inSend = new Promise<void>((resolve) => (called = resolve));
+      const send = jest.fn(() => {
+        called();
+        return new Promise<never>(() => undefined);
+      });
+      return { mailer: { kind: 'smtp', send, close: () => undefined } as Mailer, inSend, send };
+    };
+
+    it('one runner stuck in the mailer holds only that occurrence: the others go out at once; it becomes unknown, never resent', async () => {
+      const { doctor, patient } = await pair();
+      const made = [];
+      for (let i = 0; i < 5; i++) made.push(await schedule(doctor, patient));
+      t.clock.advance(MIN);
+      const stuck = hangingMailer();
+      void runDueReminders(ctx(stuck.mailer), t.clock.now()); // never ends: the process "died" in send
+      await stuck.inSend;
+      expect(await run()).toEqual({ claimed: 4, sent: 4, failed: 0, unknown: 0 }); // the lease is not over yet
+      const counts = await Promise.all(made.map(async (m) => (await mailsAbout(m.subject)).length));
+      expect(counts.sort()).toEqual([0, 1, 1, 1, 1]);
+      const doubtful = made[counts.indexOf(0)];
+      expect((await deliveriesOf(db(), [doubtful.reminder._id]))[0]).toMatchObject({ status: 'sending', attempts: 1 });
+      // Still to be sent (its outcome is open): not 'completed'.
+      expect(await rowOf(doubtful.reminder._id)).toMatchObject({ status: 'scheduled', sentCount: 0 });
+
+      t.clock.advance(DEFAULT_LEASE_MS);
+      expect(await run()).toEqual({ claimed: 0, sent: 0, failed: 0, unknown: 1 });
+      t.clock.advance(DAY_MS);
+      await run();
+      expect(await mailsAbout(doubtful.subject)).toEqual([]);
+      expect(stuck.send).toHaveBeenCalledTimes(1);
+      expect(await deliveriesOf(db(), [doubtful.reminder._id])).toEqual([
+        expect.objectContaining({
+          status: 'unknown',
+          attempts: 1,
+          sentAt: null,
+          nextAttemptAt: null,
+          lastError: UNKNOWN_OUTCOME,
+        }),
+      ]);
+      expect(await rowOf(doubtful.reminder._id)).toMatchObject({ status: 'completed', sentCount: 0 });
+      const listed = (await listedNow(doctor)).find((r) => r._id === doubtful.reminder._id)!;
+      expect(listed.deliveries).toEqual([
+        {
+          occurrenceAt: doubtful.reminder.startDate,
+          state: 'unknown',
+          error: UNKNOWN_OUTCOME,
+          nextAttemptAt: null,
+          sentAt: null,
+          attempts: 1,
+        },
+      ]);
+      expect(listed.deliveryCount).toBe(1);
+    });
+
+    it('a claim whose runner died before calling the mailer is taken back once its lease ran out, and sent once', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient);
+      t.clock.advance(MIN);
+      const claim = await claimNext(db(), t.clock.now(), DEFAULT_LEASE_MS, t.config.clinicTimeZone); // … and the runner dies here
+      expect(claim).toMatchObject({ reminderId: reminder._id });
+      expect(await run()).toEqual({ claimed: 0, sent: 0, failed: 0, unknown: 0 }); // held by its lease
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'scheduled', nextRunAt: null });
+      let [listed] = (await listedNow(doctor)).filter((r) => r._id === reminder._id);
+      expect(listed.deliveries.map((d) => d.state)).toEqual(['scheduled']);
+
+      t.clock.advance(DEFAULT_LEASE_MS - 1);
+      expect((await run()).claimed).toBe(0);
+      t.clock.advance(1);
+      expect(await run()).toEqual({ claimed: 1, sent: 1, failed: 0, unknown: 0 });
+      await run();
+      expect(await mailsAbout(subject)).toHaveLength(1);
+      expect(await deliveriesOf(db(), [reminder._id])).toEqual([
+        expect.objectContaining({ status: 'sent', attempts: 1, sentAt: t.clock.now() }),
+      ]);
+      expect(await rowOf(reminder._id)).toMatchObject({ status: 'completed', sentCount: 1 });
+      [listed] = (await listedNow(doctor)).filter((r) => r._id === reminder._id);
+      expect(listed.deliveries).toEqual([
+        expect.objectContaining({ state: 'sent', sentAt: t.clock.now().toISOString(), error: null }),
+      ]);
+    });
+
+    it('a runner whose lease was taken over sends nothing: each occurrence once', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder, subject } = await schedule(doctor, patient);
+      t.clock.advance(MIN);
+      const slow = await claimNext(db(), t.clock.now(), DEFAULT_LEASE_MS, t.config.clinicTimeZone);
+      if (typeof slow === 'string') throw new Error(`expected a claim, got ${slow}`);
+      t.clock.advance(DEFAULT_LEASE_MS);
+      await run(); // another runner takes the expired claim and sends it
+      const late = { send: jest.fn(t.mailer.send), kind: 'outbox', close: () => undefined } as unknown as Mailer;
+      expect(await deliver(ctx(late), slow, t.clock, DEFAULT_LEASE_MS)).toBe('lost');
+      expect(late.send).not.toHaveBeenCalled();
+      expect(await mailsAbout(subject)).toHaveLength(1);
+      expect(await deliveriesOf(db(), [reminder._id])).toEqual([expect.objectContaining({ status: 'sent', attempts: 1 })]);
+    });
+
+    it('lists the latest 20 occurrences, newest first, and how many there are', async () => {
+      const { doctor, patient } = await pair();
+      const { reminder } = await schedule(doctor, patient, { intervalDays: 1 });
+      t.clock.advance(MIN);
+      for (let day = 0; day < 22; day++) {
+        await run();
+        t.clock.advance(DAY_MS);
+      }
+      const [listed] = (await listedNow(doctor)).filter((r) => r._id === reminder._id);
+      expect(listed.deliveryCount).toBe(22);
+      expect(listed.deliveries).toHaveLength(20);
+      const start = new Date(reminder.startDate).getTime();
+      expect(listed.deliveries.map((d) => (new Date(d.occurrenceAt).getTime() - start) / DAY_MS)).toEqual(
+        Array.from({ length: 20 }, (_v, i) => 21 - i),
+      );
+      expect(listed.deliveries.every((d) => d.state === 'sent')).toBe(true);
     });
   });
 
@@ -444,6 +600,39 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       const row = await rowOf(reminder._id);
       expect(row.nextRunAt!.getTime()).toBe(startAt + 4 * DAY_MS);
       expect(row.nextRunAt!.getTime()).toBeGreaterThan(t.clock.now().getTime());
+    });
+
+    it('a sweep job dated in the future (a clock moved back) is cancelled, so sweeps go on', async () => {
+      runner = await start(); // the queue exists
+      await runner.stop();
+      runner = undefined;
+      // As a replica whose clock ran three days ahead left it: it would hold the queue's one
+      // 'queued' slot (stately) until the clock caught up, and every offer would be dropped.
+      const boss = new PgBoss({
+        ...(backend === 'postgres'
+          ? { connectionString: tdb.adapter.connectionString!, max: 1 }
+          : { db: tdb.adapter.executor as PgBoss.Db }),
+        schema: 'pgboss',
+        supervise: false,
+        schedule: false,
+        migrate: false,
+      });
+      await boss.start();
+      // Only the future one queued (the stopped runner may have left its last offer).
+      await db().execute(sql`delete from pgboss.job where name = ${REMINDER_QUEUE} and state = 'created'`);
+      const future = await boss.send(REMINDER_QUEUE, {}, { startAfter: new Date(Date.now() + 3 * DAY_MS) });
+      expect(future).toEqual(expect.any(String));
+      expect(await boss.send(REMINDER_QUEUE, {})).toBeNull(); // the slot is taken
+      await boss.stop({ graceful: false, wait: true });
+
+      const { doctor, patient } = await pair();
+      const { subject } = await schedule(doctor, patient, { startDate: t.clock.now().toISOString() });
+      let sweeps = 0;
+      runner = await start(() => (sweeps += 1));
+      await waitFor('the e-mail of a reminder due now', async () => (await mailsAbout(subject)).length > 0, 20_000);
+      expect(sweeps).toBeGreaterThan(0);
+      const [job] = await selectRows<{ state: string }>(db(), sql`select state from pgboss.job where id = ${future}::uuid`);
+      expect(job.state).toBe('cancelled');
     });
 
     it('stops cleanly (a second stop is harmless) and can start again on the same database', async () => {
@@ -513,4 +702,94 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       30_000,
     );
   });
+});
+
+/** The migrations up to and including `lastTag`, in a temporary folder (the schema of an older release). */
+function migrationsUpTo(lastTag: string): string {
+  const source = path.resolve(__dirname, '../../../drizzle');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-migrations-'));
+  const journal = JSON.parse(fs.readFileSync(path.join(source, 'meta/_journal.json'), 'utf8'));
+  const upTo = journal.entries.findIndex((e: { tag: string }) => e.tag === lastTag);
+  if (upTo < 0) throw new Error(`no migration ${lastTag}`);
+  journal.entries = journal.entries.slice(0, upTo + 1);
+  fs.mkdirSync(path.join(dir, 'meta'));
+  fs.writeFileSync(path.join(dir, 'meta/_journal.json'), JSON.stringify(journal));
+  for (const e of journal.entries) fs.copyFileSync(path.join(source, `${e.tag}.sql`), path.join(dir, `${e.tag}.sql`));
+  return dir;
+}
+
+describe.each(BACKENDS)('migration 0013 (reminder leases) on %s', (backend) => {
+  it("turns deliveries left 'sending' into 'unknown' (never resent), and a reminder with a retry pending back to 'scheduled'", async () => {
+    const tdb = await createTestDb(backend, { migrate: false });
+    const folder = migrationsUpTo('0012_prescription_course');
+    await tdb.adapter.close(); // PGlite: one process per data directory
+    const where = backend === 'pglite' ? { dataDir: tdb.dataDir! } : { databaseUrl: tdb.adapter.connectionString!, dataDir: '' };
+    let adapter = await openDatabase({ ...where, migrationsFolder: folder });
+    let t: TestApp | undefined;
+    try {
+      await adapter.migrate();
+      t = await createTestApp(adapter);
+      const doctor = await account(t, 'doctor');
+      const patient = await account(t, 'patient');
+      await connect(t, doctor, patient);
+      const ids: string[] = [];
+      for (const subject of ['in doubt', 'retry pending', 'sent']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/doctor/reminder',
+          headers: bearer(doctor.token),
+          payload: { to: patient.email, subject, text: 'x', startDate: t.clock.now().toISOString(), intervalDays: 0 },
+        });
+        expect(res.statusCode).toBe(201);
+        ids.push(res.json()._id);
+      }
+      const [doubt, retry, sent] = ids;
+      const at = t.clock.now().toISOString();
+      const later = new Date(t.clock.now().getTime() + MIN).toISOString();
+      // What the previous runner left: one-offs 'completed' at their claim, one delivery row each.
+      await adapter.db.execute(sql`update reminders set status = 'completed', next_run_at = null`);
+      await adapter.db.execute(sql`
+        insert into reminder_deliveries (reminder_id, occurrence_at, status, attempts, claimed_at, next_attempt_at, last_error, sent_at)
+        values (${doubt}::uuid, ${at}::timestamptz, 'sending', 1, ${at}::timestamptz, null, null, null),
+               (${retry}::uuid, ${at}::timestamptz, 'failed', 1, ${at}::timestamptz, ${later}::timestamptz, 'Error: 421', null),
+               (${sent}::uuid, ${at}::timestamptz, 'sent', 1, ${at}::timestamptz, null, null, ${at}::timestamptz)`);
+      await t.app.close();
+      t = undefined;
+      await adapter.close();
+
+      adapter = await openDatabase(where);
+      await adapter.migrate();
+      const rows = await deliveriesOf(adapter.db, ids);
+      expect(Object.fromEntries(rows.map((r) => [r.reminderId, r.status]))).toEqual({
+        [doubt]: 'unknown',
+        [retry]: 'failed',
+        [sent]: 'sent',
+      });
+      const statuses = await adapter.db.select({ id: reminders.id, status: reminders.status }).from(reminders);
+      expect(Object.fromEntries(statuses.map((r) => [r.id, r.status]))).toEqual({
+        [doubt]: 'completed',
+        [retry]: 'scheduled',
+        [sent]: 'completed',
+      });
+      // The doubtful one is never sent again; the retry goes out when due, and its reminder completes.
+      t = await createTestApp(adapter);
+      t.clock.advance(2 * MIN);
+      expect(await runDueReminders({ db: adapter.db, mailer: t.mailer, maxAttempts: 5, timeZone: 'UTC' }, t.clock.now())).toEqual(
+        {
+          claimed: 1,
+          sent: 1,
+          failed: 0,
+          unknown: 0,
+        },
+      );
+      const subjects = (await readOutbox(t)).map((m) => m.headers.subject);
+      expect(subjects).toEqual(['retry pending']);
+      expect((await adapter.db.select().from(reminders).where(eq(reminders.id, retry)))[0].status).toBe('completed');
+    } finally {
+      await t?.app.close();
+      await adapter.close();
+      await tdb.cleanup();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
