@@ -304,7 +304,7 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
     // back, a temp file removed), so say so rather than report a bug. A request whose body was
     // not read to its end cannot leave the connection reusable: it is closed after this answer.
     request.log.error({ err }, 'storage full');
-    if (!request.raw.complete) reply.header('connection', 'close');
+    if (request.raw.complete === false) reply.header('connection', 'close');
     return reply.code(507).send({ error: STORAGE_FULL_MESSAGE });
   }
   if (isDatabaseUnavailable(err)) {
