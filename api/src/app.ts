@@ -202,7 +202,8 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   // is turned away at once (before it reads or writes anything) rather than queued into a timeout.
   // The liveness check needs no database and must not fail for a busy one.
   app.addHook('onRequest', (request, _reply, done) => {
-    if (deps.db.queueDepth() >= config.dbMaxQueue && request.url !== ENDPOINTS.healthLive.path) done(new HttpError(503, DB_BUSY_MESSAGE, DB_BUSY_RETRY_AFTER_SECONDS));
+    if (deps.db.queueDepth() >= config.dbMaxQueue && request.url !== ENDPOINTS.healthLive.path)
+      done(new HttpError(503, DB_BUSY_MESSAGE, DB_BUSY_RETRY_AFTER_SECONDS));
     else done();
   });
 

@@ -85,6 +85,7 @@ async function main(): Promise<void> {
   app.log.info({ storage: files.storage.kind }, 'medical file storage');
 
   let reminderRunner: ReminderRunner | undefined;
+  // eslint-disable-next-line prefer-const -- assigned once listening; stop() may run before that
   let orphanSweeps: ReturnType<typeof startOrphanSweeps> | undefined;
   let stopping = false;
   const stop = async (signal: string) => {

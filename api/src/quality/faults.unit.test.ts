@@ -111,7 +111,10 @@ describe('isStorageFull', () => {
     ['disk full (node)', coded('ENOSPC: no space left on device, write', 'ENOSPC')],
     ['quota exceeded (node)', coded('EDQUOT: disk quota exceeded, write', 'EDQUOT')],
     // What PGlite answers when its data directory's disk is full (seen on a full tmpfs).
-    ['PGlite disk_full, wrapped by drizzle', new DrizzleQueryError('insert', [], coded('could not extend file "base/5/16833": No space left on device', '53100'))],
+    [
+      'PGlite disk_full, wrapped by drizzle',
+      new DrizzleQueryError('insert', [], coded('could not extend file "base/5/16833": No space left on device', '53100')),
+    ],
     ['PostgreSQL configuration_limit_exceeded (temp_file_limit)', coded('temporary file size exceeds temp_file_limit', '53400')],
   ])('%s → yes', (_name, err) => {
     expect(isStorageFull(err)).toBe(true);

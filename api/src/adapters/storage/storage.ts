@@ -74,7 +74,10 @@ export interface LocalFileServer {
   issuedTo(query: SignedQuery): UrlIssuedTo | undefined;
   pathOf(key: string): string;
   receive(key: string, body: Readable, maxBytes: number): Promise<ReceivedUpload>;
-  sweepOrphans(olderThan: Date, isStored: (keys: string[]) => Promise<Set<string>>): Promise<{ parts: number; unreferenced: number }>;
+  sweepOrphans(
+    olderThan: Date,
+    isStored: (keys: string[]) => Promise<Set<string>>,
+  ): Promise<{ parts: number; unreferenced: number }>;
   delete(key: string): Promise<void>;
 }
 

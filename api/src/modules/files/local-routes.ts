@@ -73,8 +73,7 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
           });
         upload = await received;
       } catch (err) {
-        if (err instanceof UploadRejected)
-          return refuse(err.statusCode, err.statusCode === 415 ? ONLY_PDF : tooLarge(maxBytes));
+        if (err instanceof UploadRejected) return refuse(err.statusCode, err.statusCode === 415 ? ONLY_PDF : tooLarge(maxBytes));
         // A failed write (a full disk: 507) stopped reading the body: read the rest (as much as an
         // upload may be) so the client's kept-alive connection can take its next request; a longer
         // body is not read, and the error handler closes the connection instead.
