@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { outboxDir } from '../adapters/mail';
+import { outboxDir, type Mailer } from '../adapters/mail';
+import { MailQueue } from './mail-queue';
 import { createTestApp, createTestDb, readOutbox, signup, type TestApp, type TestDb } from '../test/helpers';
 
 /*
@@ -40,5 +41,57 @@ describe('mail whose outbox cannot be written', () => {
     expect(mails.map((m) => m.headers.to)).toEqual([email]);
     expect(mails[0].text).toContain('/verify-email/');
     expect(fs.readdirSync(outbox).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('MailQueue', () => {
+  // The transport at the outside edge: refuses one address for good, others while `down`.
+  function transport() {
+    const delivered: string[] = [];
+    const state = { down: true };
+    const inner: Mailer = {
+      kind: 'smtp',
+      async send(m) {
+        if (m.to === 'refused@example.com' || state.down) throw Object.assign(new Error('cannot send'), { code: 'ENOSPC' });
+        delivered.push(m.to);
+        return { messageId: `<${m.to}>` };
+      },
+      close: () => undefined,
+    };
+    return { inner, delivered, state };
+  }
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+  it('a message that keeps failing holds up no other; a send that works again takes the queue along', async () => {
+    const { inner, delivered, state } = transport();
+    const queue = new MailQueue(inner, quiet);
+    try {
+      await queue.send({ to: 'refused@example.com', subject: 's', text: 't' });
+      await queue.send({ to: 'a@example.com', subject: 's', text: 't' });
+      expect(queue.pending).toBe(2);
+      state.down = false;
+      await queue.retryNow();
+      expect(delivered).toEqual(['a@example.com']);
+      expect(queue.pending).toBe(1);
+
+      state.down = true;
+      await queue.send({ to: 'b@example.com', subject: 's', text: 't' });
+      state.down = false;
+      expect(await queue.send({ to: 'c@example.com', subject: 's', text: 't' })).toEqual({ messageId: '<c@example.com>' });
+      await queue.retryNow();
+      expect(delivered).toEqual(['a@example.com', 'c@example.com', 'b@example.com']);
+      expect(queue.pending).toBe(1); // only the refused one
+    } finally {
+      queue.close();
+    }
+  });
+
+  it('logs at close what is still queued (it is lost)', async () => {
+    const { inner } = transport();
+    const errors: object[] = [];
+    const queue = new MailQueue(inner, { ...quiet, error: (obj) => errors.push(obj) });
+    await queue.send({ to: 'x@example.com', subject: 's', text: 't' });
+    queue.close();
+    expect(errors).toEqual([{ lost: 1 }]);
   });
 });

@@ -15,7 +15,8 @@ export const MAIL_MAX_ATTEMPTS = 300;
 /**
  * The app's mail (verification, reset, notices): a message whose sending fails (the outbox folder
  * full or unwritable, the SMTP server away) is kept and tried again with backoff until it goes out,
- * so the request that asked for it still succeeds and the mail follows when the cause is gone.
+ * so the request that asked for it still succeeds and the mail follows when the cause is gone
+ * (sooner when another message goes out meanwhile).
  * Kept in this process's memory: the embedded database shares the full disk, so it could not take
  * the message either. What is still queued at close is logged at error (it is lost).
  * Reminder e-mails do not pass here: their runner counts its own attempts in the database.
@@ -41,27 +42,21 @@ export class MailQueue implements Mailer {
   }
 
   async send(message: MailMessage): Promise<{ messageId: string }> {
-    // Behind earlier ones: a queue that has not drained yet is not overtaken.
-    if (this.queue.length === 0) {
-      try {
-        return await this.inner.send(message);
-      } catch (err) {
-        this.keep(message, err);
-        return { messageId: '' };
-      }
+    try {
+      const sent = await this.inner.send(message);
+      // It works again: what waits goes out now rather than at its next try.
+      if (this.queue.length > 0) void this.retryNow();
+      return sent;
+    } catch (err) {
+      this.queue.push({ message, attempts: 1 });
+      // Never the address or the body (it may hold a reset link).
+      this.log.warn(
+        { err, queued: this.queue.length, retryInMs: this.delayMs },
+        'mail could not be sent: queued, tried again until it goes out',
+      );
+      this.schedule();
+      return { messageId: '' };
     }
-    this.keep(message, undefined);
-    return { messageId: '' };
-  }
-
-  private keep(message: MailMessage, err: unknown): void {
-    this.queue.push({ message, attempts: err ? 1 : 0 });
-    // Never the address or the body (it may hold a reset link).
-    this.log.warn(
-      { err, queued: this.queue.length, retryInMs: this.delayMs },
-      'mail could not be sent: queued, tried again until it goes out',
-    );
-    this.schedule();
   }
 
   private schedule(): void {
@@ -73,32 +68,34 @@ export class MailQueue implements Mailer {
     this.timer.unref();
   }
 
-  /** Tries the queued messages now, oldest first, stopping at the first that still fails. */
+  /** Tries each queued message now, oldest first; those that still fail wait for the next round. */
   async retryNow(): Promise<void> {
     this.flushing ??= this.flush().finally(() => (this.flushing = undefined));
     return this.flushing;
   }
 
   private async flush(): Promise<void> {
-    while (this.queue.length > 0) {
-      const next = this.queue[0];
+    // Each message once per round: one that keeps failing (a refused address) holds up no other.
+    for (const entry of [...this.queue]) {
       try {
-        await this.inner.send(next.message);
+        await this.inner.send(entry.message);
       } catch (err) {
-        next.attempts++;
-        if (next.attempts >= MAIL_MAX_ATTEMPTS) {
-          this.queue.shift();
-          this.log.error({ err, attempts: next.attempts, queued: this.queue.length }, 'mail given up after its last try');
-          continue;
+        entry.attempts++;
+        if (entry.attempts >= MAIL_MAX_ATTEMPTS) {
+          this.queue.splice(this.queue.indexOf(entry), 1);
+          this.log.error({ err, attempts: entry.attempts, queued: this.queue.length }, 'mail given up after its last try');
         }
-        this.delayMs = Math.min(this.delayMs * 2, MAIL_RETRY_MAX_MS);
-        this.schedule();
-        return;
+        continue;
       }
-      this.queue.shift();
-      this.log.info({ attempts: next.attempts + 1, queued: this.queue.length }, 'queued mail sent');
+      this.queue.splice(this.queue.indexOf(entry), 1);
+      this.log.info({ attempts: entry.attempts + 1, queued: this.queue.length }, 'queued mail sent');
     }
-    this.delayMs = MAIL_RETRY_FIRST_MS;
+    if (this.queue.length > 0) {
+      this.delayMs = Math.min(this.delayMs * 2, MAIL_RETRY_MAX_MS);
+      this.schedule();
+    } else {
+      this.delayMs = MAIL_RETRY_FIRST_MS;
+    }
   }
 
   close(): void {
