@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ENDPOINTS } from 'shared-contracts';
 import type { AppDeps } from './deps';
 import { contractTransform } from './http/openapi';
 import { fallbackStore, RedisHealth, withTimeout } from './http/rate-limit-store';
@@ -12,6 +13,7 @@ import { addSecurityHeaders } from './http/security-headers';
 import { serializerCompiler } from './http/serializer';
 import { trackRequestsForShutdown } from './http/shutdown';
 import { BackgroundTasks } from './lib/background';
+import { MailQueue } from './lib/mail-queue';
 import {
   DB_BUSY_MESSAGE,
   DB_BUSY_RETRY_AFTER_SECONDS,
@@ -19,6 +21,8 @@ import {
   DB_UNAVAILABLE_RETRY_AFTER_SECONDS,
   HttpError,
   isDatabaseUnavailable,
+  isStorageFull,
+  STORAGE_FULL_MESSAGE,
 } from './lib/errors';
 import { authRoutes } from './modules/sign-in/routes';
 import { connectionRoutes } from './modules/connections/routes';
@@ -47,6 +51,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Work finishing after its response (e.g. reset e-mails); closing the app waits for it. */
     backgroundTasks: BackgroundTasks;
+    /** The app's mail, kept and tried again when sending fails (lib/mail-queue.ts). */
+    mailQueue: MailQueue;
   }
 }
 
@@ -79,8 +85,8 @@ export interface BuildOptions {
 }
 
 /** Builds the app without listening: server.ts listens, tests use app.inject. */
-export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const { config } = deps;
+export async function buildApp(given: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = given;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -126,6 +132,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const background = new BackgroundTasks((err, label) => app.log.error({ err, task: label }, 'background task failed'));
   app.decorate('backgroundTasks', background);
   app.addHook('onClose', async () => background.idle());
+  // The routes' mail goes through the queue: a message that cannot be sent now follows later.
+  const mailQueue = new MailQueue(given.mailer, app.log);
+  app.decorate('mailQueue', mailQueue);
+  app.addHook('onClose', async () => {
+    await mailQueue.retryNow(); // a last try; what is still queued is logged as lost
+    mailQueue.close();
+  });
+  const deps: AppDeps = { ...given, mailer: mailQueue };
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -193,8 +207,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   // Bounded queueing: when DB_MAX_QUEUE operations already wait for the database, a new request
   // is turned away at once (before it reads or writes anything) rather than queued into a timeout.
-  app.addHook('onRequest', (_request, _reply, done) => {
-    if (deps.db.queueDepth() >= config.dbMaxQueue) done(new HttpError(503, DB_BUSY_MESSAGE, DB_BUSY_RETRY_AFTER_SECONDS));
+  // The liveness check needs no database and must not fail for a busy one.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (deps.db.queueDepth() >= config.dbMaxQueue && request.url !== ENDPOINTS.healthLive.path)
+      done(new HttpError(503, DB_BUSY_MESSAGE, DB_BUSY_RETRY_AFTER_SECONDS));
     else done();
   });
 
@@ -262,7 +278,7 @@ export function redactUrl(url: string): string {
 
 /**
  * Every error leaves as `{ error }`; a 5xx never shows its details to the client. An unreachable
- * database answers 503 with Retry-After (FAULTS.md), anything else unexpected 500.
+ * database answers 503 with Retry-After, a full disk 507 (FAULTS.md), anything else unexpected 500.
  */
 function errorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (err instanceof HttpError) {
@@ -290,6 +306,14 @@ function errorHandler(err: FastifyError, request: FastifyRequest, reply: Fastify
   if (status >= 400 && status < 500) {
     // Fastify's own client errors (empty JSON body, unsupported media type, …): their text is safe.
     return reply.code(status).send({ error: err.message });
+  }
+  if (isStorageFull(err)) {
+    // The disk (or the database's) is full: the write was refused whole (a transaction rolled
+    // back, a temp file removed), so say so rather than report a bug. A request whose body was
+    // not read to its end cannot leave the connection reusable: it is closed after this answer.
+    request.log.error({ err }, 'storage full');
+    if (request.raw.complete === false) reply.header('connection', 'close');
+    return reply.code(507).send({ error: STORAGE_FULL_MESSAGE });
   }
   if (isDatabaseUnavailable(err)) {
     // PostgreSQL down, restarting or unreachable: a temporary state the pool recovers from by

@@ -5,6 +5,7 @@ import { createMailer } from './adapters/mail';
 import { createStorage } from './adapters/storage';
 import { loadConfig } from './config';
 import { closeWithin } from './http/shutdown';
+import { startOrphanSweeps } from './modules/files/orphan-sweep';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
 import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
 import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
   app.log.info({ storage: files.storage.kind }, 'medical file storage');
 
   let reminderRunner: ReminderRunner | undefined;
+  // eslint-disable-next-line prefer-const -- assigned once listening; stop() may run before that
+  let orphanSweeps: ReturnType<typeof startOrphanSweeps> | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
       app.log.info({ signal, http: http.value }, 'stopped');
     } finally {
       // After both: background mail and a running sweep still use the mailer and the database.
+      await orphanSweeps?.stop(); // an orphan sweep under way finishes first (it never throws)
       mailer.close();
       await database.close(); // PGlite must be closed cleanly or its files may need recovery
     }
@@ -141,6 +145,8 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  // Temp files and unstored uploads left by a crash or an outage: swept now, then hourly.
+  orphanSweeps = startOrphanSweeps({ db: database, storage: files.storage, config }, app.log);
   const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/db` : 'PostgreSQL (DATABASE_URL)';
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   console.log(`CareLoop api listening on http://${shownHost}:${config.port} (database: ${where}; docs at /docs)`);

@@ -56,7 +56,7 @@ export const AuditEntry = z.object({
   entityId: z.string().nullable(),
   /** 'security' for the account's own events (sign-in, 2FA, password…), 'access' for data access */
   kind: z.enum(['access', 'security']),
-  /** the client address the request came from (shown for security events) */
+  /** the client address of the viewer's own events only (null on rows of others: their address is theirs) */
   ip: z.string().nullable(),
   /** an 'override' row's reason and the stop alerts' substances ("Reason: … (stop: penicillin)"); null otherwise */
   detail: z.string().nullable(),

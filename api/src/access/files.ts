@@ -47,6 +47,15 @@ export async function filesOf(db: Queryable, patientId: string, statuses: Medica
     .limit(500);
 }
 
+export async function storedKeys(db: Queryable, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .select({ key: medicalFiles.storageKey })
+    .from(medicalFiles)
+    .where(and(inArray(medicalFiles.storageKey, keys), eq(medicalFiles.status, 'stored')));
+  return new Set(rows.map((r) => r.key));
+}
+
 /** Counts per status, for tests and diagnostics. */
 export async function countFiles(db: Queryable, patientId: string): Promise<Record<string, number>> {
   const rows = await db

@@ -19,7 +19,7 @@ export type { DoctorRow, PatientRows } from './fhir';
 export { toMedicalRecord } from './records';
 
 // The local disk's signed URLs (no bearer; the signature names who the URL was issued to).
-export { signedDownload, signedUploads } from './signed-files';
+export { fileSweep, signedDownload, signedUploads } from './signed-files';
 
 // Connections: the doctor–patient assignments every check above reads, made when a request is
 // accepted, ended (audited) when either side revokes.

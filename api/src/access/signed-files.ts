@@ -1,7 +1,7 @@
 import type { Db } from '../adapters/db';
 import type { UrlIssuedTo } from '../adapters/storage';
 import { audit } from './audit';
-import { findFileByKey, markRejected, markStored, type MedicalFileRow } from './files';
+import { findFileByKey, markRejected, markStored, storedKeys, type MedicalFileRow } from './files';
 import { maySee } from './policy';
 
 /*
@@ -40,6 +40,21 @@ export async function signedDownload(
 /** The upload a signed PUT URL was issued for (its row was created, and audited, with the URL). */
 export const signedUploads = {
   find: (db: Db, storageKey: string) => findFileByKey(db, storageKey),
-  markStored: (db: Db, id: string, size: number, at: Date) => markStored(db, id, size, at),
+  /**
+   * pending → stored and `place` (the file moved to its final place) as one unit of work: false
+   * when the row already left pending (nothing placed). If the commit fails this throws, and the
+   * caller takes the placed file back: a file is final only with its stored row.
+   */
+  store: (db: Db, id: string, size: number, at: Date, place: () => Promise<void>) =>
+    db.transaction(async (tx) => {
+      if (!(await markStored(tx, id, size, at))) return false;
+      await place();
+      return true;
+    }),
   markRejected: (db: Db, id: string) => markRejected(db, id),
+};
+
+/** Which of these storage keys have a stored row (the orphan sweep keeps those files). */
+export const fileSweep = {
+  storedKeys: (db: Db, keys: string[]) => storedKeys(db, keys),
 };

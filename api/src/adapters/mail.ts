@@ -23,6 +23,32 @@ export function outboxDir(dataDir: string): string {
   return path.join(dataDir, 'outbox');
 }
 
+const OUTBOX_TEMP_SUFFIX = '.eml.tmp';
+
+/**
+ * Removes outbox temp files (`.<name>.eml.tmp`) last written before `olderThan`: what a write
+ * interrupted by a crash left. Returns how many were removed.
+ */
+export async function sweepOutboxTemps(dataDir: string, olderThan: Date): Promise<number> {
+  const dir = outboxDir(dataDir);
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch {
+    return 0; // no outbox yet
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith('.') || !name.endsWith(OUTBOX_TEMP_SUFFIX)) continue;
+    const p = path.join(dir, name);
+    const stat = await fs.promises.lstat(p).catch(() => undefined);
+    if (!stat?.isFile() || stat.mtime >= olderThan) continue;
+    await fs.promises.rm(p, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export interface MailLog {
   info(obj: object, msg: string): void;
 }
@@ -58,9 +84,15 @@ export function createMailer(config: Pick<Config, 'dataDir' | 'smtpUrl' | 'mailF
       // ISO 8601 basic format (no ':'), so the names are valid everywhere and sort by time.
       const stamp = new Date().toISOString().replace(/[-:]/g, '');
       const name = `${stamp}-${randomBytes(6).toString('hex')}.eml`;
-      const tmp = path.join(dir, `.${name}.tmp`);
-      await fs.promises.writeFile(tmp, info.message as Buffer, { mode: 0o600 });
-      await fs.promises.rename(tmp, path.join(dir, name));
+      const tmp = path.join(dir, `.${name}${OUTBOX_TEMP_SUFFIX}`);
+      try {
+        await fs.promises.writeFile(tmp, info.message as Buffer, { mode: 0o600 });
+        await fs.promises.rename(tmp, path.join(dir, name));
+      } catch (err) {
+        // A full disk leaves a 0-byte or partial temp file: never keep it.
+        await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+        throw err;
+      }
       log?.info({ messageId: info.messageId, transport: 'outbox', file: name }, 'mail written to the outbox');
       return { messageId: info.messageId };
     },

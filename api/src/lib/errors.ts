@@ -71,3 +71,33 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/** What a client sees when a write failed because the disk (or its quota) is full (507). */
+export const STORAGE_FULL_MESSAGE = 'Storage is full; nothing was saved';
+
+// Node's errno codes for a full disk or an exhausted quota.
+const FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+// PostgreSQL (and PGlite, which reports its failed writes the same way): disk_full, and
+// configuration_limit_exceeded (e.g. temp_file_limit) of class 53 "insufficient resources".
+// 53200 out_of_memory is not storage; 53300 too_many_connections counts as unavailable.
+const PG_FULL_CODES = new Set(['53100', '53400']);
+
+/**
+ * True when an error means "a write found no space" (ENOSPC/EDQUOT from the file system, or the
+ * database's disk_full): answered 507, never a 500. Follows the cause chain as
+ * isDatabaseUnavailable does (Drizzle puts PGlite's and node-postgres's error in `cause`).
+ */
+export function isStorageFull(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [err];
+  while (pending.length > 0 && seen.size < 20) {
+    const e = pending.shift();
+    if (!e || typeof e !== 'object' || seen.has(e)) continue;
+    seen.add(e);
+    const { code, cause, errors } = e as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof code === 'string' && (FULL_CODES.has(code) || PG_FULL_CODES.has(code))) return true;
+    pending.push(cause);
+    if (Array.isArray(errors)) pending.push(...errors);
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { DbAdapter } from '../adapters/db';
-import { isDatabaseUnavailable } from '../lib/errors';
+import { isDatabaseUnavailable, isStorageFull } from '../lib/errors';
 import { createTestApp, createTestDb, type TestDb } from '../test/helpers';
 
 /*
@@ -100,6 +100,64 @@ describe('error handler and /health while the database is unreachable', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ status: 'unavailable' });
       expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await t.app.close();
+    }
+  });
+});
+
+describe('isStorageFull', () => {
+  it.each([
+    ['disk full (node)', coded('ENOSPC: no space left on device, write', 'ENOSPC')],
+    ['quota exceeded (node)', coded('EDQUOT: disk quota exceeded, write', 'EDQUOT')],
+    // What PGlite answers when its data directory's disk is full (seen on a full tmpfs).
+    [
+      'PGlite disk_full, wrapped by drizzle',
+      new DrizzleQueryError('insert', [], coded('could not extend file "base/5/16833": No space left on device', '53100')),
+    ],
+    ['PostgreSQL configuration_limit_exceeded (temp_file_limit)', coded('temporary file size exceeds temp_file_limit', '53400')],
+  ])('%s → yes', (_name, err) => {
+    expect(isStorageFull(err)).toBe(true);
+    expect(isDatabaseUnavailable(err)).toBe(false);
+  });
+
+  it.each([
+    ['out of memory', coded('out of memory', '53200')],
+    ['too many connections (unavailable instead)', coded('sorry, too many clients already', '53300')],
+    ['permission denied', coded('EACCES: permission denied', 'EACCES')],
+    ['a bug', new Error('ENOSPC is only text here')],
+  ])('%s → no', (_name, err) => {
+    expect(isStorageFull(err)).toBe(false);
+  });
+});
+
+describe('error handler on a full disk', () => {
+  let tdb: TestDb;
+  beforeAll(async () => {
+    tdb = await createTestDb('pglite');
+  });
+  afterAll(async () => {
+    await tdb?.cleanup();
+  });
+
+  it('answers 507 { error: Storage is full; nothing was saved }, without Retry-After', async () => {
+    const t = await createTestApp(tdb.adapter, {}, (app) => {
+      app.post('/fs-full', async () => {
+        throw coded('ENOSPC: no space left on device, write', 'ENOSPC');
+      });
+      app.post('/db-full', async () => {
+        throw new DrizzleQueryError('insert', [], coded('could not extend file', '53100'));
+      });
+    });
+    try {
+      for (const url of ['/fs-full', '/db-full']) {
+        const res = await t.app.inject({ method: 'POST', url, payload: { a: 1 } });
+        expect(res.statusCode).toBe(507);
+        expect(res.json()).toEqual({ error: 'Storage is full; nothing was saved' });
+        expect(res.headers['retry-after']).toBeUndefined();
+        // The body was read whole: the connection stays usable.
+        expect(res.headers.connection).not.toBe('close');
+      }
     } finally {
       await t.app.close();
     }

@@ -240,6 +240,8 @@ function perRole(role: Role): Row[] {
 
 export const ROWS: Row[] = [
   { route: 'GET /health', build: () => ({ method: 'GET', url: '/health' }), expect: everyone(200) },
+  { route: 'GET /health/live', build: () => ({ method: 'GET', url: '/health/live' }), expect: everyone(200) },
+  { route: 'GET /health/ready', build: () => ({ method: 'GET', url: '/health/ready' }), expect: everyone(200) },
   { route: 'GET /clinic', build: () => ({ method: 'GET', url: '/clinic' }), expect: everyone(200) },
   ...ROLES.flatMap(perRole),
 

@@ -11,6 +11,7 @@ import {
   safeFileName,
   type FileStorage,
   type LocalFileServer,
+  type ReceivedUpload,
   type SignedMethod,
   type SignedQuery,
   type UrlIssuedTo,
@@ -19,11 +20,22 @@ import {
 
 export class UploadRejected extends Error {
   constructor(
-    readonly statusCode: 409 | 413 | 415,
+    readonly statusCode: 413 | 415,
     message: string,
   ) {
     super(message);
     this.name = 'UploadRejected';
+  }
+}
+
+const PART_SUFFIX = '.part';
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return await fs.promises.readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw err;
   }
 }
 
@@ -119,15 +131,17 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
 
   /**
    * Streams `body` to a temporary file, refusing it WHILE streaming when it grows past maxBytes
-   * (413) or does not start with `%PDF-` (415), then links it into place (no overwrite: a file
-   * already there is a 409). Nothing is left behind on a refusal. Returns the size.
+   * (413) or does not start with `%PDF-` (415), and flushes it to disk. Nothing is final yet: the
+   * caller puts the file in place (place()) inside the transaction that marks its row stored, and
+   * takes it back (unplace()) if that transaction fails, so a file is final only with its row.
+   * discard() removes whatever is left of the temp file; a refusal or a failed write (ENOSPC)
+   * leaves nothing behind.
    */
-  async receive(key: string, body: Readable, maxBytes: number): Promise<number> {
+  async receive(key: string, body: Readable, maxBytes: number): Promise<ReceivedUpload> {
     const final = this.pathOf(key);
     await fs.promises.mkdir(this.tmpDir, { recursive: true, mode: 0o700 });
     await fs.promises.mkdir(path.dirname(final), { recursive: true, mode: 0o700 });
-    if (fs.existsSync(final)) throw new UploadRejected(409, 'This upload URL has already been used');
-    const tmp = path.join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
+    const tmp = path.join(this.tmpDir, `${randomBytes(12).toString('hex')}${PART_SUFFIX}`);
     let size = 0;
     let head = Buffer.alloc(0);
     const check = new Transform({
@@ -156,24 +170,89 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
     body.once('error', abort);
     body.once('close', () => abort());
     body.pipe(check);
-    try {
-      await written;
-      try {
-        fs.linkSync(tmp, final); // atomic, and never replaces a file already stored
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EEXIST')
-          throw new UploadRejected(409, 'This upload URL has already been used');
-        throw err;
-      }
-      return size;
-    } finally {
-      body.unpipe(check);
-      body.off('error', abort);
+    const discard = async () => {
       // A refusal can settle the pipeline while the file is still being opened: wait for the
       // stream to close, or the removal below would run first and the .part file would survive.
       if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await fs.promises.rm(tmp, { force: true });
+    };
+    try {
+      await written;
+      // A full disk may only show when the data is flushed: before the file can become final.
+      const handle = await fs.promises.open(tmp, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      await discard();
+      throw err;
+    } finally {
+      body.unpipe(check);
+      body.off('error', abort);
     }
+    let placed = false;
+    return {
+      size,
+      async place() {
+        // Atomic. Replaces a file left by an attempt that crashed before its row was stored: the
+        // caller holds the row (pending → stored) while placing, so no stored file is replaced.
+        await fs.promises.rename(tmp, final);
+        placed = true;
+      },
+      async unplace() {
+        if (placed) await fs.promises.rm(final, { force: true });
+        placed = false;
+      },
+      discard,
+    };
+  }
+
+  /**
+   * Removes what interrupted work left: temp files (`.tmp/*.part`) and final files whose key
+   * `isStored` does not confirm, both only when last written before `olderThan` (an upload in
+   * flight, or one being placed, is never touched). Returns what was removed.
+   */
+  async sweepOrphans(
+    olderThan: Date,
+    isStored: (keys: string[]) => Promise<Set<string>>,
+  ): Promise<{ parts: number; unreferenced: number }> {
+    const stale = async (p: string) => {
+      try {
+        const stat = await fs.promises.lstat(p);
+        return stat.isFile() && stat.mtime < olderThan;
+      } catch {
+        return false; // gone meanwhile
+      }
+    };
+    let parts = 0;
+    for (const name of await listDir(this.tmpDir)) {
+      const p = path.join(this.tmpDir, name);
+      if (name.endsWith(PART_SUFFIX) && (await stale(p))) {
+        await fs.promises.rm(p, { force: true });
+        parts++;
+      }
+    }
+    let unreferenced = 0;
+    for (const dir of await listDir(this.root)) {
+      if (dir === '.tmp') continue;
+      const candidates: string[] = [];
+      for (const name of await listDir(path.join(this.root, dir))) {
+        const key = `${dir}/${name}`;
+        if (isStorageKey(key) && (await stale(path.join(this.root, key)))) candidates.push(key);
+      }
+      for (let i = 0; i < candidates.length; i += 500) {
+        const batch = candidates.slice(i, i + 500);
+        const stored = await isStored(batch);
+        for (const key of batch) {
+          if (stored.has(key)) continue;
+          await fs.promises.rm(path.join(this.root, key), { force: true });
+          unreferenced++;
+        }
+      }
+    }
+    return { parts, unreferenced };
   }
 
   async verify(key: string, opts: { maxBytes: number }): Promise<VerifyResult> {

@@ -55,6 +55,17 @@ export interface SignedQuery {
 
 export type SignedMethod = 'PUT' | 'GET';
 
+/** An upload received and checked, in its temp file until placed (LocalDiskStorage.receive). */
+export interface ReceivedUpload {
+  readonly size: number;
+  /** Moves the file to its final place (inside the transaction that stores its row). */
+  place(): Promise<void>;
+  /** Takes a placed file back (that transaction failed). */
+  unplace(): Promise<void>;
+  /** Removes the temp file if it is still there. */
+  discard(): Promise<void>;
+}
+
 /** A storage whose upload and download URLs the api serves (modules/files/local-routes.ts). */
 export interface LocalFileServer {
   /** 'ok', 'expired' or 'invalid'; for GET the name and `by` are covered by the signature. */
@@ -62,7 +73,11 @@ export interface LocalFileServer {
   /** Who a (signature-checked) download URL was issued to; undefined when it names nobody. */
   issuedTo(query: SignedQuery): UrlIssuedTo | undefined;
   pathOf(key: string): string;
-  receive(key: string, body: Readable, maxBytes: number): Promise<number>;
+  receive(key: string, body: Readable, maxBytes: number): Promise<ReceivedUpload>;
+  sweepOrphans(
+    olderThan: Date,
+    isStored: (keys: string[]) => Promise<Set<string>>,
+  ): Promise<{ parts: number; unreferenced: number }>;
   delete(key: string): Promise<void>;
 }
 

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, PDF_MIME, type SignedFileQuery } from 'shared-contracts';
 import type { z } from 'zod';
 import { signedDownload, signedUploads } from '../../access';
-import { contentDisposition, type LocalFileServer, UploadRejected } from '../../adapters/storage';
+import { contentDisposition, type LocalFileServer, type ReceivedUpload, UploadRejected } from '../../adapters/storage';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
@@ -55,7 +56,7 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
       if (mediaType !== PDF_MIME) return refuse(415, ONLY_PDF);
       const declared = Number(request.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) return refuse(413, tooLarge(maxBytes));
-      let size: number;
+      let upload: ReceivedUpload;
       try {
         // Once the answer is gone (the shutdown's 503) or the connection cut, the body will not
         // end or fail by itself (Node drops a request whose response is done): end it here, so
@@ -70,18 +71,26 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
             receiving.delete(received);
             reply.raw.off('close', cut);
           });
-        size = await received;
+        upload = await received;
       } catch (err) {
-        if (err instanceof UploadRejected) {
-          if (err.statusCode === 409) throw new HttpError(409, URL_USED);
-          return refuse(err.statusCode, err.statusCode === 415 ? ONLY_PDF : tooLarge(maxBytes));
-        }
-        throw err;
+        if (err instanceof UploadRejected) return refuse(err.statusCode, err.statusCode === 415 ? ONLY_PDF : tooLarge(maxBytes));
+        // A failed write (a full disk: 507) stopped reading the body: read the rest (as much as an
+        // upload may be) so the client's kept-alive connection can take its next request; a longer
+        // body is not read, and the error handler closes the connection instead.
+        await drain(request.raw, maxBytes);
+        throw err; // the row stays pending: the same URL may be tried again
       }
-      if (!(await signedUploads.markStored(db.db, row.id, size, clock.now()))) {
+      try {
+        // The file becomes final in the transaction that stores its row; if that fails (the
+        // database unreachable: 503) it is taken back, so the same URL can be retried.
+        const stored = await signedUploads.store(db.db, row.id, upload.size, clock.now(), () => upload.place());
         // The row left 'pending' meanwhile (a concurrent, refused PUT): keep nothing.
-        await storage.delete(key);
-        throw new HttpError(409, URL_USED);
+        if (!stored) throw new HttpError(409, URL_USED);
+      } catch (err) {
+        await upload.unplace();
+        throw err;
+      } finally {
+        await upload.discard();
       }
       return { message: 'File upload successful', key };
     });
@@ -116,6 +125,28 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
       return reply.send(fs.createReadStream(file) as never);
     });
   };
+}
+
+/** Reads and drops the rest of a request body, up to `limit` bytes; false when it is longer, cut or fails. */
+function drain(body: Readable, limit: number): Promise<boolean> {
+  if (body.readableEnded) return Promise.resolve(true);
+  if (body.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let read = 0;
+    const settle = (drained: boolean) => {
+      body.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
+      if (!drained) body.pause();
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > limit) settle(false);
+    };
+    const onEnd = () => settle(true);
+    const onClose = () => settle(false);
+    body.on('data', onData).once('end', onEnd).once('close', onClose).once('error', onClose);
+    body.resume();
+  });
 }
 
 function tooLarge(maxBytes: number): string {
