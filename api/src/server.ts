@@ -7,7 +7,8 @@ import { loadConfig } from './config';
 import { closeWithin } from './http/shutdown';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
 import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
-import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
+import { createSecretBox } from './lib/secret-box';
+import { openEncryptionKey } from './modules/two-factor/key-check';
 
 // Run as `node dist/server.js` directly (not through `sh -c`) so SIGTERM/SIGINT reach this process.
 async function main(): Promise<void> {
@@ -35,9 +36,9 @@ async function main(): Promise<void> {
   }
   const database = db;
 
-  let encryption: ReturnType<typeof loadEncryptionKey>;
+  let encryption: Awaited<ReturnType<typeof openEncryptionKey>>;
   try {
-    encryption = loadEncryptionKey(config);
+    encryption = await openEncryptionKey(database.db, config);
   } catch (err) {
     await database.close();
     console.error(`CareLoop api could not load its encryption key: ${(err as Error).message}`);
