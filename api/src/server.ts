@@ -7,6 +7,7 @@ import { loadConfig } from './config';
 import { closeWithin } from './http/shutdown';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
 import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
+import { serveSnapshots, type SnapshotServer } from './ops/snapshot-socket';
 import { createSecretBox } from './lib/secret-box';
 import { openEncryptionKey } from './modules/two-factor/key-check';
 
@@ -84,6 +85,16 @@ async function main(): Promise<void> {
   if (files.keySource === 'new-file') app.log.info(`created a new files signing key file in ${config.dataDir}`);
   app.log.info({ storage: files.storage.kind }, 'medical file storage');
 
+  // Online backups of the embedded database are taken by this process (ops/snapshot-socket.ts).
+  let snapshots: SnapshotServer | undefined;
+  if (database.kind === 'pglite') {
+    try {
+      snapshots = await serveSnapshots(config.dataDir, () => database.dumpDataDir!(), app.log);
+    } catch (err) {
+      app.log.warn({ err }, 'online backups unavailable: stop the api to take a backup (docs/backup-and-restore.md)');
+    }
+  }
+
   let reminderRunner: ReminderRunner | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -102,6 +113,7 @@ async function main(): Promise<void> {
     } finally {
       // After both: background mail and a running sweep still use the mailer and the database.
       mailer.close();
+      await snapshots?.close();
       await database.close(); // PGlite must be closed cleanly or its files may need recovery
     }
   };
