@@ -33,6 +33,9 @@ import { serveSnapshots, type SnapshotServer } from './snapshot-socket';
  * the backup began is there, each file row's bytes come back, the two-factor secret still opens
  * with the restored key, and no reminder occurrence that was already due is mailed again.
  */
+// Whole installations are written, dumped and loaded: minutes on a busy machine, not the default 30 s.
+jest.setTimeout(300_000);
+
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 const quiet = { info: () => undefined, error: () => undefined };
