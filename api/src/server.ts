@@ -8,7 +8,9 @@ import { closeWithin } from './http/shutdown';
 import { startOrphanSweeps } from './modules/files/orphan-sweep';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
 import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
-import { createSecretBox, loadEncryptionKey } from './lib/secret-box';
+import { serveSnapshots, type SnapshotServer } from './ops/snapshot-socket';
+import { createSecretBox } from './lib/secret-box';
+import { openEncryptionKey } from './modules/two-factor/key-check';
 
 // Run as `node dist/server.js` directly (not through `sh -c`) so SIGTERM/SIGINT reach this process.
 async function main(): Promise<void> {
@@ -36,9 +38,9 @@ async function main(): Promise<void> {
   }
   const database = db;
 
-  let encryption: ReturnType<typeof loadEncryptionKey>;
+  let encryption: Awaited<ReturnType<typeof openEncryptionKey>>;
   try {
-    encryption = loadEncryptionKey(config);
+    encryption = await openEncryptionKey(database.db, config);
   } catch (err) {
     await database.close();
     console.error(`CareLoop api could not load its encryption key: ${(err as Error).message}`);
@@ -84,6 +86,16 @@ async function main(): Promise<void> {
   if (files.keySource === 'new-file') app.log.info(`created a new files signing key file in ${config.dataDir}`);
   app.log.info({ storage: files.storage.kind }, 'medical file storage');
 
+  // Online backups of the embedded database are taken by this process (ops/snapshot-socket.ts).
+  let snapshots: SnapshotServer | undefined;
+  if (database.kind === 'pglite') {
+    try {
+      snapshots = await serveSnapshots(config.dataDir, () => database.dumpDataDir!(), app.log);
+    } catch (err) {
+      app.log.warn({ err }, 'online backups unavailable: stop the api to take a backup (docs/backup-and-restore.md)');
+    }
+  }
+
   let reminderRunner: ReminderRunner | undefined;
   // eslint-disable-next-line prefer-const -- assigned once listening; stop() may run before that
   let orphanSweeps: ReturnType<typeof startOrphanSweeps> | undefined;
@@ -105,6 +117,7 @@ async function main(): Promise<void> {
       // After both: background mail and a running sweep still use the mailer and the database.
       await orphanSweeps?.stop(); // an orphan sweep under way finishes first (it never throws)
       mailer.close();
+      await snapshots?.close();
       await database.close(); // PGlite must be closed cleanly or its files may need recovery
     }
   };

@@ -27,6 +27,8 @@ export { assign, assignedDoctorsJson, assignedDoctorsOf, assignedPatientsOf, isA
 
 // System actor: the reminder runner is a background job, not a request; it sends what doctors scheduled.
 export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type RunResult } from './reminder-runner';
+// System actor: a restore from backup skips the reminder occurrences that were already due (ops/restore.ts).
+export { skipPastReminderOccurrences, stopRetriesAfterRestore } from './reminder-restore';
 
 // Tests and diagnostics (no patient data leaves through these; they EXPLAIN or count).
 export { prescriptionListQueries, prescriptionStatus } from './prescriptions';

@@ -194,7 +194,7 @@ export async function claimNext(db: Db, now: Date, leaseMs: number, timeZone: st
  * A reminder with no occurrence left to claim becomes 'completed' once none of its deliveries is
  * still to be sent (claimed, sending, or failed with a retry pending).
  */
-async function settleReminder(db: Queryable, reminderId: string): Promise<void> {
+export async function settleReminder(db: Queryable, reminderId: string): Promise<void> {
   await db
     .update(reminders)
     .set({ status: 'completed' })

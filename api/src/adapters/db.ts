@@ -62,6 +62,8 @@ export interface DbAdapter {
    * waiting for a pooled connection). Past DB_MAX_QUEUE the api answers 503 (app.ts).
    */
   queueDepth(): number;
+  /** PGlite: a consistent gzipped tar of the open database (backups, ops/backup.ts). */
+  dumpDataDir?(): Promise<Uint8Array>;
   /** Applies pending migrations; safe to call from several replicas at once and more than once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -115,6 +117,7 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
     db,
     executor,
     queueDepth: () => client.queueDepth,
+    dumpDataDir: () => client.dumpDataDir(),
     async migrate() {
       const migrationsFolder = opts.migrationsFolder ?? MIGRATIONS_DIR;
       // One connection only, so the advisory lock is held by the session the migrator uses.

@@ -95,6 +95,12 @@ async function handle(msg) {
     }
     case 'exec':
       return (await client.exec(msg.sql)).map((r) => ({ rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }));
+    case 'dump': {
+      // A checkpoint first: the copy then needs little WAL replay when it is opened.
+      await client.exec('CHECKPOINT');
+      const blob = await client.dumpDataDir('gzip');
+      return new Uint8Array(await blob.arrayBuffer());
+    }
     case 'close':
       await client.close();
       return null;
@@ -127,6 +133,7 @@ type Request =
   | { op: 'open'; dataDir: string }
   | { op: 'query'; sql: string; params: unknown[]; rowMode?: 'array' | 'object'; rawTypes: number[] }
   | { op: 'exec'; sql: string }
+  | { op: 'dump' }
   | { op: 'close' };
 
 /** What a transaction callback gets: statements go straight to the worker, inside the held turn. */
@@ -228,6 +235,23 @@ export class PgliteWorker {
     return held.finally(() => {
       this.transactions--;
     });
+  }
+
+  /**
+   * A consistent copy of the whole database (a gzipped tar of its data directory, PGlite's
+   * dumpDataDir) taken while it stays open: every operation posted before waits to finish, every
+   * one after queues behind the dump, so no transaction is half done in it.
+   */
+  async dumpDataDir(): Promise<Uint8Array> {
+    this.transactions++; // routes new operations through inTurn, behind the dump
+    try {
+      return await this.inTurn(async () => {
+        await Promise.allSettled([...this.posted]);
+        return (await this.send({ op: 'dump' })) as Uint8Array;
+      });
+    } finally {
+      this.transactions--;
+    }
   }
 
   /** Waits for the queued operations, closes PGlite (flushing its files), then stops the worker. */

@@ -40,7 +40,7 @@ export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRea
         return;
       }
     }
-    const session = await findActiveSession(deps.db.db, match[1], deps.clock.now());
+    const session = await findActiveSession(deps.db.db, match[1], deps.clock.now(), deps.config.sessionTtlHours);
     if (!session) throw new HttpError(401, 'Unauthorized');
     logAs(request, reply, session);
     if (!roles.includes(session.role)) throw new HttpError(403, 'Forbidden');

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Db, Queryable } from '../../adapters/db';
 import { sessions } from '../../db/schema';
+import { dbNowPlus } from '../../lib/db-clock';
 import { hashToken, newToken } from '../../lib/tokens';
 
 export interface Session {
@@ -10,7 +11,10 @@ export interface Session {
   accountId: string;
 }
 
-/** Stores a new session (its token's hash only) and returns the token for the client. */
+/**
+ * Stores a new session (its token's hash only) and returns the token for the client. Its expiry is
+ * the DATABASE's now() + the lifetime (lib/db-clock.ts): a process clock running fast cannot stretch it.
+ */
 export async function createSession(db: Queryable, role: Role, accountId: string, now: Date, ttlHours: number): Promise<string> {
   const token = newToken();
   await db.insert(sessions).values({
@@ -18,14 +22,15 @@ export async function createSession(db: Queryable, role: Role, accountId: string
     role,
     accountId,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + ttlHours * 3_600_000),
+    expiresAt: dbNowPlus(ttlHours * 3_600_000),
   });
   return token;
 }
 
 /**
- * The condition of a live session, its token hash and the time as the placeholders `tokenHash` and
- * `now` of a prepared statement; with a role, only that role's sessions. Shared by the guard's lookup
+ * The condition of a live session, its token hash and the earliest creation time still live by the
+ * process's clock as the placeholders `tokenHash` and `issuedAfter` of a prepared statement; the
+ * expiry is compared with the database's now() (lib/db-clock.ts). With a role, only that role's sessions. Shared by the guard's lookup
  * and the statements that read a session together with what its route needs (sessionRead).
  */
 export function liveSession(role?: Role): SQL | undefined {
@@ -33,12 +38,17 @@ export function liveSession(role?: Role): SQL | undefined {
     eq(sessions.tokenHash, sql.placeholder('tokenHash')),
     role ? eq(sessions.role, role) : undefined,
     isNull(sessions.revokedAt),
-    gt(sessions.expiresAt, sql.placeholder('now')),
+    gt(sessions.expiresAt, sql`now()`),
+    gt(sessions.createdAt, sql.placeholder('issuedAfter')),
   );
 }
 
-/** The placeholder values of liveSession() for a bearer token. */
-export const liveSessionParams = (token: string, now: Date) => ({ tokenHash: hashToken(token), now: now.toISOString() });
+/** The placeholder values of liveSession() for a bearer token (`now` also fills a `now` placeholder). */
+export const liveSessionParams = (token: string, now: Date, ttlHours: number) => ({
+  tokenHash: hashToken(token),
+  now: now.toISOString(),
+  issuedAfter: new Date(now.getTime() - ttlHours * 3_600_000).toISOString(),
+});
 
 function activeSessionQuery(db: Db) {
   return db
@@ -57,13 +67,13 @@ const activeSessionQueries = new WeakMap<Db, ReturnType<typeof activeSessionQuer
  * The live session of a token: not revoked and not expired, read on every request (no cache), so a
  * logout, a password change or a revocation holds from the very next request on every replica.
  */
-export async function findActiveSession(db: Db, token: string, now: Date): Promise<Session | undefined> {
+export async function findActiveSession(db: Db, token: string, now: Date, ttlHours: number): Promise<Session | undefined> {
   let query = activeSessionQueries.get(db);
   if (!query) {
     query = activeSessionQuery(db);
     activeSessionQueries.set(db, query);
   }
-  const [row] = await query.execute(liveSessionParams(token, now));
+  const [row] = await query.execute(liveSessionParams(token, now, ttlHours));
   return row ? { ...row, role: row.role as Role } : undefined;
 }
 
@@ -83,6 +93,6 @@ export async function revokeAllSessions(db: Queryable, role: Role, accountId: st
 }
 
 /** Expired rows are useless (lookups already ignore them); drop them so the table stays small. */
-export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+export async function deleteExpiredSessions(db: Queryable): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`));
 }

@@ -1,8 +1,9 @@
-import { and, desc, eq, gt, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
 import { qualified } from '../../db/qualified';
 import { accountTables, accountTokens } from '../../db/schema';
+import { dbNowMinus, dbNowPlus, liveByBothClocks } from '../../lib/db-clock';
 import { hashToken, newToken } from '../../lib/tokens';
 
 // The account tables straight from the schema, not profiles/accounts: profiles issues these
@@ -33,10 +34,10 @@ export async function issueEmailToken(
     accountId: args.accountId,
     email: args.email,
     createdAt: args.now,
-    expiresAt: new Date(args.now.getTime() + EMAIL_TOKEN_TTL_MS),
+    expiresAt: dbNowPlus(EMAIL_TOKEN_TTL_MS),
   });
   // Keep the table small: tokens dead for a day are of no use to anyone.
-  await db.delete(accountTokens).where(lt(accountTokens.expiresAt, new Date(args.now.getTime() - 86_400_000)));
+  await db.delete(accountTokens).where(lt(accountTokens.expiresAt, dbNowMinus(86_400_000)));
   return token;
 }
 
@@ -48,7 +49,8 @@ export function pendingEmailSql(role: Role, accountId: AnyColumn, currentEmail: 
   const t = accountTokens;
   return sql<string | null>`(select ${qualified(t.email)} from ${t} where ${qualified(t.role)} = ${role}
     and ${qualified(t.accountId)} = ${qualified(accountId)} and ${qualified(t.purpose)} = 'email-verify'
-    and ${qualified(t.usedAt)} is null and ${qualified(t.expiresAt)} > ${now}
+    and ${qualified(t.usedAt)} is null and ${qualified(t.expiresAt)} > now()
+    and ${qualified(t.createdAt)} > ${now}::timestamptz - ${EMAIL_TOKEN_TTL_MS}::float8 * interval '1 millisecond'
     and ${qualified(t.email)} <> ${qualified(currentEmail)}
     order by ${qualified(t.createdAt)} desc limit 1)`;
 }
@@ -70,7 +72,7 @@ export async function pendingEmailOf(
         eq(accountTokens.accountId, args.accountId),
         eq(accountTokens.purpose, 'email-verify'),
         isNull(accountTokens.usedAt),
-        gt(accountTokens.expiresAt, args.now),
+        liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, args.now, EMAIL_TOKEN_TTL_MS),
         ne(accountTokens.email, args.currentEmail),
       ),
     )
@@ -120,7 +122,7 @@ export async function consumeEmailToken(tx: Tx, role: Role, token: string, now: 
         eq(accountTokens.role, role),
         eq(accountTokens.purpose, 'email-verify'),
         isNull(accountTokens.usedAt),
-        gt(accountTokens.expiresAt, now),
+        liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, now, EMAIL_TOKEN_TTL_MS),
       ),
     )
     .returning({ accountId: accountTokens.accountId, email: accountTokens.email });

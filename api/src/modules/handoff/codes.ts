@@ -1,7 +1,8 @@
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
 import { accountTokens } from '../../db/schema';
+import { dbNowPlus, liveByBothClocks } from '../../lib/db-clock';
 import { hashToken, newToken } from '../../lib/tokens';
 
 /**
@@ -14,14 +15,14 @@ export const HANDOFF_TTL_MS = 60_000;
 export async function issueHandoffCode(db: Queryable, role: Role, accountId: string, now: Date): Promise<string> {
   const code = newToken();
   // Dead codes are of no use to anyone: keep the table small.
-  await db.delete(accountTokens).where(and(eq(accountTokens.purpose, 'handoff'), lt(accountTokens.expiresAt, now)));
+  await db.delete(accountTokens).where(and(eq(accountTokens.purpose, 'handoff'), lt(accountTokens.expiresAt, sql`now()`)));
   await db.insert(accountTokens).values({
     tokenHash: hashToken(code),
     purpose: 'handoff',
     role,
     accountId,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + HANDOFF_TTL_MS),
+    expiresAt: dbNowPlus(HANDOFF_TTL_MS),
   });
   return code;
 }
@@ -37,7 +38,12 @@ export async function consumeHandoffCode(tx: Tx, role: Role, code: string, now: 
     .update(accountTokens)
     .set({ usedAt: now })
     .where(and(eq(accountTokens.tokenHash, hashToken(code)), eq(accountTokens.purpose, 'handoff'), isNull(accountTokens.usedAt)))
-    .returning({ accountId: accountTokens.accountId, role: accountTokens.role, expiresAt: accountTokens.expiresAt });
-  if (!claimed || claimed.role !== role || claimed.expiresAt <= now) return undefined;
+    .returning({
+      accountId: accountTokens.accountId,
+      role: accountTokens.role,
+      // Judged by both clocks (lib/db-clock.ts) in the same statement that spends the code.
+      live: sql<boolean>`${liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, now, HANDOFF_TTL_MS)}`,
+    });
+  if (!claimed || claimed.role !== role || !claimed.live) return undefined;
   return claimed.accountId;
 }

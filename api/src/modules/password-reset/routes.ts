@@ -8,6 +8,7 @@ import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { requireStrongPassword } from '../../lib/password-strength';
+import { dbNowMinus, dbNowPlus, liveByBothClocks } from '../../lib/db-clock';
 import { hashToken, newToken } from '../../lib/tokens';
 import { revokeAllSessions } from '../auth/sessions';
 import { clearFailures } from '../auth/throttle';
@@ -71,10 +72,10 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         role,
         accountId,
         createdAt: now,
-        expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+        expiresAt: dbNowPlus(RESET_TTL_MS),
       });
       // Keep the table small: links dead for a day are of no use to anyone.
-      await tx.delete(passwordResets).where(lt(passwordResets.expiresAt, new Date(now.getTime() - 86_400_000)));
+      await tx.delete(passwordResets).where(lt(passwordResets.expiresAt, dbNowMinus(86_400_000)));
       return true;
     });
     if (!issued) return;
@@ -109,7 +110,7 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             eq(passwordResets.role, role),
             eq(passwordResets.accountId, id),
             isNull(passwordResets.usedAt),
-            gt(passwordResets.expiresAt, now),
+            liveByBothClocks(passwordResets.expiresAt, passwordResets.createdAt, now, RESET_TTL_MS),
           );
           // Checked before the (costly) hash, and again atomically below: a link works once.
           const [found] = await db.db.select({ id: passwordResets.id }).from(passwordResets).where(live).limit(1);

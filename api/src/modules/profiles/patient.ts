@@ -131,13 +131,13 @@ export const patientProfile: ProfileSpec<
     return { patient: toPatient(me.row, me.assignedDoctors, me.pendingEmail), profileUrl: null };
   },
 
-  async loadBySession(db, token, now) {
+  async loadBySession(db, token, now, ttlHours) {
     let query = meBySessionQueries.get(db);
     if (!query) {
       query = meBySessionQuery(db);
       meBySessionQueries.set(db, query);
     }
-    const [me] = await query.execute(liveSessionParams(token, now));
+    const [me] = await query.execute(liveSessionParams(token, now, ttlHours));
     if (!me) return undefined;
     return {
       session: { id: me.sessionId, role: 'patient', accountId: me.row.id },

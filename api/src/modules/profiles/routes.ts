@@ -45,7 +45,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           ...(loadBySession
             ? {
                 sessionRead: async (token, now) => {
-                  const found = await loadBySession(db.db, token, now);
+                  const found = await loadBySession(db.db, token, now, config.sessionTtlHours);
                   return found && { session: found.session, read: found.me };
                 },
               }

@@ -119,7 +119,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         throw new HttpError(401, BAD_CREDENTIALS);
       }
       await clearPairFailures(db.db, role, email, ip);
-      await deleteExpiredSessions(db.db, now);
+      await deleteExpiredSessions(db.db);
       if (account.twoFactorEnabled) {
         // No token yet: POST /{role}/verify2FA with a code finishes the login within 5 minutes.
         await openLoginWindow(db.db, role, account.id, now);
