@@ -1,4 +1,4 @@
-import { Component, Suspense, lazy, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useEffect, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useRoutes, type RouteObject } from 'shared-router';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from 'shared-ui';
@@ -6,7 +6,7 @@ import { NotFound } from './NotFound';
 import { REMOTE_NAMES, type Owner } from './remotes';
 import { incompatibleShared, needsNewer } from './remoteErrors';
 import { isRemoteLoadFailure, withRetries } from './federationPlugin';
-import { incompatibleRemote } from './sharedVersions';
+import { alreadyReported, incompatibleRemote, markReported } from './sharedVersions';
 
 const AREA_NAMES: Record<Owner, string> = { public: 'public pages', patient: 'patient area', doctor: 'doctor area' };
 
@@ -23,7 +23,11 @@ function ownerRoutesView(owner: Owner): OwnerRoutesView {
       try {
         const mod = await loadRemote<{ default: RemoteRoute[] }>(`${REMOTE_NAMES[owner]}/routes`);
         // careloopFederationPlugin's fallback after its retries: the contained panel below, with the cause.
-        if (isRemoteLoadFailure(mod)) throw mod.remoteLoadFailed;
+        if (isRemoteLoadFailure(mod)) {
+          // Refused at registration for a shared version: logged there once, with both versions.
+          if (incompatibleRemote(REMOTE_NAMES[owner])) markReported(mod.remoteLoadFailed);
+          throw mod.remoteLoadFailed;
+        }
         if (!Array.isArray(mod?.default)) throw new Error(`${REMOTE_NAMES[owner]}/routes did not load`);
         const list = [...mod.default.map((route) => routeObject(route, owner)), { path: '*', element: <NotFound /> }];
         /** The owner's route list matched against the URL (or `at`); its own 404 when it has no such route. */
@@ -102,8 +106,7 @@ class RemoteBoundary extends Component<
     return { failed: true, error };
   }
   componentDidCatch(error: unknown) {
-    // A shared version the page cannot give was logged once, with both versions, when the remote was registered.
-    if (incompatibleRemote(REMOTE_NAMES[this.props.owner])) return;
+    if (alreadyReported(error)) return;
     console.error(`CareLoop: the ${AREA_NAMES[this.props.owner]} failed to load`, error);
   }
   mismatch(error: unknown) {
@@ -153,6 +156,15 @@ export function RemoteRoutes({ owner, at }: { owner: Owner; at?: string }) {
       </Suspense>
     </RemoteBoundary>
   );
+}
+
+/**
+ * React's report of an error a boundary caught (createRoot's onCaughtError): as React's own, except
+ * for one already logged with its cause.
+ */
+export function reportCaughtError(error: unknown, info: ErrorInfo): void {
+  if (alreadyReported(error)) return;
+  console.error(error, info.componentStack);
 }
 
 /** Forgets the loaded route lists, as a new page load would (tests start each case from a fresh page). */

@@ -79,6 +79,17 @@ export function checkManifest(remote: string, manifest: unknown, page = pageSing
   throw new Error(message);
 }
 
+/** Errors already logged with their cause (a remote refused at registration): not logged again when shown. */
+const reported = new WeakSet<object>();
+
+export function markReported(error: unknown): void {
+  if (typeof error === 'object' && error !== null) reported.add(error);
+}
+
+export function alreadyReported(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && reported.has(error);
+}
+
 /** Forgets what was found, as a new page load would (tests). */
 export function forgetIncompatibleRemotes() {
   incompatible.clear();
