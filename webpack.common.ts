@@ -118,6 +118,9 @@ export function createConfig(
       clean: true,
       // A failed remote chunk must fail again on retry, not hand back an empty module.
       strictModuleExceptionHandling: true,
+      // A chunk request that has not answered by then is dropped, so the shell's next try (within its
+      // VIEW_DEADLINE_MS, shell/src/federationPlugin.ts) asks anew instead of waiting on it (default 120 s).
+      chunkLoadTimeout: 5000,
     },
     resolve: {
       extensions: ['.tsx', '.ts', '.js'],

@@ -1,4 +1,4 @@
-import { Component, Suspense, lazy, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useEffect, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useRoutes, type RouteObject } from 'shared-router';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from 'shared-ui';
@@ -6,6 +6,7 @@ import { NotFound } from './NotFound';
 import { REMOTE_NAMES, type Owner } from './remotes';
 import { incompatibleShared, needsNewer } from './remoteErrors';
 import { isRemoteLoadFailure, withRetries } from './federationPlugin';
+import { alreadyReported, incompatibleRemote, markReported } from './sharedVersions';
 
 const AREA_NAMES: Record<Owner, string> = { public: 'public pages', patient: 'patient area', doctor: 'doctor area' };
 
@@ -22,9 +23,13 @@ function ownerRoutesView(owner: Owner): OwnerRoutesView {
       try {
         const mod = await loadRemote<{ default: RemoteRoute[] }>(`${REMOTE_NAMES[owner]}/routes`);
         // careloopFederationPlugin's fallback after its retries: the contained panel below, with the cause.
-        if (isRemoteLoadFailure(mod)) throw mod.remoteLoadFailed;
+        if (isRemoteLoadFailure(mod)) {
+          // Refused at registration for a shared version: logged there once, with both versions.
+          if (incompatibleRemote(REMOTE_NAMES[owner])) markReported(mod.remoteLoadFailed);
+          throw mod.remoteLoadFailed;
+        }
         if (!Array.isArray(mod?.default)) throw new Error(`${REMOTE_NAMES[owner]}/routes did not load`);
-        const list = [...mod.default.map(routeObject), { path: '*', element: <NotFound /> }];
+        const list = [...mod.default.map((route) => routeObject(route, owner)), { path: '*', element: <NotFound /> }];
         /** The owner's route list matched against the URL (or `at`); its own 404 when it has no such route. */
         function OwnerRoutes({ at }: { at?: string }) {
           return useRoutes(list, at);
@@ -40,18 +45,54 @@ function ownerRoutesView(owner: Owner): OwnerRoutesView {
   return view;
 }
 
-/** A route of a remote's list, its view fetched on first show; a failed fetch is retried, then again on the next mount. */
-function routeObject(route: RemoteRoute): RouteObject {
-  let View: ComponentType<Record<string, unknown>> | undefined;
-  function RouteView() {
-    // A chunk that failed (ChunkLoadError) is tried again a few times before the panel offers Retry.
-    View ??= lazy(() =>
-      withRetries(route.view).catch((err: unknown) => {
-        View = undefined; // React.lazy keeps a rejection: the next try needs a fresh one.
-        throw err;
-      }),
-    );
+/**
+ * A route of a remote's list, its view fetched on first show. The load (its tries and deadline:
+ * withRetries) is kept until it settles, rejection included, so the failure reaches the view's panel:
+ * a fresh loader per render would ask the network again forever. Retry, or a later visit after a
+ * failure, starts one new load.
+ */
+function routeObject(route: RemoteRoute, owner: Owner): RouteObject {
+  let load: { View: ComponentType<Record<string, unknown>>; failed: boolean } | undefined;
+  const view = () => {
+    if (!load) {
+      const current = {
+        failed: false,
+        View: lazy(() =>
+          withRetries(route.view, { final: (err) => incompatibleShared(err) !== undefined }).catch((err: unknown) => {
+            current.failed = true;
+            throw err;
+          }),
+        ),
+      };
+      load = current;
+    }
+    return load.View;
+  };
+  const forgetFailed = () => {
+    if (load?.failed) load = undefined;
+  };
+  function LoadedView() {
+    const View = view();
     return <View {...route.props} />;
+  }
+  function RouteView() {
+    const [attempt, setAttempt] = useState(0);
+    // Leaving a view that failed: the next visit is a new navigation and tries again.
+    useEffect(() => forgetFailed, []);
+    return (
+      <RemoteBoundary
+        key={attempt}
+        owner={owner}
+        onRetry={() => {
+          forgetFailed();
+          setAttempt((a) => a + 1);
+        }}
+      >
+        <Suspense fallback={<Page aria-busy="true" />}>
+          <LoadedView />
+        </Suspense>
+      </RemoteBoundary>
+    );
   }
   return { path: route.path, element: guardRoute(route, <RouteView />) };
 }
@@ -65,11 +106,15 @@ class RemoteBoundary extends Component<
     return { failed: true, error };
   }
   componentDidCatch(error: unknown) {
+    if (alreadyReported(error)) return;
     console.error(`CareLoop: the ${AREA_NAMES[this.props.owner]} failed to load`, error);
+  }
+  mismatch(error: unknown) {
+    return incompatibleShared(error) ?? incompatibleRemote(REMOTE_NAMES[this.props.owner]);
   }
   render() {
     if (!this.state.failed) return this.props.children;
-    const mismatch = incompatibleShared(this.state.error);
+    const mismatch = this.mismatch(this.state.error);
     if (mismatch)
       // Built against a shared package the page cannot give it: explained, never a TypeError inside the remote.
       return (
@@ -77,8 +122,8 @@ class RemoteBoundary extends Component<
           <Card data-testid="remote-incompatible">
             <h2>This part of CareLoop cannot start</h2>
             <Banner tone="error">
-              This part of CareLoop needs {needsNewer(mismatch) ? 'a newer' : 'a different'} version of {mismatch.pkg}; reload or
-              contact support.
+              This part of CareLoop needs {needsNewer(mismatch) ? 'a newer' : 'a different'} version of {mismatch.pkg} (
+              {mismatch.needs}, this page has {mismatch.loaded}); reload or contact support.
             </Banner>
             <Button type="button" onClick={() => window.location.reload()}>
               Reload
@@ -111,6 +156,15 @@ export function RemoteRoutes({ owner, at }: { owner: Owner; at?: string }) {
       </Suspense>
     </RemoteBoundary>
   );
+}
+
+/**
+ * React's report of an error a boundary caught (createRoot's onCaughtError): as React's own, except
+ * for one already logged with its cause.
+ */
+export function reportCaughtError(error: unknown, info: ErrorInfo): void {
+  if (alreadyReported(error)) return;
+  console.error(error, info.componentStack);
 }
 
 /** Forgets the loaded route lists, as a new page load would (tests start each case from a fresh page). */

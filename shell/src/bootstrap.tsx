@@ -6,10 +6,11 @@ import { ThemeProvider } from 'styled-components';
 import { configureApi, configureIdleTimeout, createQueryClient, listenForDraftClearing, useSession } from 'shared-auth';
 import { theme } from 'shared-ui';
 import { routes } from './routes';
+import { reportCaughtError } from './RemoteView';
 import { runtimeConfig } from './startup';
 
 async function start() {
-  const root = createRoot(document.getElementById('root')!);
+  const root = createRoot(document.getElementById('root')!, { onCaughtError: reportCaughtError });
   try {
     // fetched (and the remotes registered) by src/index.ts as the page started
     const config = await runtimeConfig;

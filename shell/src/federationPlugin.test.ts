@@ -81,10 +81,10 @@ test('a body that stalls after the headers fails at the deadline too', async () 
 test('withRetries tries a failing load again, then gives up with its error', async () => {
   let calls = 0;
   await expect(
-    withRetries(async () => (++calls < 3 ? Promise.reject(new Error('ChunkLoadError')) : 'view'), [1, 1]),
+    withRetries(async () => (++calls < 3 ? Promise.reject(new Error('ChunkLoadError')) : 'view'), { delaysMs: [1, 1] }),
   ).resolves.toBe('view');
   calls = 0;
-  await expect(withRetries(() => Promise.reject(new Error(`ChunkLoadError ${++calls}`)), [1, 1])).rejects.toThrow(
+  await expect(withRetries(() => Promise.reject(new Error(`ChunkLoadError ${++calls}`)), { delaysMs: [1, 1] })).rejects.toThrow(
     'ChunkLoadError 3',
   );
 });
@@ -111,4 +111,31 @@ test('remote entry scripts get the deadline, with the attributes the runtime ask
   expect(answer.script.src).toBe('https://r.example.org/remoteEntry.js');
   expect(answer.script.getAttribute('fetchpriority')).toBe('high');
   expect(answer.script.async).toBe(true);
+});
+
+test('withRetries gives up at its deadline, and starts no try after it', async () => {
+  let calls = 0;
+  const started = Date.now();
+  await expect(withRetries(() => (++calls, new Promise<never>(() => {})), { deadlineMs: 200 })).rejects.toThrow(
+    'did not load within 200 ms',
+  );
+  expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  calls = 0;
+  // Failing after 150 ms each: the 2nd try (at ~160 ms) fails after the deadline; no 3rd.
+  await expect(
+    withRetries(() => (++calls, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk')), 150))), {
+      delaysMs: [10, 10],
+      deadlineMs: 200,
+    }),
+  ).rejects.toThrow('did not load within 200 ms');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(calls).toBe(2);
+});
+
+test('withRetries does not try again a failure no try can mend', async () => {
+  let calls = 0;
+  await expect(
+    withRetries(() => (++calls, Promise.reject(new Error('mismatch'))), { delaysMs: [1, 1], final: () => true }),
+  ).rejects.toThrow('mismatch');
+  expect(calls).toBe(1);
 });

@@ -1,4 +1,5 @@
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { checkManifest } from './sharedVersions';
 
 /**
  * A remote that accepts the connection and never answers must show its contained panel within 5 s
@@ -38,16 +39,54 @@ export async function fetchWithRetry(
   }
 }
 
-/** `load` tried again after each delay when it rejects (a view's chunk: webpack fetches it anew each time). */
-export async function withRetries<T>(load: () => Promise<T>, delaysMs = RETRY_DELAYS_MS): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await load();
-    } catch (err) {
-      if (attempt >= delaysMs.length) throw err;
-      await sleep(delaysMs[attempt]);
-    }
-  }
+/**
+ * A view's chunk and its modules: all tries of one navigation must settle within this, or the view's
+ * panel offers Retry (a chunk is larger than a manifest, and the remote's own chunkLoadTimeout gives up
+ * on a silent request sooner: webpack.common.ts).
+ */
+export const VIEW_DEADLINE_MS = 6000;
+
+/**
+ * `load` tried again after each delay when it rejects (a view's chunk: webpack fetches it anew each time),
+ * all within `deadlineMs`: one try plus one per delay at most, none started after the deadline.
+ * `final(err)` says a failure no try can mend (a shared version the page cannot give): no further try.
+ */
+export function withRetries<T>(
+  load: () => Promise<T>,
+  {
+    delaysMs = RETRY_DELAYS_MS,
+    deadlineMs = VIEW_DEADLINE_MS,
+    final = (): boolean => false,
+  }: { delaysMs?: number[]; deadlineMs?: number; final?: (err: unknown) => boolean } = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      reject(new Error(`did not load within ${deadlineMs} ms`));
+    }, deadlineMs);
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    void (async () => {
+      for (let attempt = 0; !settled; attempt++) {
+        try {
+          const value = await load();
+          finish(() => resolve(value));
+          return;
+        } catch (err) {
+          if (attempt >= delaysMs.length || final(err)) {
+            finish(() => reject(err));
+            return;
+          }
+          await sleep(delaysMs[attempt]);
+        }
+      }
+    })();
+  });
 }
 
 /** What loadRemote hands back for a remote that failed: RemoteView shows the contained panel for it. */
@@ -76,8 +115,20 @@ function scriptElement(url: string, attrs: Record<string, unknown> = {}): HTMLSc
 export function careloopFederationPlugin(): ModuleFederationRuntimePlugin {
   return {
     name: 'careloop-releases',
-    // The remote's mf-manifest.json.
-    fetch: (url, init) => fetchWithRetry(url, init),
+    // The remote's mf-manifest.json, checked against the page's shared versions before any of its code runs.
+    fetch: async (url, init, remote) => {
+      const answer = await fetchWithRetry(url, init);
+      if (remote?.name && answer.ok) {
+        checkManifest(
+          remote.name,
+          await answer
+            .clone()
+            .json()
+            .catch(() => undefined),
+        );
+      }
+      return answer;
+    },
     // remoteEntry.js: a <script>, which the runtime waits for up to this long. The runtime applies no
     // attributes to a script a plugin answers with, so they are set here as it would.
     createScript: ({ url, attrs }) => ({ script: scriptElement(url, attrs), timeout: REMOTE_DEADLINE_MS }),

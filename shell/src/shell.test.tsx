@@ -5,10 +5,16 @@ import { createQueryClient, useSession } from 'shared-auth';
 import { ownerOf, routes } from './routes';
 import { sidebarEntries } from './Sidebar';
 import { forgetRouteLists } from './RemoteView';
+import { VIEW_DEADLINE_MS } from './federationPlugin';
 
 // The federation runtime is the network edge: a double that "downloads" a remote's route list or fails.
 // Each view renders "view <remote>/<name>".
 const down = new Set<string>();
+/** views whose chunk fails ("remote/View"), and views whose chunk never answers */
+const failingViews = new Set<string>();
+const hangingViews = new Set<string>();
+/** how often each view's chunk was asked for */
+const viewRequests = new Map<string, number>();
 /** remotes built against a newer shared-auth than the page has loaded */
 const tooNew = new Set<string>();
 const LISTS: Record<string, [path: string, view: string, access?: 'patient' | 'doctor'][]> = {
@@ -45,7 +51,13 @@ jest.mock('@module-federation/enhanced/runtime', () => ({
       default: LISTS[remote].map(([path, view, access]) => ({
         path,
         access,
-        view: async () => ({ default: () => <p>{`view ${remote}/${view}`}</p> }),
+        view: async () => {
+          const key = `${remote}/${view}`;
+          viewRequests.set(key, (viewRequests.get(key) ?? 0) + 1);
+          if (hangingViews.has(key)) return new Promise<never>(() => {});
+          if (failingViews.has(key)) throw new Error(`ChunkLoadError: Loading chunk ${view} failed.`);
+          return { default: () => <p>{`view ${key}`}</p> };
+        },
       })),
     };
   }),
@@ -65,6 +77,9 @@ beforeEach(() => {
   forgetRouteLists();
   down.clear();
   tooNew.clear();
+  failingViews.clear();
+  hangingViews.clear();
+  viewRequests.clear();
   localStorage.clear();
   useSession.getState().logout();
   useSession.getState().start();
@@ -146,11 +161,78 @@ test('a remote built against a newer shared-auth shows a contained, explained pa
   tooNew.add('remote_patient');
   renderAt('/patient/signup');
   expect(await screen.findByTestId('remote-incompatible')).toHaveTextContent(
-    'This part of CareLoop needs a newer version of shared-auth; reload or contact support.',
+    'This part of CareLoop needs a newer version of shared-auth (^1.2.0, this page has 1.1.0); reload or contact support.',
   );
   expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   expect(screen.queryByTestId('remote-error')).not.toBeInTheDocument();
   expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
+});
+
+test('a view whose chunk keeps failing shows the panel after 3 requests; Retry loads only that view', async () => {
+  useSession.getState().login('t', 'patient');
+  const router = renderAt('/patient/dashboard');
+  expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
+  failingViews.add('remote_patient/EditProfile');
+  // Personal Information: the dashboard gives way to the panel, the URL is the edit page's.
+  await act(() => router.navigate('/patient/edit'));
+  expect(await screen.findByTestId('remote-error', {}, { timeout: 5000 })).toHaveTextContent(
+    'The patient area could not be loaded.',
+  );
+  expect(screen.queryByText('view remote_patient/Dashboard')).not.toBeInTheDocument();
+  // No retry storm: the first try and its 2 retries, then nothing more.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 1500)));
+  expect(viewRequests.get('remote_patient/EditProfile')).toBe(3);
+  expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
+
+  failingViews.clear();
+  fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+  expect(await screen.findByText('view remote_patient/EditProfile')).toBeInTheDocument();
+  expect(viewRequests.get('remote_patient/EditProfile')).toBe(4);
+  // Only the view was loaded again, not the remote's route list or the other views.
+  expect(viewRequests.get('remote_patient/Dashboard')).toBe(1);
+});
+
+test('leaving a failed view and coming back is a new navigation: it is tried again', async () => {
+  useSession.getState().login('t', 'patient');
+  failingViews.add('remote_patient/EditProfile');
+  const router = renderAt('/patient/edit');
+  expect(await screen.findByTestId('remote-error', {}, { timeout: 5000 })).toBeInTheDocument();
+  await act(() => router.navigate('/patient/dashboard'));
+  expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
+  failingViews.clear();
+  await act(() => router.navigate('/patient/edit'));
+  expect(await screen.findByText('view remote_patient/EditProfile')).toBeInTheDocument();
+  expect(viewRequests.get('remote_patient/EditProfile')).toBe(4);
+});
+
+test('a view whose chunk never answers shows the panel at the deadline, and Retry asks again', async () => {
+  jest.useFakeTimers();
+  try {
+    useSession.getState().login('t', 'patient');
+    hangingViews.add('remote_patient/EditProfile');
+    renderAt('/patient/edit');
+    // React renders at the end of each act: step until the view's chunk is asked for.
+    for (let i = 0; i < 10 && !viewRequests.has('remote_patient/EditProfile'); i++)
+      await act(() => jest.advanceTimersByTimeAsync(10));
+    expect(viewRequests.get('remote_patient/EditProfile')).toBe(1);
+    await act(() => jest.advanceTimersByTimeAsync(VIEW_DEADLINE_MS - 100));
+    expect(screen.queryByTestId('remote-error')).not.toBeInTheDocument();
+    await act(() => jest.advanceTimersByTimeAsync(100));
+    await act(() => jest.advanceTimersByTimeAsync(10));
+    expect(screen.getByTestId('remote-error')).toHaveTextContent('The patient area could not be loaded.');
+    // A pending request is not asked for again while it may still answer.
+    expect(viewRequests.get('remote_patient/EditProfile')).toBe(1);
+    await act(() => jest.advanceTimersByTimeAsync(60_000));
+    expect(viewRequests.get('remote_patient/EditProfile')).toBe(1);
+
+    hangingViews.clear();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await act(() => jest.advanceTimersByTimeAsync(100));
+    await act(() => jest.advanceTimersByTimeAsync(100));
+    expect(screen.getByText('view remote_patient/EditProfile')).toBeInTheDocument();
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test('Sign In and Create an account dropdowns open, list both roles, and close on a press outside', async () => {

@@ -1,0 +1,55 @@
+import { checkManifest, forgetIncompatibleRemotes, incompatibleRemote, unmetRequirement } from './sharedVersions';
+import { incompatibleShared } from './remoteErrors';
+
+// What remote-patient's mf-manifest.json lists under "shared" (fields the check reads).
+const manifest = (sharedAuth: string, react = '^19.2.0') => ({
+  name: 'remote_patient',
+  shared: [
+    { name: 'react', version: react.slice(1), requiredVersion: react, singleton: true },
+    { name: 'shared-auth', version: sharedAuth.slice(1), requiredVersion: sharedAuth, singleton: true },
+    { name: 'zustand', version: '9.0.0', requiredVersion: '^9.0.0', singleton: true },
+    { name: 'shared-ui', version: '2.0.0', requiredVersion: '^2.0.0', singleton: false },
+  ],
+});
+const page = {
+  react: { version: '19.2.0', strict: true },
+  'shared-auth': { version: '1.1.2', strict: true },
+  zustand: { version: '5.0.8', strict: false },
+};
+
+beforeEach(() => forgetIncompatibleRemotes());
+
+test('a strict singleton the page has at an older version is unmet; versioned and loose ones are not', () => {
+  expect(unmetRequirement(manifest('^1.2.0').shared, page)).toEqual({ pkg: 'shared-auth', needs: '^1.2.0', loaded: '1.1.2' });
+  expect(unmetRequirement(manifest('^1.1.0').shared, page)).toBeUndefined();
+  expect(unmetRequirement(manifest('^1.1.0', '^19.4.0').shared, page)).toEqual({
+    pkg: 'react',
+    needs: '^19.4.0',
+    loaded: '19.2.0',
+  });
+});
+
+test('an incompatible manifest is refused in the runtime words, and logged once with both versions', () => {
+  const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const refuse = () => checkManifest('remote_patient', manifest('^1.2.0'), page);
+    expect(refuse).toThrow('shared singleton module shared-auth does not satisfy the requirement of remote_patient');
+    expect(refuse).toThrow();
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(String(error.mock.calls[0][0])).toContain('remote_patient needs shared-auth ^1.2.0, this page has 1.1.2');
+    expect(incompatibleRemote('remote_patient')).toEqual({ pkg: 'shared-auth', needs: '^1.2.0', loaded: '1.1.2' });
+    try {
+      refuse();
+    } catch (err) {
+      expect(incompatibleShared(err)).toEqual({ pkg: 'shared-auth', needs: '^1.2.0', loaded: '1.1.2' });
+    }
+  } finally {
+    error.mockRestore();
+  }
+});
+
+test('a compatible manifest, or an answer that is no manifest, passes', () => {
+  expect(() => checkManifest('remote_patient', manifest('^1.1.0'), page)).not.toThrow();
+  expect(() => checkManifest('remote_patient', undefined, page)).not.toThrow();
+  expect(incompatibleRemote('remote_patient')).toBeUndefined();
+});
