@@ -798,7 +798,7 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
     });
 
     it('takes the client IP from X-Forwarded-For only behind a trusted proxy', async () => {
-      const proxied = await createTestApp(tdb.adapter, { TRUST_PROXY: 'true' });
+      const proxied = await createTestApp(tdb.adapter, { TRUST_PROXY: '1' });
       setClock(proxied, t.clock.now().toISOString());
       try {
         const { doctor, patient } = await pair();
