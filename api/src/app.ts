@@ -13,6 +13,7 @@ import { addSecurityHeaders } from './http/security-headers';
 import { serializerCompiler } from './http/serializer';
 import { trackRequestsForShutdown } from './http/shutdown';
 import { BackgroundTasks } from './lib/background';
+import { createMailOutbox } from './lib/mail-outbox';
 import { MailQueue } from './lib/mail-queue';
 import {
   DB_BUSY_MESSAGE,
@@ -133,8 +134,9 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   app.decorate('backgroundTasks', background);
   app.addHook('onClose', async () => background.idle());
   // The routes' mail goes through the queue: a message that cannot be sent now follows later.
-  const mailQueue = new MailQueue(given.mailer, app.log);
+  const mailQueue = new MailQueue(given.mailer, app.log, createMailOutbox(given.db.db, given.secretBox), () => given.clock.now());
   app.decorate('mailQueue', mailQueue);
+  app.addHook('onReady', async () => mailQueue.start());
   app.addHook('onClose', async () => {
     await mailQueue.retryNow(); // a last try; what is still queued is logged as lost
     mailQueue.close();

@@ -592,3 +592,24 @@ export const reminderDeliveries = pgTable(
     check('reminder_deliveries_status_check', sql`${t.status} in ('claimed', 'sending', 'sent', 'failed', 'unknown')`),
   ],
 );
+
+/**
+ * Mail the app could not hand over at once (the outbox folder full or unwritable, the SMTP server
+ * away): kept here, sealed with the encryption key (it may hold a reset or verification link),
+ * and tried again until it goes out (lib/mail-queue.ts). A row is held by one sender at a time
+ * (lease_until), so replicas never send it twice at once; it is deleted once sent.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** the message (to, subject, text) as JSON, sealed by the SecretBox */
+    sealed: text('sealed').notNull(),
+    attempts: integer('attempts').notNull().default(1),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.nextAttemptAt)],
+);

@@ -1,0 +1,89 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../adapters/db';
+import { selectRows } from '../adapters/db';
+import type { MailMessage } from '../adapters/mail';
+import { mailOutbox } from '../db/schema';
+import type { SecretBox } from './secret-box';
+
+/** A message waiting in the database, leased to the sender that claimed it. */
+export interface OutboxEntry {
+  id: string;
+  /** null when the row cannot be opened (sealed with another key): it is given up */
+  message: MailMessage | null;
+  attempts: number;
+}
+
+/** The durable part of the mail queue (table mail_outbox): what survives a restart. */
+export interface MailOutbox {
+  save(message: MailMessage, at: Date, retryAt: Date, error: string): Promise<void>;
+  /** Rows due by `now`, each leased to the caller for LEASE_MS (another replica skips them meanwhile). */
+  claimDue(now: Date, limit: number): Promise<OutboxEntry[]>;
+  sent(id: string): Promise<void>;
+  /** retryAt null: given up (the row goes). */
+  failed(id: string, attempts: number, retryAt: Date | null, error: string): Promise<void>;
+  pending(): Promise<number>;
+}
+
+const CONTEXT = 'mail-outbox';
+/** A sender that stops mid-message frees it after this; the message may then go out twice (never lost). */
+const LEASE_MS = 2 * 60_000;
+
+export function createMailOutbox(db: Db, box: SecretBox): MailOutbox {
+  const unseal = (sealed: string): MailMessage | null => {
+    try {
+      return JSON.parse(box.decrypt(sealed, CONTEXT)) as MailMessage;
+    } catch {
+      return null; // another key: given up by the queue, at error
+    }
+  };
+  return {
+    async save(message, at, retryAt, error) {
+      const { to, subject, text, html } = message;
+      await db.insert(mailOutbox).values({
+        sealed: box.encrypt(JSON.stringify({ to, subject, text, ...(html ? { html } : {}) }), CONTEXT),
+        attempts: 1,
+        lastError: error,
+        nextAttemptAt: retryAt,
+        createdAt: at,
+      });
+    },
+
+    async claimDue(now, limit) {
+      const at = now.toISOString();
+      const until = new Date(now.getTime() + LEASE_MS).toISOString();
+      const rows = await selectRows<{ id: string; sealed: string; attempts: number }>(
+        db,
+        sql`
+          update ${mailOutbox} o set lease_until = ${until}::timestamptz
+           where o.id in (select m.id from ${mailOutbox} m
+                           where m.next_attempt_at <= ${at}::timestamptz
+                             and (m.lease_until is null or m.lease_until <= ${at}::timestamptz)
+                           order by m.next_attempt_at
+                           limit ${limit}
+                             for update skip locked)
+          returning o.id, o.sealed, o.attempts`,
+      );
+      return rows.map((r) => ({ id: r.id, message: unseal(r.sealed), attempts: Number(r.attempts) }));
+    },
+
+    async sent(id) {
+      await db.delete(mailOutbox).where(eq(mailOutbox.id, id));
+    },
+
+    async failed(id, attempts, retryAt, error) {
+      if (!retryAt) {
+        await db.delete(mailOutbox).where(eq(mailOutbox.id, id));
+        return;
+      }
+      await db
+        .update(mailOutbox)
+        .set({ attempts, nextAttemptAt: retryAt, lastError: error.slice(0, 1000), leaseUntil: null })
+        .where(eq(mailOutbox.id, id));
+    },
+
+    async pending() {
+      const [row] = await selectRows<{ n: number }>(db, sql`select count(*)::int as n from ${mailOutbox}`);
+      return Number(row?.n ?? 0);
+    },
+  };
+}
