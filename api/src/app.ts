@@ -13,7 +13,7 @@ import { addSecurityHeaders } from './http/security-headers';
 import { serializerCompiler } from './http/serializer';
 import { trackRequestsForShutdown } from './http/shutdown';
 import { BackgroundTasks } from './lib/background';
-import { createMailOutbox } from './lib/mail-outbox';
+import { createMailOutbox } from './adapters/mail-outbox';
 import { MailQueue } from './lib/mail-queue';
 import {
   DB_BUSY_MESSAGE,

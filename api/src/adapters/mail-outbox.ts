@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../adapters/db';
-import { selectRows } from '../adapters/db';
-import type { MailMessage } from '../adapters/mail';
+import type { Db } from './db';
+import { selectRows } from './db';
+import type { MailMessage } from './mail';
 import { mailOutbox } from '../db/schema';
-import type { SecretBox } from './secret-box';
+import type { SecretBox } from '../lib/secret-box';
 
 /** A message waiting in the database, leased to the sender that claimed it. */
 export interface OutboxEntry {
