@@ -1,25 +1,11 @@
-import { DAY_MS, instantOfWallTime, latestOccurrence, nextOccurrence, retryDelayMs } from './reminder-schedule';
+import { instantOfWallTime, localDateTime } from '../clinical/age';
+import { DAY_MS, latestOccurrence, nextOccurrence, retryDelayMs } from './reminder-schedule';
 
 const MIN = 60 * 1000;
 const HOUR = 60 * MIN;
 
 /** "2026-03-29 09:00": an instant as the zone's clocks read it. */
-function local(at: Date, timeZone: string): string {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    })
-      .formatToParts(at)
-      .map((x) => [x.type, x.value]),
-  );
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
-}
+const local = (at: Date, timeZone: string) => localDateTime(at, timeZone).replace('T', ' ');
 
 /** The first `count` occurrences, following nextOccurrence from the start. */
 function occurrences(startAt: Date, intervalDays: number, timeZone: string, count: number): Date[] {

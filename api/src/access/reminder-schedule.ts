@@ -3,6 +3,8 @@
  * zone is a parameter), so the rules are tested without a database.
  */
 
+import { instantOfWallTime, wallTimeOf } from '../clinical/age';
+
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /*
@@ -15,51 +17,6 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
  *   change day (clocks jump 02:00 → 03:00) is sent at 03:30 CEST;
  * - overlap (a local time that happens twice, fall back): the earlier instant, so it is sent once.
  */
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-function formatIn(timeZone: string): Intl.DateTimeFormat {
-  let f = formats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formats.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The local date and time of an instant in a zone, written as if UTC (Date.UTC of its fields). */
-function wallTimeOf(at: number, timeZone: string): number {
-  const p: Record<string, number> = {};
-  for (const part of formatIn(timeZone).formatToParts(new Date(at))) p[part.type] = Number(part.value);
-  const ms = ((at % 1000) + 1000) % 1000;
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, ms);
-}
-
-/** The zone's offset from UTC at an instant (ms; + east of Greenwich). */
-const offsetAt = (at: number, timeZone: string) => wallTimeOf(at, timeZone) - at;
-
-/**
- * The instant at which a zone's clocks read `wallMs` (a local date and time written as if UTC):
- * in a gap, moved forward by the gap's length; in an overlap, the earlier instant.
- */
-export function instantOfWallTime(wallMs: number, timeZone: string): Date {
-  // A change of offset is at least weeks from the next almost everywhere: the offsets a day
-  // either side are the two that may apply.
-  const before = offsetAt(wallMs - DAY_MS, timeZone);
-  const after = offsetAt(wallMs + DAY_MS, timeZone);
-  const matches = [wallMs - before, wallMs - after].filter((at) => offsetAt(at, timeZone) === wallMs - at);
-  if (matches.length > 0) return new Date(Math.min(...matches));
-  // No instant reads wallMs: a gap. The offset before it shifts the time forward by the gap.
-  return new Date(wallMs - before);
-}
 
 /** Occurrence k (k ≥ 1) of a reminder every intervalDays days from startAt, in the zone. */
 function occurrenceAt(startAt: Date, intervalDays: number, k: number, timeZone: string): Date {

@@ -84,3 +84,52 @@ export function localDateTime(at: Date, timeZone = 'UTC'): string {
   const part = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
 }
+
+// ---------------------------------------------------------------- wall-clock time in a zone
+
+const DAY = 24 * 60 * 60 * 1000;
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function formatIn(timeZone: string): Intl.DateTimeFormat {
+  let f = formats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formats.set(timeZone, f);
+  }
+  return f;
+}
+
+/** The local date and time of an instant in a zone, written as if UTC (Date.UTC of its fields). */
+export function wallTimeOf(at: number, timeZone: string): number {
+  const p: Record<string, number> = {};
+  for (const part of formatIn(timeZone).formatToParts(new Date(at))) p[part.type] = Number(part.value);
+  const ms = ((at % 1000) + 1000) % 1000;
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, ms);
+}
+
+/** The zone's offset from UTC at an instant (ms; + east of Greenwich). */
+const offsetAt = (at: number, timeZone: string) => wallTimeOf(at, timeZone) - at;
+
+/**
+ * The instant at which a zone's clocks read `wallMs` (a local date and time written as if UTC):
+ * in a gap, moved forward by the gap's length; in an overlap, the earlier instant.
+ */
+export function instantOfWallTime(wallMs: number, timeZone: string): Date {
+  // A change of offset is at least weeks from the next almost everywhere: the offsets a day
+  // either side are the two that may apply.
+  const before = offsetAt(wallMs - DAY, timeZone);
+  const after = offsetAt(wallMs + DAY, timeZone);
+  const matches = [wallMs - before, wallMs - after].filter((at) => offsetAt(at, timeZone) === wallMs - at);
+  if (matches.length > 0) return new Date(Math.min(...matches));
+  // No instant reads wallMs: a gap. The offset before it shifts the time forward by the gap.
+  return new Date(wallMs - before);
+}

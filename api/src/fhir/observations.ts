@@ -1,6 +1,7 @@
 import type { CodeableConcept, Coding, Observation, Quantity } from '@medplum/fhirtypes';
 import type { PatientRows } from '../access';
 import { NEWS2_LABELS, recordObservations } from '../clinical';
+import { instantOfWallTime } from '../clinical/age';
 import { toMedicalRecord } from '../access';
 
 /*
@@ -38,32 +39,14 @@ const quantity = (value: number, unit: string, code = unit): Quantity => ({ valu
 
 /**
  * A local clinic time (`YYYY-MM-DDThh:mm`, CLINIC_TIME_ZONE) as an instant: the zone's offset is
- * read at that moment (Intl), so summer time is right.
+ * read at that moment (Intl), so summer time is right (a time in the spring gap moves forward by
+ * the gap, one in the autumn overlap is the earlier instant: instantOfWallTime).
  */
 export function clinicTimeToInstant(local: string, timeZone: string): string {
   const [date, time] = local.split('T');
   const [y, mo, d] = date.split('-').map(Number);
   const [h, mi] = time.split(':').map(Number);
-  const asUtc = Date.UTC(y, mo - 1, d, h, mi);
-  const offsetAt = (ms: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-      })
-        .formatToParts(new Date(ms))
-        .map((p) => [p.type, p.value]),
-    );
-    return Date.UTC(+parts.year, +parts.month - 1, +parts.day, +parts.hour, +parts.minute) - ms;
-  };
-  let at = asUtc - offsetAt(asUtc);
-  at = asUtc - offsetAt(at);
-  return new Date(at).toISOString();
+  return instantOfWallTime(Date.UTC(y, mo - 1, d, h, mi), timeZone).toISOString();
 }
 
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
