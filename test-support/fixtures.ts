@@ -90,6 +90,7 @@ export const reminder = (over: Partial<Reminder> = {}): Reminder => ({
   _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a55',
   to: 'asha@example.com',
   patientName: 'Asha Rao',
+  accessEnded: false,
   subject: 'Dose',
   text: 'Take it',
   startDate: '2026-11-21T09:00:00.000Z',

@@ -35,8 +35,12 @@ export type ReminderDelivery = z.infer<typeof ReminderDelivery>;
 
 export const Reminder = z.object({
   _id: EntityId,
+  /** the patient's current e-mail; '' once the doctor's access has ended (accessEnded) */
   to: z.string(),
+  /** the patient's current name; once access has ended, the name the reminder was scheduled with */
   patientName: z.string(),
+  /** the patient ended the doctor's access: the reminder is cancelled and shows nothing current of them */
+  accessEnded: z.boolean(),
   subject: z.string(),
   text: z.string(),
   startDate: z.string(),

@@ -540,6 +540,7 @@ export class PatientAccess {
       const row = await insertReminder(tx, {
         doctorId: this.caller.accountId,
         patientId: patient.id,
+        patientName: patient.name,
         subject: body.subject,
         text: body.text,
         startAt,
@@ -567,7 +568,11 @@ export class PatientAccess {
         rows.map((r) => r.reminder.id),
       );
       return rows.map((r) =>
-        toReminder(r.reminder, { name: r.patientName, email: r.patientEmail }, deliveries.get(r.reminder.id)),
+        toReminder(
+          r.reminder,
+          r.assigned ? { name: r.patientName, email: r.patientEmail } : 'access ended',
+          deliveries.get(r.reminder.id),
+        ),
       );
     });
   }

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, min, sql } from 'drizzle-orm';
 import { REMINDER_DELIVERIES_SHOWN, type Reminder, type ReminderDelivery } from 'shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
-import { DELIVERY_STATUSES, doctors, patients, reminderDeliveries, reminders } from '../db/schema';
+import { assignments, DELIVERY_STATUSES, doctors, patients, reminderDeliveries, reminders } from '../db/schema';
 
 export type ReminderRow = typeof reminders.$inferSelect;
 
@@ -42,15 +42,25 @@ export async function insertReminder(db: Queryable, values: typeof reminders.$in
   return row;
 }
 
-/** The doctor's reminders, newest first, with the patient's name and current e-mail (where they go). */
+/**
+ * The doctor's reminders, newest first. While the patient is assigned to the doctor: their current
+ * name and e-mail (where the reminders go); once the access has ended, only the name the reminder
+ * was scheduled with (`assigned` false): the doctor learns nothing the patient has changed since.
+ */
 export async function remindersOf(
   db: Queryable,
   doctorId: string,
-): Promise<{ reminder: ReminderRow; patientName: string; patientEmail: string }[]> {
+): Promise<{ reminder: ReminderRow; patientName: string; patientEmail: string; assigned: boolean }[]> {
   return db
-    .select({ reminder: reminders, patientName: patients.name, patientEmail: patients.email })
+    .select({
+      reminder: reminders,
+      patientName: patients.name,
+      patientEmail: patients.email,
+      assigned: sql<boolean>`${assignments.doctorId} is not null`,
+    })
     .from(reminders)
     .innerJoin(patients, eq(patients.id, reminders.patientId))
+    .leftJoin(assignments, and(eq(assignments.doctorId, reminders.doctorId), eq(assignments.patientId, reminders.patientId)))
     .where(eq(reminders.doctorId, doctorId))
     .orderBy(desc(reminders.createdAt), desc(reminders.id))
     .limit(500);
@@ -127,15 +137,20 @@ function iso(value: string | Date | null): string | null {
   return value === null ? null : new Date(value).toISOString();
 }
 
+/** Once the doctor's access has ended: no current detail of the patient, the name as scheduled. */
+export const FORMER_PATIENT = 'Former patient';
+
 export function toReminder(
   row: ReminderRow,
-  patient: { name: string; email: string },
+  patient: { name: string; email: string } | 'access ended',
   deliveries: DeliveriesOfReminder = { latest: [], count: 0 },
 ): Reminder {
+  const ended = patient === 'access ended';
   return {
     _id: row.id,
-    to: patient.email,
-    patientName: patient.name,
+    to: ended ? '' : patient.email,
+    patientName: ended ? (row.patientName ?? FORMER_PATIENT) : patient.name,
+    accessEnded: ended,
     subject: row.subject,
     text: row.text,
     startDate: row.startAt.toISOString(),

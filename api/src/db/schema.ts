@@ -526,6 +526,8 @@ export const reminders = pgTable(
       .references(() => patients.id),
     /** Legacy: the address at scheduling time. Deliveries go to the patient's current, verified e-mail. */
     toEmail: text('to_email'),
+    /** The patient's name when the reminder was scheduled: what the doctor sees once their access has ended. */
+    patientName: text('patient_name'),
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     startAt: timestamp('start_at', { withTimezone: true }).notNull(),

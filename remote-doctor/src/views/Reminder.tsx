@@ -34,9 +34,18 @@ function ReminderRecipient({ patient }: { patient?: AssignedPatient }) {
   );
 }
 
-/** A scheduled reminder's patient: their identity while assigned, else the name and address it was sent to. */
-const ReminderPatient = ({ reminder, patient }: { reminder: { patientName: string; to: string }; patient?: AssignedPatient }) =>
-  patient ? <PatientIdentity patient={patient} as="span" /> : <>{`${reminder.patientName} (${reminder.to})`}</>;
+/**
+ * A reminder's patient: their identity while assigned; once the patient has ended the access, only
+ * the name the reminder was scheduled with (the api sends nothing current of them).
+ */
+const ReminderPatient = ({ reminder, patient }: { reminder: ReminderItem; patient?: AssignedPatient }) =>
+  reminder.accessEnded ? (
+    <>{`${reminder.patientName} (access ended)`}</>
+  ) : patient ? (
+    <PatientIdentity patient={patient} as="span" />
+  ) : (
+    <>{`${reminder.patientName} (${reminder.to})`}</>
+  );
 
 /** One occurrence and what became of it, in words (times in the clinic's zone). */
 function deliveryText(d: ReminderDelivery, formatDateTime: (at: string) => string): string {
@@ -190,7 +199,7 @@ export default function Reminder() {
                   <span>
                     <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
                     <br />
-                    <small>{`${every(r)}, ${r.status}`}</small>
+                    <small>{`${every(r)}, ${r.accessEnded ? 'cancelled: the patient ended your access' : r.status}`}</small>
                     <Deliveries reminder={r} />
                   </span>
                 </li>

@@ -233,3 +233,28 @@ test('each reminder shows what became of its latest occurrences: scheduled, sent
   );
   expect(screen.getByRole('list', { name: 'Scheduled reminders' })).not.toHaveTextContent('Once');
 });
+
+test("a reminder whose patient ended the doctor's access shows the name as scheduled and says so, with no address", async () => {
+  scheduled = [
+    reminder({
+      _id: '7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a57',
+      subject: 'Review',
+      status: 'cancelled',
+      nextRunAt: null,
+      accessEnded: true,
+      to: '',
+      patientName: 'Asha Rao',
+    }),
+  ];
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  const past = await screen.findByRole('list', { name: 'Past reminders' });
+  expect(past).toHaveTextContent('Review to Asha Rao (access ended)');
+  expect(past).toHaveTextContent('cancelled: the patient ended your access');
+  expect(past).not.toHaveTextContent('()');
+});

@@ -241,6 +241,30 @@ describe.each(BACKENDS)('revoking a connection on %s', (backend) => {
       expect(cancelled).toHaveLength(1);
     });
 
+    it('after the revoke the doctor sees no current detail of the patient: the name as scheduled, no e-mail, "access ended"', async () => {
+      const { doctor, patient } = await connectedPair();
+      const as = (who: Account, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
+        t.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) });
+      const scheduledAs = (await as(patient, 'GET', '/patient/me')).json().patient.name as string;
+      const created = await as(doctor, 'POST', '/doctor/reminder', {
+        to: patient.email,
+        subject: 'Annual review',
+        text: 'Please book your review.',
+        startDate: new Date(t.clock.now().getTime() + 86_400_000).toISOString(),
+        intervalDays: 0,
+      });
+      expect(created.statusCode).toBe(201);
+      expect((await revokeBy(side, doctor, patient)).statusCode).toBe(200);
+      // the patient moves on: a new name
+      expect((await as(patient, 'PATCH', '/patient/me', { name: 'Renamed After Revoke' })).statusCode).toBe(200);
+
+      const list = await as(doctor, 'GET', '/doctor/reminders');
+      const item = list.json().find((r: { _id: string }) => r._id === created.json()._id);
+      expect(item).toMatchObject({ status: 'cancelled', accessEnded: true, to: '', patientName: scheduledAs });
+      expect(list.body).not.toContain(patient.email);
+      expect(list.body).not.toContain('Renamed After Revoke');
+    });
+
     it('leaves pending requests alone, and the pair may connect again by a new request', async () => {
       const { doctor, patient } = await connectedPair();
       const elsewhere = await account(t, 'doctor');
