@@ -134,7 +134,12 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   app.decorate('backgroundTasks', background);
   app.addHook('onClose', async () => background.idle());
   // The routes' mail goes through the queue: a message that cannot be sent now follows later.
-  const mailQueue = new MailQueue(given.mailer, app.log, createMailOutbox(given.db.db, given.secretBox), () => given.clock.now());
+  const mailQueue = new MailQueue(
+    given.mailer,
+    app.log,
+    createMailOutbox(() => given.db.db, given.secretBox),
+    () => given.clock.now(),
+  );
   app.decorate('mailQueue', mailQueue);
   app.addHook('onReady', async () => mailQueue.start());
   app.addHook('onClose', async () => {

@@ -28,7 +28,8 @@ const CONTEXT = 'mail-outbox';
 /** A sender that stops mid-message frees it after this; the message may then go out twice (never lost). */
 const LEASE_MS = 2 * 60_000;
 
-export function createMailOutbox(db: Db, box: SecretBox): MailOutbox {
+/** `database`: read when a message is kept or sent, not when the app is built (the OpenAPI export builds it with none). */
+export function createMailOutbox(database: () => Db, box: SecretBox): MailOutbox {
   const unseal = (sealed: string): MailMessage | null => {
     try {
       return JSON.parse(box.decrypt(sealed, CONTEXT)) as MailMessage;
@@ -39,20 +40,22 @@ export function createMailOutbox(db: Db, box: SecretBox): MailOutbox {
   return {
     async save(message, at, retryAt, error) {
       const { to, subject, text, html } = message;
-      await db.insert(mailOutbox).values({
-        sealed: box.encrypt(JSON.stringify({ to, subject, text, ...(html ? { html } : {}) }), CONTEXT),
-        attempts: 1,
-        lastError: error,
-        nextAttemptAt: retryAt,
-        createdAt: at,
-      });
+      await database()
+        .insert(mailOutbox)
+        .values({
+          sealed: box.encrypt(JSON.stringify({ to, subject, text, ...(html ? { html } : {}) }), CONTEXT),
+          attempts: 1,
+          lastError: error,
+          nextAttemptAt: retryAt,
+          createdAt: at,
+        });
     },
 
     async claimDue(now, limit) {
       const at = now.toISOString();
       const until = new Date(now.getTime() + LEASE_MS).toISOString();
       const rows = await selectRows<{ id: string; sealed: string; attempts: number }>(
-        db,
+        database(),
         sql`
           update ${mailOutbox} o set lease_until = ${until}::timestamptz
            where o.id in (select m.id from ${mailOutbox} m
@@ -67,22 +70,22 @@ export function createMailOutbox(db: Db, box: SecretBox): MailOutbox {
     },
 
     async sent(id) {
-      await db.delete(mailOutbox).where(eq(mailOutbox.id, id));
+      await database().delete(mailOutbox).where(eq(mailOutbox.id, id));
     },
 
     async failed(id, attempts, retryAt, error) {
       if (!retryAt) {
-        await db.delete(mailOutbox).where(eq(mailOutbox.id, id));
+        await database().delete(mailOutbox).where(eq(mailOutbox.id, id));
         return;
       }
-      await db
+      await database()
         .update(mailOutbox)
         .set({ attempts, nextAttemptAt: retryAt, lastError: error.slice(0, 1000), leaseUntil: null })
         .where(eq(mailOutbox.id, id));
     },
 
     async pending() {
-      const [row] = await selectRows<{ n: number }>(db, sql`select count(*)::int as n from ${mailOutbox}`);
+      const [row] = await selectRows<{ n: number }>(database(), sql`select count(*)::int as n from ${mailOutbox}`);
       return Number(row?.n ?? 0);
     },
   };
