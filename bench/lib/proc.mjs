@@ -152,7 +152,6 @@ export async function startApi({ port, dataDir, databaseUrl, webOrigins = [] }) 
     // Set so a PostgreSQL run does not warn about per-replica key files.
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     FILES_SIGNING_KEY: randomBytes(32).toString('base64'),
-    REMINDER_POLL_SECONDS: '60',
   };
   const proc = spawnNode(join(ROOT, 'api/dist/server.js'), [], {
     env,
