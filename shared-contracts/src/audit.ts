@@ -9,13 +9,17 @@ export const AuditQuery = z.strictObject({
 /**
  * What the audit log records: 'update' of a reminder is its cancelling; 'revoke' of an assignment
  * is a patient ending a doctor's access or a doctor releasing a patient; 'override' is a doctor
- * proceeding past a stop alert of the prescribing check, with the reason kept in `detail`.
+ * proceeding past a stop alert of the prescribing check, with the reason kept in `detail`;
+ * 'denied' is a request for that patient's data the access layer refused (the caller is kept).
  */
-export const DATA_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'revoke', 'override'] as const;
+export const DATA_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'revoke', 'override', 'denied'] as const;
 /**
  * The security log: events of an account itself (entity 'account', entityId and actor the account).
  * 'sign-in-failed' is a wrong password for an existing account; an unknown e-mail records nothing.
  * 'email-verify' is the account proving its e-mail address with the link mailed to it.
+ * 'sessions-ended' is the owner signing out another session or all others; 'recovery-codes' is a
+ * new set of recovery codes; 'takeover' is the owner of the address taking over an account an
+ * unverified holder had set up (everything that holder set is wiped).
  */
 export const SECURITY_ACTIONS = [
   'sign-in',
@@ -27,6 +31,11 @@ export const SECURITY_ACTIONS = [
   'email-change',
   'password-reset',
   'email-verify',
+  'sessions-ended',
+  'recovery-code-sign-in',
+  'recovery-codes',
+  'email-change-withdrawn',
+  'takeover',
 ] as const;
 export type SecurityAction = (typeof SECURITY_ACTIONS)[number];
 export const AUDIT_ACTIONS = [...DATA_ACTIONS, ...SECURITY_ACTIONS] as const;

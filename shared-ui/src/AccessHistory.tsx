@@ -12,6 +12,7 @@ const ACTIONS: Record<AuditAction, string> = {
   summarize: 'generated a summary of',
   revoke: 'ended',
   override: 'overrode a stop alert to create',
+  denied: 'was refused access to',
   // security events read as whole sentences (describeSecurity); these are never shown with an entity
   'sign-in': 'signed in to',
   'sign-in-failed': 'tried to sign in to',
@@ -22,6 +23,11 @@ const ACTIONS: Record<AuditAction, string> = {
   'email-change': 'changed the e-mail of',
   'password-reset': 'reset the password of',
   'email-verify': 'verified the e-mail of',
+  'sessions-ended': 'signed out sessions of',
+  'recovery-code-sign-in': 'signed in with a recovery code to',
+  'recovery-codes': 'made new recovery codes for',
+  'email-change-withdrawn': 'withdrew an e-mail change of',
+  takeover: 'took over',
 };
 const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   medical_record: ['a medical record', 'your medical records'],
@@ -50,6 +56,11 @@ const SECURITY: Record<SecurityAction, string> = {
   'email-change': 'E-mail address changed',
   'password-reset': 'Password reset from an e-mailed link',
   'email-verify': 'E-mail address verified',
+  'sessions-ended': 'Other sessions signed out',
+  'recovery-code-sign-in': 'Signed in with a recovery code',
+  'recovery-codes': 'New recovery codes made',
+  'email-change-withdrawn': 'E-mail change withdrawn',
+  takeover: 'The owner of the e-mail address took over the account; what an earlier holder set was removed',
 };
 
 /** "You signed in", "Two-factor turned off": a security event of the account itself. */

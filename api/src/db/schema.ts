@@ -68,6 +68,15 @@ const emailVerification = {
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
 };
 
+/**
+ * Moves on (a trigger, migration 0016) whenever the account's e-mail, password or verification
+ * state changes. A reset link or verification token carries the version it was issued at and is
+ * void once the account has moved on, whatever code path changed it.
+ */
+const securityVersion = {
+  securityVersion: integer('security_version').notNull().default(0),
+};
+
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -99,6 +108,7 @@ export const patients = pgTable('patients', {
   clinicalVersion: integer('clinical_version').notNull().default(0),
   ...emailVerification,
   ...twoFactor,
+  ...securityVersion,
   ...timestamps,
 });
 
@@ -119,6 +129,7 @@ export const doctors = pgTable('doctors', {
   gender: text('gender').notNull().default('Prefer not to say'),
   ...emailVerification,
   ...twoFactor,
+  ...securityVersion,
   ...timestamps,
 });
 
@@ -139,6 +150,8 @@ export const accountTokens = pgTable(
     accountId: uuid('account_id').notNull(),
     /** the address an 'email-verify' token proves; null for a hand-off */
     email: text('email'),
+    /** the account's security_version when issued: void once it has moved on (null: issued before binding, void) */
+    accountVersion: integer('account_version'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -165,8 +178,45 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** the last authenticated request (database clock), moved on at most once a minute: the idle limit reads it */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** the User-Agent and client address at sign-in, for the owner's list of sessions */
+    userAgent: text('user_agent').notNull().default(''),
+    ip: text('ip'),
   },
   (t) => [index('sessions_account_idx').on(t.role, t.accountId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Single-use recovery codes of an account with two-factor on: ten are made at enrolment (or again,
+ * replacing the old ones, after re-authentication) and shown once. Only a hash of each is stored.
+ */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    role: text('role').notNull(),
+    accountId: uuid('account_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('recovery_codes_account_idx').on(t.role, t.accountId)],
+);
+
+/**
+ * Connection requests that found no account (unknown, unverified or other-role address): nothing
+ * else is written for them, yet they count toward the sender's hourly limit like sent requests.
+ */
+export const connectionMisses = pgTable(
+  'connection_misses',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    role: text('role').notNull(),
+    accountId: uuid('account_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('connection_misses_sender_idx').on(t.role, t.accountId, t.at)],
 );
 
 /**
@@ -198,6 +248,8 @@ export const passwordResets = pgTable(
     tokenHash: text('token_hash').notNull().unique('password_resets_token_hash_unique'),
     role: text('role').notNull(),
     accountId: uuid('account_id').notNull(),
+    /** the account's security_version when issued: void once it has moved on (null: issued before binding, void) */
+    accountVersion: integer('account_version'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
@@ -468,7 +520,7 @@ export const auditLog = pgTable(
     check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
     check(
       'audit_log_action_check',
-      sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke', 'sign-in', 'sign-in-failed', 'sign-out', '2fa-on', '2fa-off', 'password-change', 'email-change', 'password-reset', 'email-verify', 'override')`,
+      sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke', 'sign-in', 'sign-in-failed', 'sign-out', '2fa-on', '2fa-off', 'password-change', 'email-change', 'password-reset', 'email-verify', 'override', 'denied', 'sessions-ended', 'recovery-code-sign-in', 'recovery-codes', 'email-change-withdrawn', 'takeover')`,
     ),
     check(
       'audit_log_entity_check',
