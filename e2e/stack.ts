@@ -10,16 +10,21 @@ import type { RuntimeConfig } from 'shared-contracts';
 import { startWebServer } from '../scripts/web-server.mjs';
 
 export const ROOT = resolve(__dirname, '..');
-export const PORTS = { api: 4100, shell: 8180, public: 8181, patient: 8182, doctor: 8183 } as const;
+/** E2E_PORT_OFFSET shifts every port, so two checkouts on one machine can run their suites at once. */
+export const PORT_OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
+const at = (port: number) => port + PORT_OFFSET;
+export const PORTS = { api: at(4100), shell: at(8180), public: at(8181), patient: at(8182), doctor: at(8183) } as const;
 /** The mock OpenID Connect issuer standing in for Google (started by the test that needs it). */
-export const OIDC_PORT = 4101;
+export const OIDC_PORT = at(4101);
 export const OIDC_ISSUER = `http://localhost:${OIDC_PORT}`;
 export const OIDC_CLIENT = { id: 'careloop-e2e', secret: 'e2e-client-secret' };
 /** Extra shells that tests start with their own runtime-config.json. */
-export const EXTRA_SHELL_PORTS = [8190, 8191];
+export const EXTRA_SHELL_PORTS = [at(8190), at(8191)];
 /** e2e/tests/releases.spec.ts: a remote's site of immutable release folders, and a remote that never answers. */
-export const RELEASES_PORT = 8192;
-export const HANGING_PORT = 8193;
+export const RELEASES_PORT = at(8192);
+export const HANGING_PORT = at(8193);
+/** A spare port a test serves something on (shifted like the others). */
+export const spare = at;
 export const origin = (port: number) => `http://localhost:${port}`;
 export const API_URL = origin(PORTS.api);
 export const SHELL_URL = origin(PORTS.shell);

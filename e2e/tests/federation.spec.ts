@@ -1,7 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { EXTRA_SHELL_PORTS, PORTS, origin, runtimeConfig, serveApp, stopServer, tempDir, writeRuntimeConfig } from '../stack';
+import {
+  EXTRA_SHELL_PORTS,
+  PORTS,
+  origin,
+  runtimeConfig,
+  serveApp,
+  spare,
+  stopServer,
+  tempDir,
+  writeRuntimeConfig,
+} from '../stack';
 import { PASSWORD, appTookOver, openMenu, uniqueEmail } from './helpers';
 
 test('with remote-doctor down, the landing and patient pages work and the doctor area shows a contained error', async ({
@@ -10,7 +20,7 @@ test('with remote-doctor down, the landing and patient pages work and the doctor
   const shellPort = EXTRA_SHELL_PORTS[0];
   const configFile = join(tempDir('down'), 'runtime-config.json');
   // Nothing listens on this port: the doctor remote is "stopped".
-  writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: PORTS.patient, doctor: 8199 }));
+  writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: PORTS.patient, doctor: spare(8199) }));
   const shell = await serveApp('shell', shellPort, configFile);
   try {
     await page.goto(origin(shellPort));
@@ -41,7 +51,7 @@ test('with remote-doctor down, the landing and patient pages work and the doctor
 
 test('a failed remote loads on Retry once it is back', async ({ page }) => {
   const shellPort = EXTRA_SHELL_PORTS[0];
-  const doctorPort = 8198;
+  const doctorPort = spare(8198);
   const configFile = join(tempDir('retry'), 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: PORTS.patient, doctor: doctorPort }));
   const shell = await serveApp('shell', shellPort, configFile);
@@ -60,7 +70,7 @@ test('a failed remote loads on Retry once it is back', async ({ page }) => {
 
 test('remote-public moved to another port by editing only runtime-config.json still loads', async ({ page }) => {
   const shellPort = EXTRA_SHELL_PORTS[1];
-  const movedPort = 8197;
+  const movedPort = spare(8197);
   const configFile = join(tempDir('moved'), 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: PORTS.patient, doctor: PORTS.doctor }));
   const shell = await serveApp('shell', shellPort, configFile);

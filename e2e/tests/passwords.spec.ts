@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { API_URL, ROOT } from '../stack';
+import { API_URL, PORTS, ROOT } from '../stack';
 import { RESET_SUBJECT, waitForEmail } from './mail';
 import { PASSWORD, openMenu, uniqueEmail } from './helpers';
 
@@ -78,7 +78,7 @@ test("reset password: the account's own name is refused with the library's feedb
   expect(signup.status()).toBe(201);
   await request.post(`${API_URL}/doctor/forgot-password`, { data: { email } });
   const link = (await waitForEmail(email, RESET_SUBJECT)).match(
-    /http:\/\/localhost:8180(\/doctor\/reset-password\/[0-9a-f-]{36}\/[A-Za-z0-9_-]+)/,
+    new RegExp(`http://localhost:${PORTS.shell}(/doctor/reset-password/[0-9a-f-]{36}/[A-Za-z0-9_-]+)`),
   )![1];
   await page.goto(link);
 

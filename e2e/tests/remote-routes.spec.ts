@@ -16,6 +16,7 @@ import {
   stopServer,
   tempDir,
   writeRuntimeConfig,
+  spare,
 } from '../stack';
 import { PASSWORD, uniqueEmail, signUpVia } from './helpers';
 
@@ -23,7 +24,7 @@ test("a route added to remote-patient's list is served through the shell build a
   // Building one remote on a shared machine takes a while.
   test.setTimeout(400_000);
   const shellPort = EXTRA_SHELL_PORTS[0];
-  const patientPort = 8196;
+  const patientPort = spare(8196);
   const dir = tempDir('qa-route');
   const out = join(dir, 'dist');
   // Only remote-patient is rebuilt, with its QA route on; the shell is the dist built before.

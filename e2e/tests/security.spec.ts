@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { API_URL, OIDC_CLIENT, OIDC_PORT } from '../stack';
+import { API_URL, OIDC_CLIENT, OIDC_PORT, PORTS } from '../stack';
 import { RESET_SUBJECT, waitForEmail } from './mail';
 import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
 
@@ -68,7 +68,9 @@ test('a doctor resets a forgotten password from the link in the .eml and logs in
 
   const message = await waitForEmail(email, RESET_SUBJECT);
   expect(message).toMatch(/^Subject: Reset your CareLoop password/m);
-  const link = message.match(/http:\/\/localhost:8180\/doctor\/reset-password\/[0-9a-f-]{36}\/[A-Za-z0-9_-]+/)![0];
+  const link = message.match(
+    new RegExp(`http://localhost:${PORTS.shell}/doctor/reset-password/[0-9a-f-]{36}/[A-Za-z0-9_-]+`),
+  )![0];
   await page.goto(link);
   const newPassword = 'my new clinic passphrase';
   await page.getByLabel('New password', { exact: true }).fill(newPassword);

@@ -17,6 +17,7 @@ import {
   stopServer,
   tempDir,
   writeRuntimeConfig,
+  spare,
 } from '../stack';
 import { appTookOver } from './helpers';
 
@@ -24,7 +25,7 @@ test('a shared-ui change built into remote-patient alone appears through the unc
   // Building one remote on a shared machine takes a while.
   test.setTimeout(400_000);
   const shellPort = EXTRA_SHELL_PORTS[0];
-  const patientPort = 8195;
+  const patientPort = spare(8195);
   const dir = tempDir('shared-ui-release');
   // shared-ui's next release: a changed text and a bumped version, as check-versions demands.
   const sharedUi = join(dir, 'shared-ui');

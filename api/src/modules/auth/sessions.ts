@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Db, Queryable } from '../../adapters/db';
 import { sessions } from '../../db/schema';
@@ -82,6 +82,31 @@ export async function revokeSession(db: Queryable, sessionId: string, now: Date)
     .update(sessions)
     .set({ revokedAt: now })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/**
+ * Ends every live session of the account except `keepSessionId` (the caller's own; null ends all):
+ * "sign out everywhere else", and what an e-mail, password or 2FA change or a recovery-code
+ * sign-in does to the other devices.
+ */
+export async function endOtherSessions(
+  db: Queryable,
+  role: Role,
+  accountId: string,
+  keepSessionId: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(sessions.role, role),
+        eq(sessions.accountId, accountId),
+        isNull(sessions.revokedAt),
+        keepSessionId ? ne(sessions.id, keepSessionId) : undefined,
+      ),
+    );
 }
 
 /** After a password change every device must sign in again. */
