@@ -21,6 +21,7 @@ import {
 } from './messages';
 import {
   countSentSince,
+  recordMiss,
   createRequest,
   findAccountByEmail,
   findAccountById,
@@ -53,7 +54,7 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const { accountId } = sessionOf(request);
           const { email } = request.body;
           const now = clock.now();
-          await db.db.transaction(async (tx) => {
+          const outcome = await db.db.transaction(async (tx) => {
             // The sender's row is locked: simultaneous requests cannot all slip under the hourly limit.
             const sender = await findAccountById(tx, role, accountId, { lock: true });
             if (!sender) throw new HttpError(401, 'Unauthorized');
@@ -66,8 +67,12 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             // Yourself (the same person with both kinds of account) is said plainly: it tells you nothing new.
             if (email === sender.email) throw new HttpError(400, REQUEST_TO_SELF);
             const target = await findAccountByEmail(tx, other, email);
-            // Unknown, unverified and other-role addresses get one answer: an e-mail never reveals an account.
-            if (!target?.verified) throw new HttpError(404, noAccount(other));
+            // Unknown, unverified and other-role addresses get one answer: an e-mail never reveals an
+            // account. The miss is kept (and counted toward the limit): the 404 commits it.
+            if (!target?.verified) {
+              await recordMiss(tx, role, accountId, now);
+              return 'missed' as const;
+            }
 
             const doctorId = role === 'doctor' ? sender.id : target.id;
             const patientId = role === 'patient' ? sender.id : target.id;
@@ -75,7 +80,9 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             if (!(await createRequest(tx, { doctorId, patientId, initiatedBy: role, now }))) {
               throw new HttpError(409, ALREADY_PENDING);
             }
+            return 'sent' as const;
           });
+          if (outcome === 'missed') throw new HttpError(404, noAccount(other));
           reply.code(201);
           // The typed address only, never the addressee's name (issue 11).
           return { message: requestSent(email) };

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gt } from 'drizzle-orm';
+import { and, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { ConnectionRequest, Role } from 'shared-contracts';
-import type { Queryable } from '../../adapters/db';
-import { connectionRequests, doctors, patients } from '../../db/schema';
+import { selectRows, type Queryable } from '../../adapters/db';
+import { connectionMisses, connectionRequests, doctors, patients } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/errors';
 import { accountTables } from '../profiles/accounts';
 import { assign } from '../../access';
@@ -50,14 +50,34 @@ export async function findAccountByEmail(db: Queryable, role: Role, email: strin
 }
 
 /** Requests the account sent since `since`, whatever became of them (the per-hour limit). */
+/**
+ * What the sender spent of the hourly limit since `since`: requests made (answered or cancelled
+ * ones included) and requests that found no account, so unknown addresses cannot be probed freely.
+ */
 export async function countSentSince(db: Queryable, role: Role, accountId: string, since: Date): Promise<number> {
   const r = connectionRequests;
   const sender = role === 'doctor' ? r.doctorId : r.patientId;
-  const [row] = await db
+  const made = db
     .select({ n: count() })
     .from(r)
     .where(and(eq(sender, accountId), eq(r.initiatedBy, role), gt(r.createdAt, since)));
+  const m = connectionMisses;
+  const missed = db
+    .select({ n: count() })
+    .from(m)
+    .where(and(eq(m.role, role), eq(m.accountId, accountId), gt(m.at, since)));
+  const [row] = await selectRows<{ n: number | string }>(db, sql`select (${made}) + (${missed}) as n`);
   return Number(row.n);
+}
+
+/**
+ * A request that found no account: counted toward the sender's hourly limit (countSentSince). The
+ * sender's misses older than an hour count for nothing any more and are dropped here.
+ */
+export async function recordMiss(db: Queryable, role: Role, accountId: string, now: Date): Promise<void> {
+  const m = connectionMisses;
+  await db.delete(m).where(and(eq(m.role, role), eq(m.accountId, accountId), lt(m.at, new Date(now.getTime() - 3_600_000))));
+  await db.insert(m).values({ role, accountId, at: now });
 }
 
 /**

@@ -332,6 +332,24 @@ describe.each(BACKENDS)('connection requests per hour on %s', (backend) => {
     expect((await ask(doctor, patients[4].email)).statusCode).toBe(201);
   });
 
+  it('asking unknown addresses spends the limit too: the fourth ask, to a real patient, is 429', async () => {
+    const doctor = await account(t, 'doctor');
+    const patient = await account(t, 'patient');
+    const unverified = await signup(t.app, 'patient', {}, { verified: false });
+    const ask = (email: string) =>
+      t.app.inject({ method: 'POST', url: '/doctor/requestPatient', headers: bearer(doctor.token), payload: { email } });
+    expect((await ask(uniqueEmail('nobody'))).statusCode).toBe(404);
+    expect((await ask(uniqueEmail('nobody'))).statusCode).toBe(404);
+    expect((await ask(unverified.email)).statusCode).toBe(404);
+    const fourth = await ask(patient.email);
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json()).toEqual({ error: TOO_MANY_REQUESTS });
+    const sent = await t.app.inject({ method: 'GET', url: '/doctor/sentRequests', headers: bearer(doctor.token) });
+    expect(sent.json()).toEqual([]);
+    t.clock.advance(HOUR + 1);
+    expect((await ask(patient.email)).statusCode).toBe(201);
+  });
+
   it('signup helper opt-out: { verified: false } leaves the account unverified', async () => {
     const { token } = await signup(t.app, 'patient', {}, { verified: false });
     const res = await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(token) });
