@@ -35,7 +35,7 @@ const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   medical_file: ['a medical file', 'your medical files'],
   reminder: ['a reminder', 'your reminders'],
   assignment: ['a connection', 'your connections'],
-  account: ['an account', 'your accounts'],
+  account: ['your profile', 'your profile'],
   allergy_intolerance: ['a record of an allergy', 'your allergies'],
   pregnancy: ['a pregnancy status', 'your pregnancy status'],
 };
@@ -88,6 +88,8 @@ export function describeAccess({
     if (viewer === 'doctor') return actorRole === 'doctor' ? 'released a patient' : 'ended your access to their records';
     return actorRole === 'doctor' ? 'released you as a patient' : 'ended access for a doctor';
   }
+  // a refusal says what was asked for in its detail (the endpoint), not in its entity
+  if (action === 'denied') return 'was refused access to your data';
   const [one, many] = ENTITIES[entity];
   return `${ACTION_OF[entity]?.[action] ?? ACTIONS[action]} ${entityId ? one : many}`;
 }

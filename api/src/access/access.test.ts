@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { selectRows } from '../adapters/db';
 import { AuditPage, MedicalFilesResponse, UploadUrlResponse } from 'shared-contracts';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../test/clinical';
 import { local, PDF } from '../test/files';
@@ -77,7 +79,7 @@ describe.each(BACKENDS)('the access layer on %s', (backend) => {
     expect((await history(ann))[0]).toBe('Dr Lis Ting list prescription');
   });
 
-  it('still answers 404, and writes nothing, for a patient the caller may not see', async () => {
+  it('still answers 404, and writes only the refusal, for a patient the caller may not see', async () => {
     const doctor = await account(t, 'doctor');
     const patient = await account(t, 'patient');
     const other = await account(t, 'patient');
@@ -94,7 +96,20 @@ describe.each(BACKENDS)('the access layer on %s', (backend) => {
       const res = await get(who, url);
       expect([url, res.statusCode, res.json()]).toEqual([url, 404, { error: 'Patient not found' }]);
     }
-    expect(await audit()).toBe(before);
+    // nothing but the refusals themselves, each naming who asked and for which patient
+    const denied = await selectRows<{ actor_id: string; patient_id: string; detail: string }>(
+      tdb.adapter.db,
+      sql`select actor_id, patient_id, detail from audit_log where action = 'denied' order by id desc limit 6`,
+    );
+    expect(denied.reverse()).toEqual([
+      { actor_id: doctor.id, patient_id: patient.id, detail: 'GET /medicalhistories' },
+      { actor_id: doctor.id, patient_id: patient.id, detail: 'GET /prescription' },
+      { actor_id: doctor.id, patient_id: patient.id, detail: 'GET /medical-record' },
+      { actor_id: doctor.id, patient_id: patient.id, detail: 'GET /drug-alerts/:patientId' },
+      { actor_id: other.id, patient_id: patient.id, detail: 'GET /medicalhistories' },
+      { actor_id: other.id, patient_id: patient.id, detail: 'GET /medical-record' },
+    ]);
+    expect(await audit()).toBe(before + 6);
   });
 
   describe('file downloads (local disk)', () => {

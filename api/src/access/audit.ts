@@ -68,6 +68,25 @@ export async function auditAll(db: Queryable, entries: AuditEntry[]): Promise<vo
 }
 
 /**
+ * A doctor's own profile (GET /doctor/me) lists their patients' names, birth dates and e-mails: a
+ * 'list' row per patient, as every list of patient data writes.
+ */
+export async function auditPatientsListed(db: Queryable, actor: AuditActor, patientIds: string[]): Promise<void> {
+  await auditAll(
+    db,
+    patientIds.map((patientId) => ({ ...actor, action: 'list', entity: 'account', patientId })),
+  );
+}
+
+/**
+ * A refused request for a patient's data (lib/errors AccessDenied): who asked, for which patient,
+ * by which endpoint. Written on its own, since the refusal rolls back the request's transaction.
+ */
+export async function auditDenied(db: Queryable, actor: AuditActor, patientId: string, endpoint: string): Promise<void> {
+  await audit(db, { ...actor, action: 'denied', entity: 'account', patientId, detail: endpoint });
+}
+
+/**
  * Appends one row to the account's security log (sign-in, 2FA, password… — entity 'account', the
  * account as actor and subject). Pass the transaction of the change it records. Never the typed
  * password or e-mail: only the account's id, role and the client address.

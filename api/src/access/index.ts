@@ -12,7 +12,16 @@ export type { Caller } from './policy';
 export { AllergyAccess, allergyAccessFor } from './allergies';
 export { allergyEntriesFor, categoryOf, unreviewedReadings, type AllergyNote } from './allergy-entries';
 export * from './messages';
-export { actorOf, securityEvent, signedInFrom, type AuditAction, type AuditActor, type AuditEntity } from './audit';
+export {
+  actorOf,
+  auditDenied,
+  auditPatientsListed,
+  securityEvent,
+  signedInFrom,
+  type AuditAction,
+  type AuditActor,
+  type AuditEntity,
+} from './audit';
 export type { ListScope, Page } from './pagination';
 export type { DoctorRow, PatientRows } from './fhir';
 // A stored record in the contract's shape (pure): FHIR reads its vital signs through clinical/.

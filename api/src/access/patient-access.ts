@@ -24,7 +24,7 @@ import { assessRecord, checkMedication, courseDaysIn, lastDayOf, uncodedDrug } f
 import { isoDate, localDateTime } from '../clinical/age';
 import { assessmentContextOf, pregnancyOf, setPregnancyOf, summaryOf, withCurrentAssessments } from './assessments';
 import type { AppDeps } from '../deps';
-import { HttpError } from '../lib/errors';
+import { AccessDenied, HttpError } from '../lib/errors';
 import { allergyEntriesFrom } from './allergy-entries';
 import { assignedPatientsOf, isAssigned } from './assignments';
 import { actorOf, audit, auditAll, type AuditActor, type AuditEntity } from './audit';
@@ -169,12 +169,16 @@ export class PatientAccess {
   async fhirDoctor(doctorId: string, notFound: string): Promise<DoctorRow> {
     const doctor = await findDoctorRow(this.db, doctorId);
     if (!doctor) throw new HttpError(404, notFound);
-    if (this.caller.role === 'doctor' && doctorId === this.caller.accountId) return doctor;
+    const read = async () => {
+      await audit(this.db, { ...this.actor, action: 'read', entity: 'account', entityId: doctorId });
+      return doctor;
+    };
+    if (this.caller.role === 'doctor' && doctorId === this.caller.accountId) return read();
     const patientsOfCaller =
       this.caller.role === 'patient'
         ? [this.caller.accountId]
         : (await assignedPatientsOf(this.db, this.caller.accountId)).map((p) => p.patient);
-    for (const patientId of patientsOfCaller) if (await doctorSeenBy(this.db, doctorId, patientId)) return doctor;
+    for (const patientId of patientsOfCaller) if (await doctorSeenBy(this.db, doctorId, patientId)) return read();
     throw new HttpError(404, notFound);
   }
 
@@ -464,7 +468,7 @@ export class PatientAccess {
   ): Promise<{ presignedUrl: string[]; fileName: string[] }> {
     let patientId: string;
     if (this.caller.role === 'patient') {
-      if (asked !== undefined && asked !== this.caller.accountId) throw new HttpError(404, PATIENT_NOT_FOUND);
+      if (asked !== undefined && asked !== this.caller.accountId) throw new AccessDenied(PATIENT_NOT_FOUND, asked);
       patientId = this.caller.accountId;
     } else {
       if (asked === undefined) throw new HttpError(400, PATIENT_ID_REQUIRED);
@@ -520,8 +524,9 @@ export class PatientAccess {
       const patient = await findPatientIdByEmail(tx, body.to);
       // 404 as for every patient the caller may not see (revoked included), and the same answer for
       // an unknown address: no account probing, no open relay.
-      if (!patient || this.caller.role !== 'doctor' || !(await isAssigned(tx, this.caller.accountId, patient.id))) {
-        throw new HttpError(404, NOT_YOUR_PATIENT);
+      if (!patient) throw new HttpError(404, NOT_YOUR_PATIENT);
+      if (this.caller.role !== 'doctor' || !(await isAssigned(tx, this.caller.accountId, patient.id))) {
+        throw new AccessDenied(NOT_YOUR_PATIENT, patient.id);
       }
       // Counted in the creating transaction, behind a lock on the doctor's row: parallel creates
       // on any replica cannot both take the last place of the hour.

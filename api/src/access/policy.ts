@@ -1,6 +1,6 @@
 import type { Role } from 'shared-contracts';
 import type { Queryable } from '../adapters/db';
-import { HttpError } from '../lib/errors';
+import { AccessDenied } from '../lib/errors';
 import { isAssigned } from './assignments';
 import { PATIENT_NOT_FOUND } from './messages';
 import type { ListScope } from './pagination';
@@ -21,9 +21,9 @@ export async function maySee(db: Queryable, caller: Caller, patientId: string): 
   return isAssigned(db, caller.accountId, patientId);
 }
 
-/** 404 `notFound` unless the caller may see the patient (never reveals that the id exists). */
+/** 404 `notFound` unless the caller may see the patient (never reveals that the id exists; the refusal is audited). */
 export async function requireSee(db: Queryable, caller: Caller, patientId: string, notFound = PATIENT_NOT_FOUND): Promise<void> {
-  if (!(await maySee(db, caller, patientId))) throw new HttpError(404, notFound);
+  if (!(await maySee(db, caller, patientId))) throw new AccessDenied(notFound, patientId);
 }
 
 /** 404 unless the caller is a doctor assigned to the patient (writes are doctors' only). */
@@ -33,7 +33,8 @@ export async function requireAssignedDoctor(
   patientId: string,
   notFound = PATIENT_NOT_FOUND,
 ): Promise<void> {
-  if (caller.role !== 'doctor' || !(await isAssigned(db, caller.accountId, patientId))) throw new HttpError(404, notFound);
+  if (caller.role !== 'doctor' || !(await isAssigned(db, caller.accountId, patientId)))
+    throw new AccessDenied(notFound, patientId);
 }
 
 /**
@@ -47,7 +48,7 @@ export async function requirePrescriber(
   today: string,
 ): Promise<PrescribingContext> {
   const context = caller.role === 'doctor' ? await prescribingContextOf(db, caller.accountId, patientId, today) : undefined;
-  if (!context) throw new HttpError(404, PATIENT_NOT_FOUND);
+  if (!context) throw new AccessDenied(PATIENT_NOT_FOUND, patientId);
   return context;
 }
 
@@ -57,7 +58,7 @@ export async function requirePrescriber(
  */
 export async function listScope(db: Queryable, caller: Caller, patientId?: string): Promise<ListScope> {
   if (caller.role === 'patient') {
-    if (patientId !== undefined && patientId !== caller.accountId) throw new HttpError(404, PATIENT_NOT_FOUND);
+    if (patientId !== undefined && patientId !== caller.accountId) throw new AccessDenied(PATIENT_NOT_FOUND, patientId);
     return { patientId: caller.accountId };
   }
   if (patientId === undefined) return { assignedTo: caller.accountId };

@@ -24,7 +24,14 @@ export interface FhirContext {
 }
 
 /** The entities a patient's whole FHIR record returns: one audit list row each (as the app's lists write). */
-export const EVERYTHING_AUDIT: AuditEntity[] = ['medical_record', 'prescription', 'medical_file', 'allergy_intolerance'];
+export const EVERYTHING_AUDIT: AuditEntity[] = [
+  'account',
+  'assignment',
+  'medical_record',
+  'prescription',
+  'medical_file',
+  'allergy_intolerance',
+];
 
 /** Every resource of a patient, in a stable order: Patient, Practitioners, then per type newest first. */
 export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<Resource[]> {

@@ -26,6 +26,13 @@ const ENTITY_OF: Record<FhirType, AuditEntity | null> = {
   DocumentReference: 'medical_file',
 };
 
+/** The audit list row of a search: the profile for Patient, the care team (connections) for Practitioner. */
+const LISTED_AS: Record<FhirType, AuditEntity> = {
+  ...(ENTITY_OF as Record<FhirType, AuditEntity>),
+  Patient: 'account',
+  Practitioner: 'assignment',
+};
+
 const OWNER_KIND: Partial<Record<AuditEntity, 'record' | 'allergy' | 'prescription' | 'file'>> = {
   medical_record: 'record',
   allergy_intolerance: 'allergy',
@@ -56,7 +63,8 @@ export async function readResource(access: PatientAccess, type: FhirType, id: st
     return toPractitioner(await access.fhirDoctor(id, missing));
   } else if (entity === null) {
     if (!UUID.test(id)) throw new HttpError(404, missing);
-    rows = await access.fhirRecordOf(id, [], missing);
+    // the Patient resource is the patient's profile: its read is audited like any other
+    rows = await access.fhirRecordOf(id, { entity: 'account', entityId: id }, missing);
   } else if (type === 'AllergyIntolerance' && NOTE_ALLERGY_ID.test(id)) {
     // an allergy read from a note has no row of its own: its id names the patient
     rows = await access.fhirRecordOf(NOTE_ALLERGY_ID.exec(id)![1], ['allergy_intolerance'], missing);
@@ -181,8 +189,7 @@ export async function searchResources(
   const asked = query.patient ?? query.subject;
   if (asked === undefined && caller.role !== 'patient') throw new HttpError(400, PATIENT_PARAM_REQUIRED);
   const patientId = asked === undefined ? caller.accountId : patientIdOf(asked);
-  const entity = ENTITY_OF[type];
-  const rows = await access.fhirRecordOf(patientId, entity ? [entity] : []);
+  const rows = await access.fhirRecordOf(patientId, [LISTED_AS[type]]);
   let matches = (await resourcesOf(rows, ctx)).filter((r) => r.resourceType === type);
   if (query.code !== undefined) {
     const wanted = parseCodes(query.code);

@@ -14,6 +14,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorResponse, routePattern, type Endpoint, type EndpointDef } from 'shared-contracts';
 import type { z } from 'zod';
 import type { AppDeps } from '../app';
+import { actorOf, auditDenied } from '../access';
+import { AccessDenied } from '../lib/errors';
 import { requireAnyRole, type SessionRead } from '../modules/auth/guard';
 
 /** The app (or a plugin scope of it) with zod schemas as its types. */
@@ -116,6 +118,23 @@ export function route<E extends Endpoint>(app: ZodApp, deps: AppDeps, e: E, hand
     ...(guard ? { [extra.guardAt ?? 'onRequest']: guard, onSend: noStore } : {}),
     ...(extra.config ? { config: extra.config } : {}),
     ...(extra.attachValidation ? { attachValidation: true } : {}),
-    handler: handler as RouteHandlerMethod,
+    handler: guard ? auditingDenials(deps, handler as RouteHandlerMethod) : (handler as RouteHandlerMethod),
   });
+}
+
+/** A guarded handler whose refusals of a patient's data (AccessDenied) leave an audit row naming the caller. */
+function auditingDenials(deps: AppDeps, handler: RouteHandlerMethod): RouteHandlerMethod {
+  return async function (this: FastifyInstance, request, reply) {
+    try {
+      return await handler.call(this, request, reply);
+    } catch (err) {
+      if (err instanceof AccessDenied && request.auth) {
+        const endpoint = `${request.method} ${request.routeOptions.url ?? ''}`;
+        await auditDenied(deps.db.db, actorOf(request, deps.clock), err.patientId, endpoint).catch((e: unknown) =>
+          request.log.error({ err: e }, 'the audit row of a refused request could not be written'),
+        );
+      }
+      throw err;
+    }
+  } as RouteHandlerMethod;
 }

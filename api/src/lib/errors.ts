@@ -13,6 +13,20 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * A refusal of a patient's data: answered 404 like an id that does not exist (nothing revealed),
+ * and recorded as an audit 'denied' row naming the caller (http/route.ts writes it, outside the
+ * transaction the refusal rolls back). `patientId` is the patient asked about.
+ */
+export class AccessDenied extends HttpError {
+  constructor(
+    message: string,
+    readonly patientId: string,
+  ) {
+    super(404, message);
+  }
+}
+
 /** Drizzle wraps driver errors, so the PostgreSQL code may be on the error or on its cause. */
 export function isUniqueViolation(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

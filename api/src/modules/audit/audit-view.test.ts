@@ -61,6 +61,27 @@ describe.each(BACKENDS)('the patient audit view on %s', (backend) => {
     expect((await auditOf(patient.token, '?page=2&limit=2')).json().items).toHaveLength(1);
   });
 
+  it('records a refused request for the patient’s data with the caller, shown to the patient without the address', async () => {
+    const stranger = await account(t, 'doctor', { name: 'Dr Not Yours' });
+    const patient = await account(t, 'patient', { name: 'Pat Probe' }, { verified: false });
+    const probe = await t.app.inject({
+      method: 'GET',
+      url: `/medicalhistories?patientId=${patient.id}`,
+      headers: bearer(stranger.token),
+      remoteAddress: '203.0.113.9',
+    });
+    expect(probe.statusCode).toBe(404);
+    // the patient's own FHIR profile read is an access row, not a security event
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/fhir/R4/Patient/${patient.id}`, headers: bearer(patient.token) })).statusCode,
+    ).toBe(200);
+    const page = AuditPage.parse((await auditOf(patient.token)).json());
+    expect(page.items.map((e) => [e.actorName, e.action, e.entity, e.kind, e.ip, e.detail])).toEqual([
+      ['Pat Probe', 'read', 'account', 'access', expect.any(String), null],
+      ['Dr Not Yours', 'denied', 'account', 'access', null, 'GET /medicalhistories'],
+    ]);
+  });
+
   it('is the patient’s alone: a doctor gets 403, no token 401, a bad page 400', async () => {
     const doctor = await account(t, 'doctor');
     expect((await auditOf(doctor.token)).statusCode).toBe(403);

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, type Role } from 'shared-contracts';
+import { ENDPOINTS, SECURITY_ACTIONS, type Role, type SecurityAction } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { auditLog, doctors, patients } from '../../db/schema';
 import { route } from '../../http/route';
@@ -12,12 +12,19 @@ import { route } from '../../http/route';
  * their assignments (by them or by the patient), so a doctor learns that their access ended, and
  * their overrides of stop alerts with the reasons given.
  */
+const isSecurityAction = (action: string): action is SecurityAction => (SECURITY_ACTIONS as readonly string[]).includes(action);
+
 export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db } = deps;
 
   /** The account's own security events: entity 'account' with the account as subject. */
   const securityOf = (role: Role, accountId: string) =>
-    and(eq(auditLog.entity, 'account'), eq(auditLog.entityId, accountId), eq(auditLog.actorRole, role))!;
+    and(
+      eq(auditLog.entity, 'account'),
+      eq(auditLog.entityId, accountId),
+      eq(auditLog.actorRole, role),
+      inArray(auditLog.action, [...SECURITY_ACTIONS]),
+    )!;
 
   /**
    * A page of rows as `viewer` sees them. A client address is shown only on the viewer's own rows:
@@ -59,7 +66,8 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         ip: actorId === viewer.accountId && r.actorRole === viewer.role ? r.ip : null,
         at: r.at.toISOString(),
         actorRole: r.actorRole as Role,
-        kind: r.entity === 'account' ? ('security' as const) : ('access' as const),
+        // a read of the profile is entity 'account' too: the action says which log a row belongs to
+        kind: isSecurityAction(r.action) ? ('security' as const) : ('access' as const),
       })),
     };
   }

@@ -525,11 +525,39 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     await get(doctor, `/fhir/R4/Patient/${patient.id}/$everything`);
     const afterEverything = (await rows()).slice(before);
     expect(afterEverything.map((r) => `${r.action} ${r.entity}`).sort()).toEqual(
-      ['list allergy_intolerance', 'list medical_file', 'list medical_record', 'list prescription'].sort(),
+      [
+        'list account',
+        'list assignment',
+        'list allergy_intolerance',
+        'list medical_file',
+        'list medical_record',
+        'list prescription',
+      ].sort(),
     );
     await get(doctor, `/fhir/R4/Encounter/${firstRecord}`);
     const [read] = (await rows()).slice(before + afterEverything.length);
     expect(read).toMatchObject({ action: 'read', entity: 'medical_record', entityId: firstRecord });
+  });
+
+  it('audits the profile reads too: Patient by id and by search, the care team, a Practitioner card, GET /doctor/me', async () => {
+    const byDoctor = () => t.db.db.select().from(auditLog).where(eq(auditLog.actorId, doctor.id)).orderBy(auditLog.id);
+    let before = (await byDoctor()).length;
+    const next = async () => {
+      const all = await byDoctor();
+      const fresh = all.slice(before);
+      before = all.length;
+      return fresh.map((r) => ({ action: r.action, entity: r.entity, entityId: r.entityId, patientId: r.patientId }));
+    };
+    expect((await get(doctor, `/fhir/R4/Patient/${patient.id}`)).statusCode).toBe(200);
+    expect(await next()).toEqual([{ action: 'read', entity: 'account', entityId: patient.id, patientId: patient.id }]);
+    expect((await get(doctor, `/fhir/R4/Patient?patient=${patient.id}`)).statusCode).toBe(200);
+    expect(await next()).toEqual([{ action: 'list', entity: 'account', entityId: null, patientId: patient.id }]);
+    expect((await get(doctor, `/fhir/R4/Practitioner?patient=${patient.id}`)).statusCode).toBe(200);
+    expect(await next()).toEqual([{ action: 'list', entity: 'assignment', entityId: null, patientId: patient.id }]);
+    expect((await get(doctor, `/fhir/R4/Practitioner/${doctor.id}`)).statusCode).toBe(200);
+    expect(await next()).toEqual([{ action: 'read', entity: 'account', entityId: doctor.id, patientId: null }]);
+    expect((await t.app.inject({ method: 'GET', url: '/doctor/me', headers: bearer(doctor.token) })).statusCode).toBe(200);
+    expect(await next()).toEqual([{ action: 'list', entity: 'account', entityId: null, patientId: patient.id }]);
   });
 
   it('serves a valid CapabilityStatement without a token', async () => {

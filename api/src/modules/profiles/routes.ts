@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CURRENT_PASSWORD_REQUIRED, ENDPOINTS, ROLES } from 'shared-contracts';
-import { securityEvent } from '../../access';
+import { CURRENT_PASSWORD_REQUIRED, ENDPOINTS, ROLES, type DoctorMeResponse } from 'shared-contracts';
+import { actorOf, auditPatientsListed, securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
@@ -38,8 +38,18 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         deps,
         ENDPOINTS[`${role}Me`],
         // Read with the session when the guard's one statement found both; else on its own.
-        async (request) =>
-          (request.sessionRead as Awaited<ReturnType<typeof current>> | undefined) ?? current(sessionOf(request).accountId),
+        async (request) => {
+          const me =
+            (request.sessionRead as Awaited<ReturnType<typeof current>> | undefined) ??
+            (await current(sessionOf(request).accountId));
+          // A doctor's profile lists their patients: audited like every read of patient data.
+          if ('doctor' in me) {
+            const { assignedPatients } = (me as DoctorMeResponse).doctor;
+            const patientIds = assignedPatients.map((p) => p.patient);
+            await auditPatientsListed(db.db, actorOf(request, clock), patientIds);
+          }
+          return me;
+        },
         {
           ...onlyAfterInput,
           ...(loadBySession
