@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { releaseRemote } from './release-remote.mjs';
+import { readReleaseLog, releaseRemote, rollbackRemote } from './release-remote.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'careloop-release-'));
 const config = join(work, 'runtime-config.json');
@@ -38,17 +38,60 @@ test('each deploy adds a release folder, switches only its remote, and keeps the
   assert.ok(existsSync(join(site, 'releases', b.id, 'view.bbbbbbbb.js')));
 });
 
-test('only the newest releases are kept', async () => {
-  const ids = [];
-  for (let i = 0; i < 4; i++) {
-    ids.push(
-      releaseRemote({ owner: 'patient', dist: build(`k${i}`, '2.0.0', `v.${i}000000a.js`), site, url, config, keep: 2 }).id,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 20)); // distinct publish times
-  }
-  assert.ok(existsSync(join(site, 'releases', ids[3])));
-  assert.ok(existsSync(join(site, 'releases', ids[2])), 'the previous release serves the open tabs');
-  assert.ok(!existsSync(join(site, 'releases', ids[1])));
+const HOUR = 3_600_000;
+const at = (hours) => new Date(Date.UTC(2026, 0, 1) + hours * HOUR);
+
+test('pruning keeps the current, the previous, those live within the grace period and the newest by release time', () => {
+  const prunedSite = join(work, 'pruned-site');
+  const release = (i, hours) =>
+    releaseRemote({
+      owner: 'patient',
+      dist: build(`p${i}`, '2.0.0', `v.${i}000000b.js`),
+      site: prunedSite,
+      url,
+      config,
+      keep: 1,
+      now: at(hours),
+    });
+  const ids = [release(0, 0).id, release(1, 1).id, release(2, 2).id];
+  // All three were live within the last 24 h: none is deleted, whatever --keep says.
+  for (const id of ids) assert.ok(existsSync(join(prunedSite, 'releases', id)));
+  const d = release(3, 50);
+  // Two days later: 0 and 1 age out; 2 is the previous release; 3 is current.
+  assert.deepEqual(d.removed.sort(), [ids[0], ids[1]].sort());
+  assert.ok(existsSync(join(prunedSite, 'releases', ids[2])), 'the previous release serves the open tabs');
+  const log = readReleaseLog(prunedSite);
+  assert.deepEqual(Object.keys(log.published).sort(), [ids[2], d.id].sort());
+});
+
+test('a rollback switches back atomically and protects the rolled-back-to release, whatever its folder time says', () => {
+  const rbSite = join(work, 'rollback-site');
+  const release = (i, hours) =>
+    releaseRemote({
+      owner: 'patient',
+      dist: build(`r${i}`, '3.0.0', `v.${i}000000c.js`),
+      site: rbSite,
+      url,
+      config,
+      keep: 1,
+      now: at(hours),
+    });
+  const a = release(0, 0);
+  const b = release(1, 1);
+  const back = rollbackRemote({ owner: 'patient', site: rbSite, url, config, now: at(2) });
+  assert.equal(back.id, a.id, 'the default target is the release before the current one');
+  assert.equal(
+    JSON.parse(readFileSync(config, 'utf8')).remotes.patient,
+    `https://patient.example.org/releases/${a.id}/mf-manifest.json`,
+  );
+  // Days later a new release: a (current until now) is the previous one and stays; b aged out.
+  const c = release(2, 100);
+  assert.deepEqual(c.removed, [b.id]);
+  assert.ok(existsSync(join(rbSite, 'releases', a.id)));
+  // A named release that is gone is refused and nothing changes.
+  const before = readFileSync(config, 'utf8');
+  assert.throws(() => rollbackRemote({ owner: 'patient', site: rbSite, url, config, id: b.id }), /not on the site/);
+  assert.equal(readFileSync(config, 'utf8'), before);
 });
 
 test('a dist without a build version, or an unknown remote, is refused before anything changes', () => {
