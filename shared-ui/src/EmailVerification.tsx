@@ -78,9 +78,7 @@ export function VerifyEmailView({ role }: { role: Role }) {
         ) : (
           <>
             <form onSubmit={(e) => void verify(e)}>
-              <p>
-                Confirm that this e-mail address belongs to your CareLoop {role} account: enter the account&apos;s password.
-              </p>
+              <p>Confirm that this e-mail address belongs to your CareLoop {role} account: enter the account&apos;s password.</p>
               <TextField
                 label="Password"
                 type="password"

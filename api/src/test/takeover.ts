@@ -27,7 +27,12 @@ export async function plantInPatient(t: TestApp, patient: { id: string; token: s
   });
   if (upload.statusCode !== 200) throw new Error(`upload url: ${upload.statusCode} ${upload.body}`);
   const { uploadUrl, key } = UploadUrlResponse.parse(upload.json());
-  const put = await t.app.inject({ method: 'PUT', url: local(uploadUrl), headers: { 'content-type': 'application/pdf' }, payload: PDF });
+  const put = await t.app.inject({
+    method: 'PUT',
+    url: local(uploadUrl),
+    headers: { 'content-type': 'application/pdf' },
+    payload: PDF,
+  });
   if (put.statusCode >= 300) throw new Error(`upload: ${put.statusCode} ${put.body}`);
   const filePath = path.join(t.dataDir, 'files', key);
   if (!fs.existsSync(filePath)) throw new Error('the planted file was not stored');

@@ -56,11 +56,7 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const issued = await db.db.transaction(async (tx) => {
       // One request at a time per account (the row lock), so parallel requests cannot both pass.
       const t = accountTables[role];
-      const [account] = await tx
-        .select({ version: t.securityVersion })
-        .from(t)
-        .where(eq(t.id, accountId))
-        .for('update');
+      const [account] = await tx.select({ version: t.securityVersion }).from(t).where(eq(t.id, accountId)).for('update');
       if (!account) return false;
       const recent = await tx
         .select({ createdAt: passwordResets.createdAt })

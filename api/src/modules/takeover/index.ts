@@ -21,7 +21,6 @@ import {
 } from '../../db/schema';
 import type { BackgroundTasks } from '../../lib/background';
 import { revokeAllSessions } from '../auth/sessions';
-import { disableTwoFactor } from '../two-factor/store';
 
 // Account takeover by the owner of its address (ASVS V6). An unverified account was made by whoever
 // typed the address, who may not own it (account pre-hijack): once the owner proves the address —
@@ -38,7 +37,23 @@ import { disableTwoFactor } from '../two-factor/store';
  */
 export async function wipeAccount(tx: Queryable, role: Role, accountId: string, now: Date): Promise<string[]> {
   await revokeAllSessions(tx, role, accountId, now);
-  await disableTwoFactor(tx, role, accountId, now);
+  // Two-factor off with every secret (as two-factor/store's disableTwoFactor, which this module
+  // cannot import: two-factor → profiles → email-verification → here would be a cycle).
+  const t = accountTables[role];
+  await tx
+    .update(t)
+    .set({
+      twoFactorEnabled: false,
+      twoFactorSecret: null,
+      twoFactorPendingSecret: null,
+      twoFactorLastStep: null,
+      twoFactorLoginUntil: null,
+      twoFactorFailures: 0,
+      twoFactorFailuresSince: null,
+      twoFactorLockedUntil: null,
+      updatedAt: now,
+    })
+    .where(eq(t.id, accountId));
   await tx.delete(recoveryCodes).where(and(eq(recoveryCodes.role, role), eq(recoveryCodes.accountId, accountId)));
   await tx
     .update(accountTokens)
@@ -140,12 +155,7 @@ export async function deleteUnverifiedAccount(
   now: Date,
 ): Promise<{ ok: true; storageKeys: string[] } | { ok: false; reason: 'verified' | 'has-records' | 'gone' }> {
   const t = accountTables[role];
-  const [account] = await tx
-    .select({ verifiedAt: t.emailVerifiedAt })
-    .from(t)
-    .where(eq(t.id, accountId))
-    .limit(1)
-    .for('update');
+  const [account] = await tx.select({ verifiedAt: t.emailVerifiedAt }).from(t).where(eq(t.id, accountId)).limit(1).for('update');
   if (!account) return { ok: false, reason: 'gone' };
   if (account.verifiedAt) return { ok: false, reason: 'verified' };
   const key = role === 'patient' ? 'patientId' : 'doctorId';
