@@ -121,7 +121,11 @@ test('an old reset link is refused after an e-mail change, with a clear message'
     data: { email: fresh, currentPassword: PASSWORD },
   });
   expect(changed.status()).toBe(200);
-  await verifyByMail(request, 'patient', fresh);
+  // The link mailed to the new address, used with the password: the new address is in force.
+  const changeMail = await waitForEmail(fresh, 'CareLoop: confirm your new e-mail address');
+  const changeToken = /\/patient\/verify-email\/([A-Za-z0-9_-]+)/.exec(changeMail)![1];
+  const confirmed = await request.post(`${API_URL}/patient/verify-email/${changeToken}`, { data: { password: PASSWORD } });
+  expect(confirmed.status()).toBe(200);
 
   await page.goto(link);
   await page.getByLabel('New password', { exact: true }).fill(STRONG);
