@@ -1,22 +1,16 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
-import { securityEvent } from '../../access';
+import { namedByClinicalRows, securityEvent, wipeHolderData } from '../../access';
 import type { Queryable, Tx } from '../../adapters/db';
 import type { FileStorage } from '../../adapters/storage';
 import {
   accountTables,
   accountTokens,
-  allergyIntolerances,
-  assignments,
   connectionRequests,
   doctors,
-  medicalFiles,
-  medicalRecords,
   passwordResets,
   patients,
-  prescriptions,
   recoveryCodes,
-  reminders,
   sessions,
 } from '../../db/schema';
 import type { BackgroundTasks } from '../../lib/background';
@@ -67,7 +61,7 @@ export async function wipeAccount(tx: Queryable, role: Role, accountId: string, 
     await tx
       .delete(connectionRequests)
       .where(and(eq(connectionRequests.doctorId, accountId), eq(connectionRequests.status, 'pending')));
-    await tx.delete(assignments).where(eq(assignments.doctorId, accountId));
+    await wipeHolderData(tx, role, accountId);
     await tx
       .update(doctors)
       .set({ yearsOfExperience: 1, specialization: [], qualifications: [], gender: 'Prefer not to say', updatedAt: now })
@@ -77,12 +71,7 @@ export async function wipeAccount(tx: Queryable, role: Role, accountId: string, 
   await tx
     .delete(connectionRequests)
     .where(and(eq(connectionRequests.patientId, accountId), eq(connectionRequests.status, 'pending')));
-  await tx.delete(assignments).where(eq(assignments.patientId, accountId));
-  await tx.delete(allergyIntolerances).where(eq(allergyIntolerances.patientId, accountId));
-  const files = await tx
-    .delete(medicalFiles)
-    .where(eq(medicalFiles.patientId, accountId))
-    .returning({ key: medicalFiles.storageKey });
+  const storageKeys = await wipeHolderData(tx, role, accountId);
   await tx
     .update(patients)
     .set({
@@ -100,7 +89,7 @@ export async function wipeAccount(tx: Queryable, role: Role, accountId: string, 
       updatedAt: now,
     })
     .where(eq(patients.id, accountId));
-  return files.map((f) => f.key);
+  return storageKeys;
 }
 
 /**
@@ -158,13 +147,7 @@ export async function deleteUnverifiedAccount(
   const [account] = await tx.select({ verifiedAt: t.emailVerifiedAt }).from(t).where(eq(t.id, accountId)).limit(1).for('update');
   if (!account) return { ok: false, reason: 'gone' };
   if (account.verifiedAt) return { ok: false, reason: 'verified' };
-  const key = role === 'patient' ? 'patientId' : 'doctorId';
-  const clinical = [
-    await tx.select({ id: medicalRecords.id }).from(medicalRecords).where(eq(medicalRecords[key], accountId)).limit(1),
-    await tx.select({ id: prescriptions.id }).from(prescriptions).where(eq(prescriptions[key], accountId)).limit(1),
-    await tx.select({ id: reminders.id }).from(reminders).where(eq(reminders[key], accountId)).limit(1),
-  ];
-  if (clinical.some((rows) => rows.length > 0)) return { ok: false, reason: 'has-records' };
+  if (await namedByClinicalRows(tx, role, accountId)) return { ok: false, reason: 'has-records' };
   const storageKeys = await wipeAccount(tx, role, accountId, now);
   await tx.delete(sessions).where(and(eq(sessions.role, role), eq(sessions.accountId, accountId)));
   await tx.delete(accountTokens).where(and(eq(accountTokens.role, role), eq(accountTokens.accountId, accountId)));
