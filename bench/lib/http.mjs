@@ -85,7 +85,8 @@ async function verifyEmail(base, role, email) {
       const raw = readFileSync(join(outbox, f), 'utf8').replace(/=\r?\n/g, '');
       if (!raw.split('\n').some((l) => l.startsWith('To:') && l.includes(email))) continue;
       const token = new RegExp(`/${role}/verify-email/([A-Za-z0-9_-]+)`).exec(raw)?.[1];
-      if (token) return void (await ok(base, 'POST', `/${role}/verify-email/${token}`, {}, [200]));
+      // The link works only with the account's password (every bench account has PASSWORD).
+      if (token) return void (await ok(base, 'POST', `/${role}/verify-email/${token}`, { body: { password: PASSWORD } }, [200]));
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { API_URL, PORTS, ROOT } from '../stack';
 import { RESET_SUBJECT, waitForEmail } from './mail';
-import { PASSWORD, openMenu, uniqueEmail } from './helpers';
+import { PASSWORD, auth, openMenu, uniqueEmail, verifyByMail } from './helpers';
 
 // Issue 11 item 7 (NIST 800-63B / ASVS 2.1): zxcvbn judges every new password; its feedback is
 // shown under the field as the person types, and the api refuses what scores below 3.
@@ -100,4 +100,40 @@ test("reset password: the account's own name is refused with the library's feedb
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByText('Your password has been reset. You can now log in.')).toBeVisible();
   expect((await request.post(`${API_URL}/doctor/login`, { data: { email, password: STRONG } })).status()).toBe(200);
+});
+
+// A reset link is bound to the account as it was when mailed: once the e-mail changed, the old
+// link (to the old address) no longer works, and the page says why.
+test('an old reset link is refused after an e-mail change, with a clear message', async ({ page, request }) => {
+  const email = uniqueEmail('reset-old');
+  const signup = await request.post(`${API_URL}/patient/signup`, { data: { name: 'Rhea Moved', email, password: PASSWORD } });
+  expect(signup.status()).toBe(201);
+  const token = (await signup.json()).token as string;
+  await verifyByMail(request, 'patient', email);
+  await request.post(`${API_URL}/patient/forgot-password`, { data: { email } });
+  const link = (await waitForEmail(email, RESET_SUBJECT)).match(
+    new RegExp(`http://localhost:${PORTS.shell}(/patient/reset-password/[0-9a-f-]{36}/[A-Za-z0-9_-]+)`),
+  )![1];
+
+  const fresh = uniqueEmail('reset-new');
+  const changed = await request.patch(`${API_URL}/patient/me`, {
+    headers: auth(token),
+    data: { email: fresh, currentPassword: PASSWORD },
+  });
+  expect(changed.status()).toBe(200);
+  // The link mailed to the new address, used with the password: the new address is in force.
+  const changeMail = await waitForEmail(fresh, 'CareLoop: confirm your new e-mail address');
+  const changeToken = /\/patient\/verify-email\/([A-Za-z0-9_-]+)/.exec(changeMail)![1];
+  const confirmed = await request.post(`${API_URL}/patient/verify-email/${changeToken}`, { data: { password: PASSWORD } });
+  expect(confirmed.status()).toBe(200);
+
+  await page.goto(link);
+  await page.getByLabel('New password', { exact: true }).fill(STRONG);
+  await page.getByLabel('Repeat the new password').fill(STRONG);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await expect(page.getByRole('alert')).toContainText(
+    "Could not authenticate. This reset link is invalid or has expired, or the account's e-mail or password changed since it was sent",
+  );
+  expect((await request.post(`${API_URL}/patient/login`, { data: { email: fresh, password: STRONG } })).status()).toBe(401);
+  expect((await request.post(`${API_URL}/patient/login`, { data: { email: fresh, password: PASSWORD } })).status()).toBe(200);
 });

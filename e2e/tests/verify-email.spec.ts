@@ -40,12 +40,13 @@ test('a patient signs up, follows the link from the .eml, and only then can a do
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(link!);
   await expect(page.getByRole('heading', { name: 'Verify your e-mail address' })).toBeVisible();
+  await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Verify my e-mail address' }).click();
   await expect(page.getByRole('status')).toHaveText('Your e-mail address is verified. Thank you!');
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
   // A link works once.
-  const again = await request.post(`${API_URL}/patient/verify-email/${link!.split('/').pop()}`);
+  const again = await request.post(`${API_URL}/patient/verify-email/${link!.split('/').pop()}`, { data: { password: PASSWORD } });
   expect(again.status()).toBe(400);
 
   await page.getByRole('link', { name: 'Go to your dashboard' }).click();
@@ -69,7 +70,39 @@ test('an unverified doctor cannot send a connection request, and a bad link says
   expect((await res.json()).error).toMatch(/^Verify your e-mail address first/);
 
   await page.goto(`/doctor/verify-email/${'x'.repeat(43)}`);
+  await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Verify my e-mail address' }).click();
-  await expect(page.getByRole('alert')).toHaveText('This verification link is invalid, already used or expired');
+  await expect(page.getByRole('alert')).toHaveText(
+    "This verification link is invalid, already used or expired, or the account's e-mail or password changed since it was sent",
+  );
   await expect(page.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login/doctor');
+});
+
+// Someone signs up with another person's address: the link mailed to that person cannot verify the
+// stranger's account without its password, and "I did not create this account" deletes it.
+test('an unsolicited verification link asks for the password, refuses a wrong one, and can delete the account', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('unsolicited');
+  await signUpVia(request, 'patient', { name: 'Not The Owner', email }, { verified: false });
+  const mail = await waitForEmail(email, VERIFY_SUBJECT);
+  const link = new RegExp(`${SHELL_URL}/patient/verify-email/[A-Za-z0-9_-]+`).exec(mail)![0];
+
+  await page.goto(link);
+  const verify = page.getByRole('button', { name: 'Verify my e-mail address' });
+  await expect(verify).toBeDisabled(); // nothing to post without a password
+  await page.getByLabel('Password').fill('a guess of the owner');
+  await verify.click();
+  await expect(page.getByRole('alert')).toHaveText('Current password is incorrect');
+
+  await page.getByRole('button', { name: 'I did not create this account' }).click();
+  await expect(page.getByRole('status')).toHaveText(
+    'The account made with this e-mail address was deleted. Thank you for telling us.',
+  );
+  // The account is gone: its password opens nothing, and the address is free for its owner.
+  expect((await request.post(`${API_URL}/patient/login`, { data: { email, password: PASSWORD } })).status()).toBe(401);
+  expect(
+    (await request.post(`${API_URL}/patient/signup`, { data: { name: 'The Owner', email, password: PASSWORD } })).status(),
+  ).toBe(201);
 });

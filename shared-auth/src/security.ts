@@ -34,8 +34,15 @@ export function completeProfile(role: Role, body: PatientCompleteProfile | Docto
     : call({ ...ENDPOINTS.doctorCompleteProfile, ...lenient }, { body: body as DoctorCompleteProfile });
 }
 
-/** POST /{role}/verify-email/{token}: the link from the verification mail (once, 24 h). */
-export const verifyEmail = (role: Role, token: string) => call(ENDPOINTS[`${role}VerifyEmail`], { params: { token } });
+/** POST /{role}/verify-email/{token}: the link from the verification mail and the account's password (once, 24 h). */
+export const verifyEmail = (role: Role, token: string, password: string) =>
+  call(ENDPOINTS[`${role}VerifyEmail`], { params: { token }, body: { password } });
+
+/** POST /{role}/verify-email/{token}/disown: "I did not create this account" (an unverified account is deleted). */
+export const disownEmail = (role: Role, token: string) => call(ENDPOINTS[`${role}DisownEmail`], { params: { token } });
+
+/** DELETE /{role}/me/pending-email: the e-mail change waiting for confirmation is dropped. */
+export const withdrawPendingEmail = (role: Role) => call(ENDPOINTS[`${role}WithdrawPendingEmail`]);
 
 /** POST /{role}/verify-email/resend: a fresh link to the signed-in account's unverified address. */
 export const resendVerification = (role: Role) => call(ENDPOINTS[`${role}ResendVerification`]);

@@ -55,6 +55,9 @@ export const VerifyEmailParams = z.strictObject({
   token: z.string().regex(/^[A-Za-z0-9_-]{20,128}$/, { error: 'Invalid verification link' }),
 });
 
+/** POST /{role}/verify-email/{token}: the account's password, so a link alone proves nothing to a stranger. */
+export const VerifyEmailBody = z.strictObject({ password: CurrentPassword });
+
 /** Every field required (SPEC §5), for accounts created through Google sign-in. */
 export const PatientCompleteProfile = z.strictObject({
   DOB: BirthDate,

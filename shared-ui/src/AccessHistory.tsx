@@ -60,7 +60,7 @@ const SECURITY: Record<SecurityAction, string> = {
   'recovery-code-sign-in': 'Signed in with a recovery code',
   'recovery-codes': 'New recovery codes made',
   'email-change-withdrawn': 'E-mail change withdrawn',
-  takeover: 'The owner of the e-mail address took over the account; what an earlier holder set was removed',
+  takeover: 'Account taken over by the owner of its e-mail address and cleared of what was set before',
 };
 
 /** "You signed in", "Two-factor turned off": a security event of the account itself. */

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'shared-router';
 import styled from 'styled-components';
 import type { Role } from 'shared-contracts';
 import {
   dashboardPath,
+  disownEmail,
   otherRole,
   profileKey,
   resendVerification,
@@ -14,31 +15,50 @@ import {
   verifyEmail,
 } from 'shared-auth';
 import { Banner, Button, Card, Heading, Narrow, Page } from './components';
+import { TextField } from './fields';
 import { theme } from './theme';
 
 type Outcome = { tone: 'success' | 'error'; text: string };
 
 /**
  * /{role}/verify-email/{token}: the link from the verification mail. The token is posted only when
- * the person presses the button, so a mail scanner that merely opens the link spends nothing.
+ * the person submits, so a mail scanner that merely opens the link spends nothing. The account's
+ * password is asked too: a link mailed to someone who never signed up (a stranger typed their
+ * address) must not verify the stranger's account — that person picks "I did not create this
+ * account" instead, which deletes it.
  */
 export function VerifyEmailView({ role }: { role: Role }) {
   const { token = '' } = useParams();
   const queryClient = useQueryClient();
   const signedInAs = useSession((s) => (s.token ? s.role : null));
+  const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
-  async function verify() {
+  async function verify(event: FormEvent) {
+    event.preventDefault();
     setBusy(true);
     setOutcome(null);
     try {
-      const { message } = await verifyEmail(role, token);
+      const { message } = await verifyEmail(role, token, password);
       setOutcome({ tone: 'success', text: message });
       // The dashboard's banner reads the profile: it must learn the address is verified now.
       void queryClient.invalidateQueries({ queryKey: profileKey(role) });
     } catch (err) {
       setOutcome({ tone: 'error', text: (await serverError(err)) ?? 'Could not verify your e-mail address. Try again?' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function disown() {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const { message } = await disownEmail(role, token);
+      setOutcome({ tone: 'success', text: message });
+    } catch (err) {
+      setOutcome({ tone: 'error', text: (await serverError(err)) ?? 'Could not do that. Try again?' });
     } finally {
       setBusy(false);
     }
@@ -57,10 +77,24 @@ export function VerifyEmailView({ role }: { role: Role }) {
           </>
         ) : (
           <>
-            <p>Confirm that this e-mail address belongs to your CareLoop {role} account.</p>
-            {outcome && <Banner tone="error">{outcome.text}</Banner>}
-            <Button type="button" onClick={() => void verify()} disabled={busy}>
-              Verify my e-mail address
+            <form onSubmit={(e) => void verify(e)}>
+              <p>Confirm that this e-mail address belongs to your CareLoop {role} account: enter the account&apos;s password.</p>
+              <TextField
+                label="Password"
+                type="password"
+                value={password}
+                onChange={setPassword}
+                autoComplete="current-password"
+                required
+              />
+              {outcome && <Banner tone="error">{outcome.text}</Banner>}
+              <Button type="submit" disabled={busy || password === ''}>
+                Verify my e-mail address
+              </Button>
+            </form>
+            <p>Never signed up for CareLoop, or did not ask for this address to be added?</p>
+            <Button type="button" $variant="secondary" onClick={() => void disown()} disabled={busy}>
+              I did not create this account
             </Button>
             {outcome && <p>{next}: from your dashboard you can ask for a new link.</p>}
           </>

@@ -23,6 +23,10 @@ beforeAll(async () => {
       if (verifyReply.status === 200) verified = true;
       return verifyReply;
     },
+    [`POST /patient/verify-email/${TOKEN}/disown`]: () => ({
+      status: 200,
+      body: { message: 'The account made with this e-mail address was deleted. Thank you for telling us.' },
+    }),
     'POST /patient/verify-email/resend': () => resendReply,
     'POST /doctor/verify-email/resend': () => resendReply,
   });
@@ -55,14 +59,18 @@ function renderAt(path: string, pattern: string, element: React.ReactNode) {
 const calls = (method: string, path: string) => fake.requests.filter((r) => r.method === method && r.path === path);
 
 describe('verify page', () => {
-  test('posts the token only on the button, then shows success and the way to the dashboard', async () => {
+  test('posts the token with the password only on the button, then shows success and the way to the dashboard', async () => {
     useSession.getState().login('t', 'patient');
     renderAt(`/patient/verify-email/${TOKEN}`, '/patient/verify-email/:token', <VerifyEmailView role="patient" />);
     expect(screen.getByRole('heading', { name: 'Verify your e-mail address' })).toBeInTheDocument();
     expect(calls('POST', `/patient/verify-email/${TOKEN}`)).toHaveLength(0);
+    // No password, no request.
+    expect(screen.getByRole('button', { name: 'Verify my e-mail address' })).toBeDisabled();
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct horse battery' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify my e-mail address' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Your e-mail address is verified. Thank you!');
     expect(calls('POST', `/patient/verify-email/${TOKEN}`)).toHaveLength(1);
+    expect(calls('POST', `/patient/verify-email/${TOKEN}`)[0].body).toEqual({ password: 'correct horse battery' });
     expect(screen.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute('href', '/patient/dashboard');
   });
 
@@ -70,9 +78,19 @@ describe('verify page', () => {
     useSession.getState().logout();
     verifyReply = { status: 400, body: { error: 'This verification link is invalid, already used or expired' } };
     renderAt(`/patient/verify-email/${TOKEN}`, '/patient/verify-email/:token', <VerifyEmailView role="patient" />);
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct horse battery' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify my e-mail address' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This verification link is invalid, already used or expired');
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login/patient');
+  });
+
+  test('"I did not create this account" posts the disown call, without a password, and shows the outcome', async () => {
+    useSession.getState().logout();
+    renderAt(`/patient/verify-email/${TOKEN}`, '/patient/verify-email/:token', <VerifyEmailView role="patient" />);
+    fireEvent.click(screen.getByRole('button', { name: 'I did not create this account' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('The account made with this e-mail address was deleted.');
+    expect(calls('POST', `/patient/verify-email/${TOKEN}/disown`)).toHaveLength(1);
+    expect(calls('POST', `/patient/verify-email/${TOKEN}`)).toHaveLength(0);
   });
 });
 

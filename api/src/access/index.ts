@@ -42,3 +42,6 @@ export { skipPastReminderOccurrences, stopRetriesAfterRestore } from './reminder
 // Tests and diagnostics (no patient data leaves through these; they EXPLAIN or count).
 export { prescriptionListQueries, prescriptionStatus } from './prescriptions';
 export { recordListQueries } from './records';
+
+// System actor: the owner of an address taking over or disowning an unverified account (modules/takeover).
+export { namedByClinicalRows, wipeHolderData } from './takeover';

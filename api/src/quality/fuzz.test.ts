@@ -74,6 +74,13 @@ const ALLOWED_GROWTH: { route: RegExp; status: number; table: string; by: number
     by: 2,
     why: 'a wrong current password is counted like a failed login, per (account, client address) and per account (auth/reauth.ts)',
   },
+  {
+    route: /^POST \/(patient|doctor)\/verify-email\/:token$/,
+    status: 403,
+    table: 'login_failures',
+    by: 2,
+    why: "a wrong password with a verification link is counted like a failed login of the link's account (auth/reauth.ts)",
+  },
 ];
 
 const REDIRECT_ROUTES = ['GET /patient/auth/google', 'GET /patient/auth/google/callback'];

@@ -185,9 +185,28 @@ function perRole(role: Role): Row[] {
       // A link works once: a fresh unverified account and its mailed link per cell.
       build: async (c) => {
         const who = await account(c.t, role, {}, { verified: false });
-        return { method: 'POST', url: `/${role}/verify-email/${await verificationTokenFor(c.t.app, role, who.email)}` };
+        return {
+          method: 'POST',
+          url: `/${role}/verify-email/${await verificationTokenFor(c.t.app, role, who.email)}`,
+          payload: { password: PASSWORD },
+        };
       },
       expect: everyone(200),
+    },
+    {
+      route: `POST /${role}/verify-email/:token/disown`,
+      // Deletes the account: a fresh unverified account and its mailed link per cell.
+      build: async (c) => {
+        const who = await account(c.t, role, {}, { verified: false });
+        return { method: 'POST', url: `/${role}/verify-email/${await verificationTokenFor(c.t.app, role, who.email)}/disown` };
+      },
+      expect: everyone(200),
+    },
+    {
+      route: `DELETE /${role}/me/pending-email`,
+      // The cast's accounts have no e-mail change waiting: the own role reaches the handler and is told so (404).
+      build: () => ({ method: 'DELETE', url: `/${role}/me/pending-email` }),
+      expect: ownRole(role, 404),
     },
     {
       route: `POST /${role}/verify-email/resend`,

@@ -208,7 +208,7 @@ export async function signupVia(
   });
   if (verified) {
     const link = await verificationLinkIn(base, role, email);
-    await expectHttp(base, 'POST', `/${role}/verify-email/${link}`, 200);
+    await expectHttp(base, 'POST', `/${role}/verify-email/${link}`, 200, { body: { password: 'correct horse battery' } });
   }
   const me = await expectHttp(base, 'GET', `/${role}/me`, 200, { token });
   return { id: me[role]._id, email, token };

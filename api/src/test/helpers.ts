@@ -267,10 +267,18 @@ export async function verificationTokenFor(app: FastifyInstance, role: 'patient'
   throw new Error(`no verification mail to ${email}`);
 }
 
-/** Follows the newest verification link mailed to `email`, through POST /{role}/verify-email/{token}. */
-export async function verifyEmailOf(app: FastifyInstance, role: 'patient' | 'doctor', email: string): Promise<void> {
+/**
+ * Follows the newest verification link mailed to `email`, through POST /{role}/verify-email/{token}
+ * with the account's password (PASSWORD unless told).
+ */
+export async function verifyEmailOf(
+  app: FastifyInstance,
+  role: 'patient' | 'doctor',
+  email: string,
+  password = PASSWORD,
+): Promise<void> {
   const token = await verificationTokenFor(app, role, email);
-  const res = await app.inject({ method: 'POST', url: `/${role}/verify-email/${token}` });
+  const res = await app.inject({ method: 'POST', url: `/${role}/verify-email/${token}`, payload: { password } });
   if (res.statusCode !== 200) throw new Error(`verify-email failed: ${res.statusCode} ${res.body}`);
 }
 

@@ -39,6 +39,10 @@ beforeAll(async () => {
         : { status: signupStatus, body: { error: 'An account with this e-mail already exists' } },
     'GET /patient/me': { status: 200, body: { patient, profileUrl: null } },
     'PATCH /patient/me': () => patchReply,
+    'DELETE /patient/me/pending-email': () => {
+      patient.pendingEmail = null;
+      return { status: 200, body: { message: 'The e-mail change was withdrawn.' } };
+    },
   });
   configureApi(fake.url);
 });
@@ -213,7 +217,7 @@ test('edit: a changed e-mail asks for the current password; a wrong one shows be
   });
 });
 
-test('edit and dashboard: a new e-mail waiting for its link is shown', async () => {
+test('edit and dashboard: a new e-mail waiting for its link is shown, and can be withdrawn', async () => {
   patient.pendingEmail = 'asha.new@example.com';
   try {
     useSession.getState().login('t', 'patient');
@@ -221,6 +225,9 @@ test('edit and dashboard: a new e-mail waiting for its link is shown', async () 
     expect(await screen.findByRole('status')).toHaveTextContent(
       'Waiting for confirmation of asha.new@example.com — check that inbox.',
     );
+    fireEvent.click(screen.getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(screen.queryByText(/Waiting for confirmation/)).not.toBeInTheDocument());
+    expect(fake.requests.filter((r) => r.method === 'DELETE' && r.path === '/patient/me/pending-email')).toHaveLength(1);
   } finally {
     patient.pendingEmail = null;
   }

@@ -25,7 +25,8 @@ export default function ResetPassword({ role }: { role: Role }) {
   const form = useSchemaForm(ResetFormSchema, { password: '', confirm: '' });
   const [password, confirm] = useWatch({ control: form.control, name: ['password', 'confirm'] });
   const [done, setDone] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
+  /** false, or the refusal: with the api's reason when it is about the link, not the password field. */
+  const [failed, setFailed] = useState<false | { reason?: string }>(false);
   const mismatch = confirm !== '' && confirm !== password;
 
   async function submit(newPassword: string) {
@@ -34,11 +35,14 @@ export default function ResetPassword({ role }: { role: Role }) {
     try {
       setDone((await resetPassword(role, id, token, newPassword)).message);
     } catch (err) {
-      // SPEC §8's banner stays; a password the api refused (too guessable) says why under the field.
-      for (const { field, message } of fieldErrorsFrom(await serverError(err), ['password'])) {
+      // SPEC §8's banner stays; a password the api refused (too guessable) says why under the field,
+      // a dead link (expired, used, or the account changed since) says why in the banner.
+      const message = await serverError(err);
+      const fieldErrors = fieldErrorsFrom(message, ['password']);
+      for (const { field, message } of fieldErrors) {
         form.setError(field as 'password', { type: 'server', message });
       }
-      setFailed(true);
+      setFailed({ reason: fieldErrors.length === 0 ? message : undefined });
     }
   }
 
@@ -56,7 +60,12 @@ export default function ResetPassword({ role }: { role: Role }) {
             <NewPasswordField name="password" label="New password" minLength={PASSWORD_MIN} required />
             <FormTextField name="confirm" label="Repeat the new password" type="password" autoComplete="new-password" required />
             {mismatch && <Banner tone="info">The two passwords differ.</Banner>}
-            {failed && <Banner tone="error">Could not authenticate</Banner>}
+            {failed && (
+              <Banner tone="error">
+                Could not authenticate
+                {failed.reason && <span>. {failed.reason}</span>}
+              </Banner>
+            )}
             <Button type="submit" disabled={form.formState.isSubmitting || mismatch}>
               Set new password
             </Button>

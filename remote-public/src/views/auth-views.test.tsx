@@ -175,7 +175,7 @@ test('reset password: success links to sign in; a dead link says "Could not auth
   type('New password', 'a fresh passphrase');
   type('Repeat the new password', 'a fresh passphrase');
   fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
-  expect(await screen.findByRole('alert')).toHaveTextContent('Could not authenticate');
+  expect(await screen.findByRole('alert')).toHaveTextContent('Could not authenticate. This reset link is invalid or has expired');
   resetStatus = 200;
   fireEvent.click(screen.getByRole('button', { name: 'Set new password' }));
   expect(await screen.findByText('Your password has been reset. You can now log in.')).toBeInTheDocument();

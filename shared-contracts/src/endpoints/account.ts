@@ -29,6 +29,7 @@ import {
   ResetPasswordParams,
   RemoveTwoFactorBody,
   TwoFactorSetupResponse,
+  VerifyEmailBody,
   VerifyEmailParams,
   VerifyCodeBody,
   VerifyCodeResponse,
@@ -158,6 +159,19 @@ export const PROFILE_ENDPOINTS = {
     response: TokenResponse,
     errors: [400, 401, 403, 409],
   }),
+  ...perRole('withdrawPendingEmail', (role) =>
+    endpoint({
+      method: 'DELETE',
+      path: `/${role}/me/pending-email`,
+      summary: 'Withdraw the e-mail change waiting for confirmation: the link mailed to the new address stops working',
+      description: '404: no e-mail change is waiting.',
+      tags: [role],
+      access: own(role),
+      status: 200,
+      response: MessageResponse,
+      errors: [401, 403, 404],
+    }),
+  ),
 };
 
 /** Two-factor set-up and the login's code step (api/src/modules/two-factor). */
@@ -266,9 +280,26 @@ export const EMAIL_VERIFICATION_ENDPOINTS = {
     endpoint({
       method: 'POST',
       path: `/${role}/verify-email/{token}`,
-      summary: "Prove the account's e-mail with the link from the verification mail (once, within 24 hours)",
+      summary:
+        "Prove the account's e-mail with the link from the verification mail and the account's password (once, within 24 hours)",
       description:
-        'token is the secret of the e-mailed link. 400: unknown, used or expired; 409: another account has the address by now.',
+        "token is the secret of the e-mailed link. 400: unknown, used, expired, or the account's e-mail or password changed since it was sent; 403: wrong password (counts as a failed login); 409: another account has the address by now.",
+      tags: [role, 'email-verification'],
+      access: 'public',
+      params: VerifyEmailParams,
+      body: VerifyEmailBody,
+      status: 200,
+      response: MessageResponse,
+      errors: [400, 403, 409, 429],
+    }),
+  ),
+  ...perRole('disownEmail', (role) =>
+    endpoint({
+      method: 'POST',
+      path: `/${role}/verify-email/{token}/disown`,
+      summary: '"I did not create this account": deletes the unverified account the link was mailed for',
+      description:
+        'Only with a live link. A link for a new address of an account drops that change instead. 400: unknown, used or expired link; 409: the account is verified, or clinical records name it (it is never deleted this way).',
       tags: [role, 'email-verification'],
       access: 'public',
       params: VerifyEmailParams,

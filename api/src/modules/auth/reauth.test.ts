@@ -208,7 +208,11 @@ describe.each(BACKENDS)('re-authentication and notices on %s', (backend) => {
         expect(await outboxSize()).toBe(before + 2);
 
         // The link, used through the page's endpoint: the new address is in force, the old one is told.
-        const used = await t.app.inject({ method: 'POST', url: `/${role}/verify-email/${link![2]}` });
+        const used = await t.app.inject({
+          method: 'POST',
+          url: `/${role}/verify-email/${link![2]}`,
+          payload: { password: PASSWORD },
+        });
         expect(used.statusCode).toBe(200);
         expect((await me(role, token)).json()[role]).toMatchObject({ email: fresh, pendingEmail: null, emailVerified: true });
         expect((await login(role, fresh)).statusCode).toBe(200);

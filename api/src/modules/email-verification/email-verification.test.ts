@@ -40,7 +40,8 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
   beforeAll(() => ({ t, tdb } = fixture));
 
   const db = () => tdb.adapter.db;
-  const verify = (role: Role, token: string) => t.app.inject({ method: 'POST', url: `/${role}/verify-email/${token}` });
+  const verify = (role: Role, token: string, password = PASSWORD) =>
+    t.app.inject({ method: 'POST', url: `/${role}/verify-email/${token}`, payload: { password } });
   const resend = (role: Role, token?: string) =>
     t.app.inject({ method: 'POST', url: `/${role}/verify-email/resend`, headers: token ? bearer(token) : {} });
   const me = async (who: { role: Role; token: string }) =>

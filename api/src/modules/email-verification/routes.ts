@@ -8,9 +8,15 @@ import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { sessionOf } from '../auth/guard';
 import { NOTICES, sendNotice } from '../notices';
-import { consumeEmailToken, issueEmailToken, verificationLink } from './tokens';
+import { confirmCurrentPassword } from '../auth/reauth';
+import { deleteUnverifiedAccount, removeStoredFiles } from '../takeover';
+import { consumeEmailToken, findEmailToken, issueEmailToken, liveEmailToken, verificationLink } from './tokens';
 import {
   ALREADY_VERIFIED,
+  DISOWN_CHANGE_DONE,
+  DISOWN_DONE,
+  DISOWN_HAS_RECORDS,
+  DISOWN_VERIFIED,
   RESEND_TOO_MANY,
   RESEND_TOO_SOON,
   resendDone,
@@ -32,7 +38,8 @@ export function sendVerificationMail(deps: Pick<AppDeps, 'config' | 'mailer'>, r
 }
 
 /**
- *   POST /{role}/verify-email/{token}   public: the link from the mail proves the address (once, 24 h)
+ *   POST /{role}/verify-email/{token}   public: the link from the mail and the account's password prove the address (once, 24 h)
+ *   POST /{role}/verify-email/{token}/disown   public: "I did not create this account" deletes the unverified account
  *   POST /{role}/verify-email/resend    signed in: a fresh link to the account's unverified address
  */
 export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
@@ -48,6 +55,15 @@ export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         ENDPOINTS[`${role}VerifyEmail`],
         async (request) => {
           const now = clock.now();
+          // The link alone proves only a mailbox: the account's password is asked too, so a
+          // stranger's link (someone signed up with this address) verifies nothing for them.
+          const found = await findEmailToken(db.db, role, request.params.token, now);
+          if (!found) throw new HttpError(400, VERIFY_INVALID);
+          // A wrong password counts as a failed login of the account (throttle.ts) and spends nothing.
+          await confirmCurrentPassword(db.db, role, found.accountId, request.body.password, now, {
+            client: request.ip,
+            slowdownAfter: config.loginSlowdownAfter,
+          });
           const outcome = await db.db
             .transaction(async (tx) => {
               const result = await consumeEmailToken(tx, role, request.params.token, now);
@@ -71,6 +87,41 @@ export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             return { message: VERIFY_DONE };
           }
           throw outcome.reason === 'taken' ? new HttpError(409, VERIFY_TAKEN) : new HttpError(400, VERIFY_INVALID);
+        },
+        { config: perIp },
+      );
+
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}DisownEmail`],
+        async (request) => {
+          const now = clock.now();
+          const t = accountTables[role];
+          const result = await db.db.transaction(async (tx) => {
+            // Spent whatever follows: the link is used once.
+            const [claimed] = await tx
+              .update(accountTokens)
+              .set({ usedAt: now })
+              .where(liveEmailToken(role, request.params.token, now))
+              .returning({ accountId: accountTokens.accountId, email: accountTokens.email });
+            if (!claimed?.email) return { outcome: 'invalid' as const };
+            const [account] = await tx.select({ email: t.email }).from(t).where(eq(t.id, claimed.accountId)).limit(1);
+            if (!account) return { outcome: 'invalid' as const };
+            if (account.email !== claimed.email) {
+              // A link for a new address: its owner refuses it, so the change is dropped, not the account.
+              const event = { role, accountId: claimed.accountId, at: now, ip: request.ip };
+              await securityEvent(tx, { ...event, action: 'email-change-withdrawn' });
+              return { outcome: 'change-dropped' as const };
+            }
+            const deleted = await deleteUnverifiedAccount(tx, role, claimed.accountId, now);
+            if (!deleted.ok) throw new HttpError(409, deleted.reason === 'has-records' ? DISOWN_HAS_RECORDS : DISOWN_VERIFIED);
+            return { outcome: 'deleted' as const, storageKeys: deleted.storageKeys };
+          });
+          if (result.outcome === 'invalid') throw new HttpError(400, VERIFY_INVALID);
+          if (result.outcome === 'change-dropped') return { message: DISOWN_CHANGE_DONE };
+          removeStoredFiles(deps, app.backgroundTasks, result.storageKeys);
+          return { message: DISOWN_DONE };
         },
         { config: perIp },
       );

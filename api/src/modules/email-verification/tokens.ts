@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Role } from 'shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
+import { boundToAccount, securityVersionOf } from '../../db/account-version';
 import { qualified } from '../../db/qualified';
 import { accountTables, accountTokens } from '../../db/schema';
 import { dbNowMinus, dbNowPlus, liveByBothClocks } from '../../lib/db-clock';
@@ -20,7 +21,8 @@ export function verificationLink(webOrigin: string, role: Role, token: string): 
 /**
  * A new 'email-verify' token proving `email` for the account: the signup address, or a new address
  * asked for in PATCH /{role}/me (the account keeps its old address until this token is used).
- * Returns the token itself, to be mailed to `email`; only its hash is stored.
+ * Returns the token itself, to be mailed to `email`; only its hash is stored. Bound to the account's
+ * security version: an e-mail, password or verification change voids it.
  */
 export async function issueEmailToken(
   db: Queryable,
@@ -33,6 +35,7 @@ export async function issueEmailToken(
     role: args.role,
     accountId: args.accountId,
     email: args.email,
+    accountVersion: (await securityVersionOf(db, args.role, args.accountId)) ?? null,
     createdAt: args.now,
     expiresAt: dbNowPlus(EMAIL_TOKEN_TTL_MS),
   });
@@ -45,19 +48,26 @@ export async function issueEmailToken(
  * pendingEmailOf as a subquery on the account's id and e-mail columns, so a profile is read in one
  * statement with it (GET /{role}/me). The same conditions: keep the two in step.
  */
-export function pendingEmailSql(role: Role, accountId: AnyColumn, currentEmail: AnyColumn, now: Placeholder): SQL<string | null> {
+export function pendingEmailSql(
+  role: Role,
+  accountId: AnyColumn,
+  currentEmail: AnyColumn,
+  securityVersion: AnyColumn,
+  now: Placeholder,
+): SQL<string | null> {
   const t = accountTokens;
   return sql<string | null>`(select ${qualified(t.email)} from ${t} where ${qualified(t.role)} = ${role}
     and ${qualified(t.accountId)} = ${qualified(accountId)} and ${qualified(t.purpose)} = 'email-verify'
     and ${qualified(t.usedAt)} is null and ${qualified(t.expiresAt)} > now()
     and ${qualified(t.createdAt)} > ${now}::timestamptz - ${EMAIL_TOKEN_TTL_MS}::float8 * interval '1 millisecond'
     and ${qualified(t.email)} <> ${qualified(currentEmail)}
+    and ${qualified(t.accountVersion)} = ${qualified(securityVersion)}
     order by ${qualified(t.createdAt)} desc limit 1)`;
 }
 
 /**
- * The new address an account is waiting to confirm: that of its newest unused, unexpired
- * 'email-verify' token for an address other than its own; null when there is none.
+ * The new address an account is waiting to confirm: that of its newest live 'email-verify' token
+ * (unused, unexpired, still bound) for an address other than its own; null when there is none.
  */
 export async function pendingEmailOf(
   db: Queryable,
@@ -74,6 +84,7 @@ export async function pendingEmailOf(
         isNull(accountTokens.usedAt),
         liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, args.now, EMAIL_TOKEN_TTL_MS),
         ne(accountTokens.email, args.currentEmail),
+        boundToAccount(args.role, accountTokens.accountVersion, accountTokens.accountId),
       ),
     )
     .orderBy(desc(accountTokens.createdAt))
@@ -106,9 +117,36 @@ export async function dropPendingEmailTokens(
 export type EmailTokenOutcome =
   { ok: true; accountId: string; email: string; previousEmail: string } | { ok: false; reason: 'invalid' | 'taken' };
 
+/** An 'email-verify' token of `role` that can still be used: unused, unexpired, bound to the account as it is. */
+export function liveEmailToken(role: Role, token: string, now: Date): SQL | undefined {
+  return and(
+    eq(accountTokens.tokenHash, hashToken(token)),
+    eq(accountTokens.role, role),
+    eq(accountTokens.purpose, 'email-verify'),
+    isNull(accountTokens.usedAt),
+    liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, now, EMAIL_TOKEN_TTL_MS),
+    boundToAccount(role, accountTokens.accountVersion, accountTokens.accountId),
+  );
+}
+
+/** The account and address of a live 'email-verify' token, without using it (undefined: none). */
+export async function findEmailToken(
+  db: Queryable,
+  role: Role,
+  token: string,
+  now: Date,
+): Promise<{ accountId: string; email: string } | undefined> {
+  const [row] = await db
+    .select({ accountId: accountTokens.accountId, email: accountTokens.email })
+    .from(accountTokens)
+    .where(liveEmailToken(role, token, now))
+    .limit(1);
+  return row?.email ? { accountId: row.accountId, email: row.email } : undefined;
+}
+
 /**
  * Uses an 'email-verify' token, once: the account's e-mail becomes the token's address and is
- * marked verified. 'invalid' for an unknown, used, expired or other-role token; 'taken' when
+ * marked verified. 'invalid' for an unknown, used, expired, unbound or other-role token; 'taken' when
  * another account of the role has that address by now (the token is then spent).
  * Run inside the caller's transaction, so the security-log row lands with it.
  */
@@ -116,15 +154,7 @@ export async function consumeEmailToken(tx: Tx, role: Role, token: string, now: 
   const [claimed] = await tx
     .update(accountTokens)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(accountTokens.tokenHash, hashToken(token)),
-        eq(accountTokens.role, role),
-        eq(accountTokens.purpose, 'email-verify'),
-        isNull(accountTokens.usedAt),
-        liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, now, EMAIL_TOKEN_TTL_MS),
-      ),
-    )
+    .where(liveEmailToken(role, token, now))
     .returning({ accountId: accountTokens.accountId, email: accountTokens.email });
   if (!claimed?.email) return { ok: false, reason: 'invalid' };
   const t = accountTables[role];

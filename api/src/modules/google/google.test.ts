@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { auditLog, oidcLogins, patients } from '../../db/schema';
+import { auditLog, doctors, oidcLogins, patients } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import {
   BACKENDS,
@@ -7,6 +7,7 @@ import {
   bearer,
   countRows,
   createTestApp,
+  readOutbox,
   createTestDb,
   signup,
   totpCode,
@@ -15,6 +16,7 @@ import {
   type TestDb,
 } from '../../test/helpers';
 import { startOAuthMock, type OAuthMock } from '../../test/oauth-mock';
+import { plantedLeft, plantInPatient, WIPED } from '../../test/takeover';
 import { consumeEmailToken, issueEmailToken } from '../email-verification/tokens';
 import { STATE_COOKIE } from './routes';
 
@@ -237,12 +239,37 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     // Their pending verification link is spent.
     const spent = await t.db.db.transaction((tx) => consumeEmailToken(tx, 'patient', pendingLink, t.clock.now()));
     expect(spent).toEqual({ ok: false, reason: 'invalid' });
-    // The owner is in, and the log says the password was replaced.
+    // The owner is in, and the log says the account was taken over.
     const me = await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(owner) });
     expect(me.json().patient._id).toBe(id);
     const log = await securityOf(id);
-    expect(log).toContain('password-reset');
-    expect(log.indexOf('password-reset')).toBeLessThan(log.lastIndexOf('sign-in'));
+    expect(log).toContain('takeover');
+    expect(log.indexOf('takeover')).toBeLessThan(log.lastIndexOf('sign-in'));
+  });
+
+  it('wipes what the squatter planted when the owner signs in with Google: files, allergies, profile, connections', async () => {
+    const victim = uniqueEmail('victimwipe');
+    const squatter = await signup(t.app, 'patient', { email: victim, name: 'Squatter' }, { verified: false });
+    const { id } = await patientRow(victim);
+    const doctor = await signup(t.app, 'doctor');
+    const [doctorRow] = await t.db.db.select().from(doctors).where(eq(doctors.email, doctor.email));
+    const planted = await plantInPatient(t, { id, token: squatter.token }, doctorRow.id);
+    expect(await plantedLeft(t, id, planted)).toMatchObject({ files: 1, stored: true, allergies: 1, assignments: 1 });
+
+    await setClaims({ email: victim, email_verified: true, name: 'Real Owner' });
+    const owner = await sessionFrom((await signIn()).location);
+    await t.app.backgroundTasks.idle();
+
+    const left = await plantedLeft(t, id, planted);
+    expect(left).toMatchObject({ ...WIPED, liveSessions: 1 }); // the owner's own, just made; the squatter's are gone
+    expect(left.profile).toEqual({ occupation: '', city: '', dob: null, verified: true });
+    expect((await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(squatter.token) })).statusCode).toBe(401);
+    expect((await login(victim)).statusCode).toBe(401);
+    const me = (await t.app.inject({ method: 'GET', url: '/patient/me', headers: bearer(owner) })).json().patient;
+    expect(me).toMatchObject({ name: 'Real Owner', profileComplete: false });
+    expect(await securityOf(id)).toContain('takeover');
+    const mails = (await readOutbox(t)).filter((m) => m.headers.to === victim);
+    expect(mails.map((m) => m.headers.subject)).toContain('CareLoop: you took over the account of your e-mail address');
   });
 
   it('turns off two-factor a squatter set up on an unverified account, so it cannot lock the owner out', async () => {
@@ -266,7 +293,7 @@ describe.each(BACKENDS)('Google sign-in on %s', (backend) => {
     const row = await patientRow(victim);
     expect(row.twoFactorSecret).toBeNull();
     expect(row.twoFactorPendingSecret).toBeNull();
-    expect(await securityOf(row.id)).toEqual(expect.arrayContaining(['password-reset', '2fa-off']));
+    expect(await securityOf(row.id)).toContain('takeover');
   });
 
   it.each([

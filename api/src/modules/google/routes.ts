@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
 import { Email, ENDPOINTS, type GoogleSignInError } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
-import { securityEvent } from '../../access';
 import type { Db } from '../../adapters/db';
-import { accountTokens, oidcLogins, patients } from '../../db/schema';
+import { oidcLogins, patients } from '../../db/schema';
 import { route } from '../../http/route';
 import { hashPassword } from '../../lib/password';
 import { hashToken } from '../../lib/tokens';
-import { revokeAllSessions } from '../auth/sessions';
 import { issueHandoffCode } from '../handoff/codes';
-import { disableTwoFactor, openLoginWindow } from '../two-factor/store';
+import { NOTICES, sendNotice } from '../notices';
+import { removeStoredFiles, takeOver } from '../takeover';
+import { openLoginWindow } from '../two-factor/store';
 
 // Google sign-in for patients: OpenID Connect authorization code flow with PKCE (S256), state and
 // nonce (openid-client validates the ID token: signature, issuer, audience, expiry, nonce).
@@ -41,6 +41,8 @@ function readCookie(header: string | undefined, name: string): string | undefine
 interface GoogleAccount {
   id: string;
   twoFactorEnabled: boolean;
+  /** set when this sign-in took an unverified account over: the files to remove, the address to tell */
+  takenOver?: { storageKeys: string[]; email: string };
 }
 
 /**
@@ -48,7 +50,7 @@ interface GoogleAccount {
  * - none yet: created with profileComplete false and the e-mail verified (Google proved it);
  * - one whose e-mail is verified: that patient signs in;
  * - one whose e-mail nobody proved (a password signup): taken over, never linked as it is — see
- *   takeOver(). Whoever signed up with that address may not be its owner (account pre-hijack).
+ *   takeOverByGoogle(). Whoever signed up with that address may not be its owner (account pre-hijack).
  */
 async function resolvePatient(
   db: Db,
@@ -72,7 +74,7 @@ async function resolvePatient(
     [existing] = await select(); // also right when a parallel request created it first
   }
   if (existing.emailVerifiedAt) return existing;
-  return takeOver(db, existing.id, args);
+  return takeOverByGoogle(db, existing.id, args);
 }
 
 /** A hash of a random secret that nobody is ever told: no password opens the account. */
@@ -80,44 +82,27 @@ const unusablePasswordHash = (cost: number) => hashPassword(randomBytes(32).toSt
 
 /**
  * Google proved the e-mail of an unverified password account: the owner of the address takes it
- * over, in one transaction. Every credential the account had came from whoever signed up, who may
- * be an attacker holding it ready for the owner: the password is replaced by an unusable one, every
- * session ends, unused e-mail links are spent, two-factor set up by them is turned off (or it would
- * lock the owner out), and the e-mail is marked verified. The owner sets a password through
- * "forgot password" if they want one.
+ * over (modules/takeover), in one transaction. Every credential and every bit of data the account
+ * had came from whoever signed up, who may be an attacker holding it ready for the owner: the
+ * password is replaced by an unusable one and everything they set is wiped. The owner sets a
+ * password through "forgot password" if they want one.
  */
-async function takeOver(db: Db, patientId: string, args: { now: Date; ip: string; cost: number }): Promise<GoogleAccount> {
+async function takeOverByGoogle(
+  db: Db,
+  patientId: string,
+  args: { now: Date; ip: string; cost: number; name: string },
+): Promise<GoogleAccount> {
   const { now, ip } = args;
   const passwordHash = await unusablePasswordHash(args.cost); // scrypt outside the transaction
   return db.transaction(async (tx) => {
-    // Conditional on still unverified: a parallel sign-in that took it over already wins.
-    const [taken] = await tx
-      .update(patients)
-      .set({ passwordHash, emailVerifiedAt: now, updatedAt: now })
-      .where(and(eq(patients.id, patientId), isNull(patients.emailVerifiedAt)))
-      .returning({ id: patients.id, twoFactorEnabled: patients.twoFactorEnabled });
-    if (!taken) {
-      const [row] = await tx
-        .select({ id: patients.id, twoFactorEnabled: patients.twoFactorEnabled })
-        .from(patients)
-        .where(eq(patients.id, patientId));
-      return row;
-    }
-    await revokeAllSessions(tx, 'patient', patientId, now);
-    await tx
-      .update(accountTokens)
-      .set({ usedAt: now })
-      .where(and(eq(accountTokens.role, 'patient'), eq(accountTokens.accountId, patientId), isNull(accountTokens.usedAt)));
-    // 'password-reset', not 'email-verify': what the owner must see in the log is that the password
-    // was replaced and every device signed out — a reset's effects exactly. An 'email-verify' row
-    // would read like the owner clicking their own link and hide that a password was voided.
-    await securityEvent(tx, { role: 'patient', accountId: patientId, action: 'password-reset', at: now, ip });
-    // Also clears a setup they began but never finished (a pending secret).
-    await disableTwoFactor(tx, 'patient', patientId, now);
-    if (taken.twoFactorEnabled) {
-      await securityEvent(tx, { role: 'patient', accountId: patientId, action: '2fa-off', at: now, ip });
-    }
-    return { id: patientId, twoFactorEnabled: false };
+    const taken = await takeOver(tx, { role: 'patient', accountId: patientId, passwordHash, now, ip, name: args.name });
+    if (taken) return { id: patientId, twoFactorEnabled: false, takenOver: taken };
+    // A parallel sign-in took it over already: that one wins.
+    const [row] = await tx
+      .select({ id: patients.id, twoFactorEnabled: patients.twoFactorEnabled })
+      .from(patients)
+      .where(eq(patients.id, patientId));
+    return row;
   });
 }
 
@@ -227,6 +212,11 @@ export function googleRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           ip: request.ip,
           cost: config.passwordHashCost,
         });
+        if (patient.takenOver) {
+          removeStoredFiles(deps, app.backgroundTasks, patient.takenOver.storageKeys);
+          const notice = NOTICES.takenOver({ webOrigin: config.webOrigin, role: 'patient' });
+          sendNotice(deps, app.backgroundTasks, patient.takenOver.email, notice);
+        }
         if (patient.twoFactorEnabled) {
           // Google proves the e-mail, not the second factor: the code step is still required.
           await openLoginWindow(db.db, 'patient', patient.id, now);

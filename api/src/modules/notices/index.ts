@@ -93,6 +93,18 @@ export const NOTICES = {
       ...SIGNATURE,
     ].join('\n'),
   }),
+  /** To the address whose owner just took over an account someone else had made with it, unverified. */
+  takenOver: ({ webOrigin, role }: NoticeContext): Notice => ({
+    subject: 'CareLoop: you took over the account of your e-mail address',
+    text: [
+      'Hello,',
+      '',
+      'A CareLoop account had been made with this e-mail address but never verified. You proved the address, so the account is yours now.',
+      'Everything the earlier holder had set was removed: their password, sessions, two-factor, files, allergies, profile details and connections.',
+      `Check your profile and security log at ${webOrigin}/login/${role}.`,
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
 } as const;
 
 /** Sends a notice after the answer; a failure is logged by the background tasks, never shown to the caller. */

@@ -257,7 +257,15 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
       const { email } = await signup(logged.app, 'patient', {}, { verified: false });
       // The signup's verification link is posted too: its token must not reach the log either.
       const verifyToken = await verificationTokenFor(logged.app, 'patient', email);
-      expect((await logged.app.inject({ method: 'POST', url: `/patient/verify-email/${verifyToken}` })).statusCode).toBe(200);
+      expect(
+        (
+          await logged.app.inject({
+            method: 'POST',
+            url: `/patient/verify-email/${verifyToken}`,
+            payload: { password: PASSWORD },
+          })
+        ).statusCode,
+      ).toBe(200);
       await logged.app.inject({ method: 'POST', url: '/patient/forgot-password', payload: { email } });
       const mail = (await readOutbox(logged)).find((m) => LINK.test(m.text))!;
       const [, , , id, token] = LINK.exec(mail.text)!;

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
+import { boundToAccount } from '../../db/account-version';
 import { passwordResets } from '../../db/schema';
 import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
@@ -12,11 +13,14 @@ import { dbNowMinus, dbNowPlus, liveByBothClocks } from '../../lib/db-clock';
 import { hashToken, newToken } from '../../lib/tokens';
 import { revokeAllSessions } from '../auth/sessions';
 import { clearFailures } from '../auth/throttle';
+import { NOTICES, sendNotice } from '../notices';
 import { accountTables, accountWords, findCredentials } from '../profiles/accounts';
+import { removeStoredFiles, takeOver } from '../takeover';
 
 export const FORGOT_PASSWORD_MESSAGE = 'If an account exists for this e-mail, a reset link has been sent.';
 export const RESET_DONE_MESSAGE = 'Your password has been reset. You can now log in.';
-export const RESET_INVALID = 'This reset link is invalid or has expired';
+export const RESET_INVALID =
+  "This reset link is invalid or has expired, or the account's e-mail or password changed since it was sent: ask for a new one";
 export const RESET_MAIL_SUBJECT = 'Reset your CareLoop password';
 export const RESET_TTL_MS = 30 * 60_000;
 /** Reset mails per account per hour (and never two within a minute). */
@@ -52,7 +56,8 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     const issued = await db.db.transaction(async (tx) => {
       // One request at a time per account (the row lock), so parallel requests cannot both pass.
       const t = accountTables[role];
-      await tx.select({ id: t.id }).from(t).where(eq(t.id, accountId)).for('update');
+      const [account] = await tx.select({ version: t.securityVersion }).from(t).where(eq(t.id, accountId)).for('update');
+      if (!account) return false;
       const recent = await tx
         .select({ createdAt: passwordResets.createdAt })
         .from(passwordResets)
@@ -71,6 +76,8 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         tokenHash: hashToken(token),
         role,
         accountId,
+        // Bound to the account as it is: an e-mail, password or verification change voids the link.
+        accountVersion: account.version,
         createdAt: now,
         expiresAt: dbNowPlus(RESET_TTL_MS),
       });
@@ -111,6 +118,7 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             eq(passwordResets.accountId, id),
             isNull(passwordResets.usedAt),
             liveByBothClocks(passwordResets.expiresAt, passwordResets.createdAt, now, RESET_TTL_MS),
+            boundToAccount(role, passwordResets.accountVersion, passwordResets.accountId),
           );
           // Checked before the (costly) hash, and again atomically below: a link works once.
           const [found] = await db.db.select({ id: passwordResets.id }).from(passwordResets).where(live).limit(1);
@@ -125,16 +133,18 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               .set({ usedAt: now })
               .where(live)
               .returning({ id: passwordResets.id });
-            if (!claimed) return false;
+            if (!claimed) return undefined;
+            // On an unverified account the link is the first proof of the address: its owner takes
+            // the account over, and whatever an earlier holder set is wiped (modules/takeover).
+            const takenOver = await takeOver(tx, { role, accountId: id, passwordHash, now, ip: request.ip });
             const t = accountTables[role];
-            const [account] = await tx
-              .update(t)
-              .set({ passwordHash, updatedAt: now })
-              .where(eq(t.id, id))
-              .returning({ email: t.email });
-            if (!account) return false;
+            const [account] = takenOver
+              ? [takenOver]
+              : await tx.update(t).set({ passwordHash, updatedAt: now }).where(eq(t.id, id)).returning({ email: t.email });
+            if (!account) return undefined;
             // Every other link of the account dies; every session ends; the login lockout lifts.
-            // Two-factor stays as it is: a mailbox alone must not be enough to turn it off.
+            // Two-factor stays as it is: a mailbox alone must not be enough to turn it off (unless
+            // the account was unverified: then the two-factor was never the owner's).
             await tx
               .update(passwordResets)
               .set({ usedAt: now })
@@ -142,8 +152,13 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             await revokeAllSessions(tx, role, id, now);
             await clearFailures(tx, role, account.email);
             await securityEvent(tx, { role, accountId: id, action: 'password-reset', at: now, ip: request.ip });
-            return true;
+            return { takenOver };
           });
+          if (done?.takenOver) {
+            removeStoredFiles(deps, app.backgroundTasks, done.takenOver.storageKeys);
+            const notice = NOTICES.takenOver({ webOrigin: config.webOrigin, role });
+            sendNotice(deps, app.backgroundTasks, done.takenOver.email, notice);
+          }
           if (!done) throw new HttpError(400, RESET_INVALID);
           return { message: RESET_DONE_MESSAGE };
         },

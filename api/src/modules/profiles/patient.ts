@@ -41,7 +41,7 @@ type Row = Pick<typeof patients.$inferSelect, keyof typeof PROFILE_COLUMNS>;
 /** The whole profile — its columns, pending e-mail, assigned doctors — as one select. */
 const meFields = () => ({
   row: PROFILE_COLUMNS,
-  pendingEmail: pendingEmailSql('patient', patients.id, patients.email, sql.placeholder('now')),
+  pendingEmail: pendingEmailSql('patient', patients.id, patients.email, patients.securityVersion, sql.placeholder('now')),
   assignedDoctors: assignedDoctorsJson(patients.id),
 });
 

@@ -11,7 +11,13 @@ import { sessionOf } from '../auth/guard';
 import { DUPLICATE_EMAIL } from '../auth/messages';
 import { confirmCurrentPassword } from '../auth/reauth';
 import { createSession, revokeAllSessions } from '../auth/sessions';
-import { dropPendingEmailTokens, EMAIL_TOKEN_TTL_MS, issueEmailToken, verificationLink } from '../email-verification/tokens';
+import {
+  dropPendingEmailTokens,
+  EMAIL_TOKEN_TTL_MS,
+  issueEmailToken,
+  pendingEmailOf,
+  verificationLink,
+} from '../email-verification/tokens';
 import { NOTICES, sendNotice } from '../notices';
 import { accountTables, accountWords } from './accounts';
 import { PROFILES } from './index';
@@ -131,6 +137,32 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         },
         onlyAfterInput,
       );
+
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}WithdrawPendingEmail`],
+        async (request) => {
+          const { accountId } = sessionOf(request);
+          const now = clock.now();
+          const t = accountTables[role];
+          const withdrawn = await db.db.transaction(async (tx) => {
+            const [account] = await tx.select({ email: t.email }).from(t).where(eq(t.id, accountId)).limit(1).for('update');
+            if (!account) throw new HttpError(401, 'Unauthorized');
+            const current = { role, accountId, currentEmail: account.email, now };
+            if (!(await pendingEmailOf(tx, current))) return false;
+            await dropPendingEmailTokens(tx, current);
+            await securityEvent(tx, { role, accountId, action: 'email-change-withdrawn', at: now, ip: request.ip });
+            return true;
+          });
+          if (!withdrawn) throw new HttpError(404, NO_PENDING_EMAIL);
+          return { message: PENDING_EMAIL_WITHDRAWN };
+        },
+        onlyAfterInput,
+      );
     }
   };
 }
+
+const NO_PENDING_EMAIL = 'No e-mail change is waiting for confirmation';
+const PENDING_EMAIL_WITHDRAWN = 'The e-mail change was withdrawn: the link sent to the new address no longer works.';
