@@ -36,9 +36,9 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
   const fixture = appPerFile(backend);
   beforeAll(() => ({ t } = fixture));
 
-  const get = (role: Role, url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
-  const me = (who: { role: Role; token: string }) => get(who.role, `/${who.role}/me`, who.token);
-  const list = (who: { role: Role; token: string }) => get(who.role, `/${who.role}/sessions`, who.token);
+  const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+  const me = (who: { role: Role; token: string }) => get(`/${who.role}/me`, who.token);
+  const list = (who: { role: Role; token: string }) => get(`/${who.role}/sessions`, who.token);
   /** Another sign-in of the same account, from another device. */
   async function signIn(who: Account, userAgent = FIREFOX_WINDOWS, password = PASSWORD): Promise<Account> {
     const res = await t.app.inject({
@@ -172,7 +172,7 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
     it('turning two-factor on, then off, ends the other sessions and keeps this one', async () => {
       const who = await account(t, role);
       const other = await signIn(who);
-      const setup = (await get(role, `/${role}/qrCode`, who.token)).json();
+      const setup = (await get(`/${role}/qrCode`, who.token)).json();
       const on = await t.app.inject({
         method: 'POST',
         url: `/${role}/verifyqrCode`,
