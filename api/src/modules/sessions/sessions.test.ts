@@ -33,7 +33,8 @@ describe('deviceName', () => {
 
 describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) => {
   let t: TestApp;
-  const fixture = appPerFile(backend);
+  // The shipped idle limit (the other suites' test config stretches it).
+  const fixture = appPerFile(backend, { SESSION_IDLE_MINUTES: '15' });
   beforeAll(() => ({ t } = fixture));
 
   const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
