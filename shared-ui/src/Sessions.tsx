@@ -34,7 +34,8 @@ export function SessionsView({ role }: { role: Role }) {
                     <strong>{s.device}</strong>
                     {s.current && <span style={{ marginLeft: '0.5rem', fontWeight: 600 }}>· This device</span>}
                     <div>
-                      {s.ip ? `From ${s.ip} · ` : ''}Signed in {formatDateTime(s.startedAt)} · Last active {formatDateTime(s.lastSeenAt)}
+                      {s.ip ? `From ${s.ip} · ` : ''}Signed in {formatDateTime(s.startedAt)} · Last active{' '}
+                      {formatDateTime(s.lastSeenAt)}
                     </div>
                   </div>
                   {!s.current && (

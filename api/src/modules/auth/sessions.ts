@@ -183,7 +183,13 @@ export async function liveSessionsOf(
 }
 
 /** Ends one of the account's own sessions; false when it has no such live session (someone else's id included). */
-export async function endOwnSession(db: Queryable, role: Role, accountId: string, sessionId: string, now: Date): Promise<boolean> {
+export async function endOwnSession(
+  db: Queryable,
+  role: Role,
+  accountId: string,
+  sessionId: string,
+  now: Date,
+): Promise<boolean> {
   const ended = await db
     .update(sessions)
     .set({ revokedAt: now })

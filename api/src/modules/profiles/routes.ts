@@ -107,7 +107,10 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             await securityEvent(tx, { ...event, action: 'password-change' });
             // A new password ends every session of the account, this one included.
             await revokeAllSessions(tx, role, accountId, now);
-            return { token: await createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request)), emailToken };
+            return {
+              token: await createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request)),
+              emailToken,
+            };
           });
           const at = { webOrigin: config.webOrigin, role };
           if (passwordHash) sendNotice(deps, app.backgroundTasks, account.email, NOTICES.passwordChanged(at));

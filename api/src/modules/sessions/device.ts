@@ -4,7 +4,7 @@ import { UAParser } from 'ua-parser-js';
 export function deviceName(userAgent: string): string {
   if (!userAgent) return 'Unknown device';
   const { browser, os } = new UAParser(userAgent).getResult();
-  const major = browser.major ?? browser.version?.split(".")[0];
+  const major = browser.major ?? browser.version?.split('.')[0];
   const app = browser.name ? [browser.name, major].filter(Boolean).join(' ') : undefined;
   const system = os.name ? [os.name, os.name === 'Linux' ? undefined : os.version].filter(Boolean).join(' ') : undefined;
   if (app && system) return `${app} on ${system}`;

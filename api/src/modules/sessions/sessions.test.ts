@@ -17,8 +17,7 @@ import {
 import { deviceName } from './device';
 
 const MIN = 60_000;
-const CHROME_LINUX =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const RESET_LINK = /\/(patient|doctor)\/reset-password\/([0-9a-f-]+)\/([A-Za-z0-9_-]+)/;
 
@@ -52,7 +51,12 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
     return { ...who, token: res.json().token as string };
   }
   const lastSeenOf = async (token: string) =>
-    (await t.db.db.select().from(sessions).where(eq(sessions.tokenHash, hashToken(token))))[0].lastSeenAt;
+    (
+      await t.db.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(token)))
+    )[0].lastSeenAt;
   const endedEvents = async (who: Account) =>
     (
       await t.db.db
@@ -137,7 +141,11 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
       expect(await endedEvents(mine)).toBe(events);
       // Nor through the other role's door.
       const otherRole = role === 'patient' ? 'doctor' : 'patient';
-      const cross = await t.app.inject({ method: 'DELETE', url: `/${otherRole}/sessions/${theirId}`, headers: bearer(mine.token) });
+      const cross = await t.app.inject({
+        method: 'DELETE',
+        url: `/${otherRole}/sessions/${theirId}`,
+        headers: bearer(mine.token),
+      });
       expect(cross.statusCode).toBe(403);
       expect((await me(theirs)).statusCode).toBe(200);
     });
@@ -186,7 +194,11 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
 
       // Another device signs in with a code, then this one turns two-factor off.
       t.clock.advance(30_000);
-      const first = await t.app.inject({ method: 'POST', url: `/${role}/login`, payload: { email: who.email, password: PASSWORD } });
+      const first = await t.app.inject({
+        method: 'POST',
+        url: `/${role}/login`,
+        payload: { email: who.email, password: PASSWORD },
+      });
       const verified = await t.app.inject({
         method: 'POST',
         url: `/${role}/verify2FA`,
