@@ -79,7 +79,7 @@ async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promis
 /**
  * Low scrypt cost and no logs: the suite stays fast and quiet. Sessions go idle only after 12 hours
  * (SESSION_MAX_HOURS still applies): many suites move the test clock by the hour between one
- * account's requests; the idle limit's own tests (modules/sessions) pass SESSION_IDLE_MINUTES=15.
+ * account's requests; the idle limit's own tests (auth/sessions.test.ts) pass SESSION_IDLE_MINUTES=15.
  */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({

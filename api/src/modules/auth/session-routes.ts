@@ -4,8 +4,8 @@ import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { sessionOf } from '../auth/guard';
-import { endOtherSessions, endOwnSession, liveSessionsOf } from '../auth/sessions';
+import { sessionOf } from './guard';
+import { endOtherSessions, endOwnSession, liveSessionsOf } from './sessions';
 import { deviceName } from './device';
 
 /**

@@ -57,6 +57,13 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
         .from(sessions)
         .where(eq(sessions.tokenHash, hashToken(token)))
     )[0].lastSeenAt;
+  const startedAt = async (who: Account) =>
+    (
+      await t.db.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(who.token)))
+    )[0].createdAt.getTime();
   const endedEvents = async (who: Account) =>
     (
       await t.db.db
@@ -95,6 +102,21 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
       expect((await me(who)).statusCode).toBe(200);
       t.clock.advance(16 * MIN);
       expect((await me(who)).json()).toEqual({ error: 'Session expired' });
+    });
+
+    it('refuses a busy session after SESSION_MAX_HOURS (12) with "Session expired"', async () => {
+      const who = await account(t, role);
+      for (let minutes = 14; minutes < 12 * 60; minutes += 14) {
+        t.clock.advance(14 * MIN);
+        expect((await list(who)).statusCode).toBe(200);
+      }
+      // A second before the limit it still works; a second after, it does not (6 minutes after the last request).
+      t.clock.advance(12 * 60 * MIN - (t.clock.now().getTime() - (await startedAt(who))) - 1000);
+      expect((await list(who)).statusCode).toBe(200);
+      t.clock.advance(2000);
+      const res = await list(who);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'Session expired' });
     });
 
     it('lists the live sessions with device, address and this device marked; ends one; ends the others', async () => {
