@@ -736,7 +736,7 @@ describe.each(BACKENDS)('migration 0013 (reminder leases) on %s', (backend) => {
         (
           await selectRows<{ id: string }>(
             adapter.db,
-            sql`insert into ${sql.identifier(table)} (name, email, password_hash) values ('Old release', ${uniqueEmail(table)}, 'x') returning id`,
+            sql`insert into ${sql.identifier(table)} (name, email, password_hash, email_verified_at) values ('Old release', ${uniqueEmail(table)}, 'x', now()) returning id`,
           )
         )[0];
       const doctor = await accountRow('doctors');
