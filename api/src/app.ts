@@ -34,6 +34,7 @@ import { healthRoutes } from './modules/health/routes';
 import { healthRecordRoutes } from './modules/health-record/routes';
 import { googleRoutes } from './modules/google/routes';
 import { handoffRoutes } from './modules/handoff/routes';
+import { sessionRoutes } from './modules/auth/session-routes';
 import { passwordResetRoutes } from './modules/password-reset/routes';
 import { emailVerificationRoutes } from './modules/email-verification/routes';
 import { prescriptionRoutes } from './modules/prescriptions/routes';
@@ -249,6 +250,7 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   await app.register(completeProfileRoutes(deps));
   await app.register(googleRoutes(deps));
   await app.register(handoffRoutes(deps));
+  await app.register(sessionRoutes(deps));
   await app.register(connectionRoutes(deps));
   await app.register(revokeRoutes(deps));
   await app.register(recordRoutes(deps));

@@ -11,7 +11,8 @@ describe('config', () => {
       databaseUrl: undefined,
       dbMaxQueue: 200,
       webOrigins: ['http://localhost:8080', 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083'],
-      sessionTtlHours: 12,
+      sessionIdleMinutes: 15,
+      sessionMaxHours: 12,
       logLevel: 'info',
       passwordHashCost: 17,
       loginRateLimitPerMinute: 20,
@@ -127,7 +128,8 @@ describe('config', () => {
       DATA_DIR: 'rel/dir',
       DATABASE_URL: 'postgres://x@h/db',
       WEB_ORIGINS: ' https://a.example ,https://b.example,',
-      SESSION_TTL_HOURS: '1.5',
+      SESSION_MAX_HOURS: '1.5',
+      SESSION_IDLE_MINUTES: '5',
       PASSWORD_HASH_COST: '12',
       TRUST_PROXY: '1',
     });
@@ -135,7 +137,8 @@ describe('config', () => {
     expect(c.dataDir).toBe(path.resolve('rel/dir'));
     expect(c.databaseUrl).toBe('postgres://x@h/db');
     expect(c.webOrigins).toEqual(['https://a.example', 'https://b.example']);
-    expect(c.sessionTtlHours).toBe(1.5);
+    expect(c.sessionMaxHours).toBe(1.5);
+    expect(c.sessionIdleMinutes).toBe(5);
     expect(c.passwordHashCost).toBe(12);
     expect(c.trustProxy).toBe(1);
     expect(c.apiPublicUrl).toBe('http://localhost:5000'); // follows PORT unless API_PUBLIC_URL is set

@@ -60,7 +60,12 @@ const Env = z
     DB_MAX_QUEUE: z.coerce.number().int().min(1).max(100_000).default(200),
     DATABASE_URL: z.string().min(1).optional(),
     WEB_ORIGINS: z.string().default(DEFAULT_WEB_ORIGINS),
-    SESSION_TTL_HOURS: z.coerce
+    SESSION_IDLE_MINUTES: z.coerce
+      .number()
+      .positive()
+      .max(24 * 60)
+      .default(15),
+    SESSION_MAX_HOURS: z.coerce
       .number()
       .positive()
       .max(24 * 365)
@@ -155,7 +160,10 @@ export interface Config {
    */
   dbMaxQueue: number;
   webOrigins: string[];
-  sessionTtlHours: number;
+  /** A session unused this long is refused (server side; the browser's idle timer is a courtesy). */
+  sessionIdleMinutes: number;
+  /** A session older than this is refused however busy it is. */
+  sessionMaxHours: number;
   logLevel: string;
   /** log2 of scrypt's N for new hashes; existing hashes keep the cost they were made with. */
   passwordHashCost: number;
@@ -251,7 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webOrigins: e.WEB_ORIGINS.split(',')
       .map((o) => o.trim())
       .filter(Boolean),
-    sessionTtlHours: e.SESSION_TTL_HOURS,
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
     passwordHashCost: e.PASSWORD_HASH_COST,
     loginRateLimitPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE,

@@ -12,6 +12,7 @@ const routes: RemoteRoute[] = [
   { path: '/doctor/access-history', view: () => import('./views/AccessHistory'), access: 'doctor' },
   { path: '/doctor/complete-profile', view: () => import('./views/CompleteProfile'), access: 'doctor' },
   { path: '/doctor/enable2fa', view: () => import('./views/EnableTwoFactor'), access: 'doctor' },
+  { path: '/doctor/sessions', view: () => import('./views/Sessions'), access: 'doctor' },
   { path: '/doctor/assign-patients', view: () => import('./views/AssignPatients'), access: 'doctor' },
   { path: '/doctor/view-incoming-requests', view: () => import('./views/IncomingRequests'), access: 'doctor' },
   { path: '/doctor/view-outgoing-requests', view: () => import('./views/OutgoingRequests'), access: 'doctor' },

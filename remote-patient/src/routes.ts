@@ -15,6 +15,7 @@ const routes: RemoteRoute[] = [
   { path: '/patient/edit', view: () => import('./views/EditProfile'), access: 'patient' },
   { path: '/patient/complete-profile', view: () => import('./views/CompleteProfile'), access: 'patient' },
   { path: '/patient/enable2fa', view: () => import('./views/EnableTwoFactor'), access: 'patient' },
+  { path: '/patient/sessions', view: () => import('./views/Sessions'), access: 'patient' },
   { path: '/patient/assign-doctors', view: () => import('./views/AssignDoctors'), access: 'patient' },
   { path: '/patient/view-incoming-requests', view: () => import('./views/IncomingRequests'), access: 'patient' },
   { path: '/patient/view-outgoing-requests', view: () => import('./views/OutgoingRequests'), access: 'patient' },

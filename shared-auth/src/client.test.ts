@@ -1,6 +1,8 @@
 import { startFakeApi } from '../../test-support/fake-api';
 import { login } from './auth';
 import { api, configureApi, serverError } from './client';
+import { draftKey, readDraft, saveDraft } from './drafts';
+import { idleSignedOutRole, idleSignOutNotice } from './signed-out';
 import { createQueryClient } from './query';
 import { useSession } from './session';
 
@@ -11,6 +13,7 @@ beforeAll(async () => {
     'GET /patient/me': { status: 200, body: { patient: { name: 'Ada' }, profileUrl: null } },
     'PATCH /patient/me': { status: 200, body: { patient: { name: 'Ada' }, profileUrl: null, token: 'fresh' } },
     'GET /doctor/me': { status: 401, body: { error: 'Unauthorized' } },
+    'GET /patient/sessions': { status: 401, body: { error: 'Session expired' } },
     'POST /patient/login': { status: 401, body: { error: 'Invalid e-mail or password' } },
   });
   configureApi(`${fake.url}/`);
@@ -48,6 +51,19 @@ test('a 401 to the current session ends it locally', async () => {
   await expect(api().get('doctor/me').json()).rejects.toThrow();
   expect(useSession.getState().isAuthenticated).toBe(false);
   expect(localStorage.getItem('token')).toBeNull();
+  expect(idleSignedOutRole()).toBe('doctor');
+  expect(idleSignOutNotice()).toBe('You were signed out: this session was ended. Please sign in again.');
+});
+
+test('a 401 "Session expired" ends it, sends to the sign-in page with the reason and clears the drafts', async () => {
+  const key = draftKey('p1', 'record', 'p1');
+  saveDraft(key, { title: 'Chest pain' });
+  useSession.getState().login('ran-out', 'patient');
+  await expect(api().get('patient/sessions').json()).rejects.toThrow();
+  expect(useSession.getState().isAuthenticated).toBe(false);
+  expect(idleSignedOutRole()).toBe('patient');
+  expect(idleSignOutNotice()).toBe('Your session expired. Please sign in again.');
+  expect(readDraft(key)).toBeNull();
 });
 
 test("serverError reads the api's error field", async () => {

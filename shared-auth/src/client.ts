@@ -1,7 +1,8 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
-import { fillPath, type EndpointDef } from 'shared-contracts';
+import { fillPath, SESSION_EXPIRED, type EndpointDef } from 'shared-contracts';
 import type { z } from 'zod';
 import { useSession } from './session';
+import { noteSessionRefused } from './signed-out';
 
 let apiUrl = 'http://localhost:4000';
 let instance: KyInstance | undefined;
@@ -43,7 +44,14 @@ export function api(): KyInstance {
           const sentToken = request.headers.get('Authorization')?.slice('Bearer '.length);
           if (!sentToken || sentToken !== session.token) return;
           if (response.status === 401) {
-            // The server ended this session (logout elsewhere, password change, expiry).
+            // The server ended this session (ended from another device, password change) or it ran
+            // out (idle or absolute limit): the role's sign-in page says which.
+            const body: unknown = await response
+              .clone()
+              .json()
+              .catch(() => null);
+            const expired = (body as { error?: unknown } | null)?.error === SESSION_EXPIRED;
+            if (session.role) noteSessionRefused(session.role, expired);
             session.logout();
             return;
           }

@@ -1,8 +1,9 @@
 /*
- * Unsaved drafts of long forms (the eight-step record, a prescription), kept so an automatic
- * logoff loses no typing. Kept in sessionStorage — this tab only, gone when it closes — as plain
- * JSON: a key that could decrypt them after the next sign-in would have to be stored beside them.
- * An explicit logout clears every draft, in every tab; an idle logoff keeps them.
+ * Unsaved drafts of long forms (the eight-step record, a prescription), kept so that leaving the
+ * form (another page, a reload) loses no typing. Kept in sessionStorage — this tab only, gone when
+ * it closes — as plain JSON, so never left behind a signed-out screen: an explicit logout clears
+ * every draft in every tab, an automatic one (idle timer, or the api's "Session expired") this
+ * tab's (signed-out.ts).
  */
 
 const PREFIX = 'careloop.draft:';
@@ -40,7 +41,8 @@ export function removeDraft(key: string): void {
   sessionStorage.removeItem(key);
 }
 
-function clearDraftsHere(): void {
+/** Clears this tab's drafts. */
+export function clearDraftsHere(): void {
   for (let i = sessionStorage.length - 1; i >= 0; i--) {
     const key = sessionStorage.key(i);
     if (key?.startsWith(PREFIX)) sessionStorage.removeItem(key);

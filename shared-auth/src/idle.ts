@@ -1,21 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { logoutOnServer } from './auth';
-import { isRole, type Role } from 'shared-contracts';
 import { useSession } from './session';
+import { noteAutomaticSignOut } from './signed-out';
 
 /*
  * Automatic logoff (HIPAA §164.312(a)(2)(iii)): after `idleTimeoutMinutes` (runtime config,
  * default 15) without pointer, key, scroll or focus activity in ANY tab of the app, the session
  * ends on the server and here; the last WARNING_SECONDS show a warning with "Stay signed in".
  * Tabs share the moment of the last activity through localStorage, so one active tab keeps the
- * others alive. Drafts of long forms are kept (only an explicit logout clears them).
+ * others alive. This tab's drafts of long forms are cleared (signed-out.ts): no PHI stays behind.
+ * The api enforces its own idle limit (SESSION_IDLE_MINUTES); this timer is the courtesy that warns first.
  */
 
 export const DEFAULT_IDLE_TIMEOUT_MINUTES = 15;
 export const IDLE_WARNING_SECONDS = 60;
 const ACTIVITY_KEY = 'careloop.lastActivity';
-const NOTICE_KEY = 'careloop.signedOutIdle';
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scroll', 'focus', 'touchstart'] as const;
 
 let idleMinutes = DEFAULT_IDLE_TIMEOUT_MINUTES;
@@ -26,19 +26,7 @@ export function configureIdleTimeout(minutes: unknown): void {
 }
 export const idleTimeoutMinutes = () => idleMinutes;
 
-/** The role whose session the automatic logoff ended, until the next sign-in. */
-export function idleSignedOutRole(): Role | null {
-  const role = localStorage.getItem(NOTICE_KEY)?.split(':')[0] ?? null;
-  return isRole(role) ? role : null;
-}
-
-/** "You were signed out after N minutes without activity", for the login page; null when not signed out so. */
-export function idleSignOutNotice(): string | null {
-  const minutes = localStorage.getItem(NOTICE_KEY)?.split(':')[1];
-  return minutes ? `You were signed out after ${minutes} ${minutes === '1' ? 'minute' : 'minutes'} without activity` : null;
-}
-/** Called on the next sign-in: the notice has been seen. */
-export const clearIdleSignOutNotice = () => localStorage.removeItem(NOTICE_KEY);
+export { clearIdleSignOutNotice, idleSignedOutRole, idleSignOutNotice } from './signed-out';
 
 const storedActivity = () => Number(localStorage.getItem(ACTIVITY_KEY)) || 0;
 
@@ -86,7 +74,7 @@ export function useIdleLogoff(): { secondsLeft: number | null; staySignedIn(): v
     }
     function expire() {
       const { role, token, logout } = useSession.getState();
-      if (role) localStorage.setItem(NOTICE_KEY, `${role}:${idleMinutes}`);
+      if (role) noteAutomaticSignOut(role, idleMinutes);
       if (role && token) void logoutOnServer(role, token);
       // Signed out here; RequireSession then sends every open page of the app to the login page.
       logout();

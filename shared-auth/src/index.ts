@@ -17,4 +17,6 @@ export * from './files';
 export * from './reminders';
 export * from './drafts';
 export * from './idle';
+export * from './sessions';
+export * from './signed-out';
 export * from './health-record';

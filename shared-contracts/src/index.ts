@@ -5,6 +5,7 @@ export * from './profiles';
 export * from './auth';
 export * from './constants';
 export * from './security';
+export * from './sessions';
 export * from './connections';
 export * from './assessment';
 export * from './records';

@@ -25,6 +25,7 @@ export * from './Files';
 export * from './formSchemas';
 export * from './SchemaForm';
 export * from './AccessHistory';
+export * from './Sessions';
 export * from './EmailVerification';
 export * from './SessionHandoff';
 export * from './PatientIdentity';

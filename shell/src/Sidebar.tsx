@@ -41,6 +41,7 @@ export function sidebarEntries(role: Role): { text: string; to: string }[] {
       ? { text: 'Connect to Patients', to: '/doctor/assign-patients' }
       : { text: 'Assigned Doctors', to: '/patient/assign-doctors' },
     { text: 'Two-Factor Authentication', to: `/${role}/enable2fa` },
+    { text: 'Signed-in devices', to: `/${role}/sessions` },
     ...(role === 'doctor' ? [{ text: 'Send Reminder', to: '/doctor/dashboard/reminder' }] : []),
   ];
 }

@@ -280,6 +280,7 @@ test('the sidebar shows the role entries of SPEC §2, only when logged in', asyn
     'Medical Records',
     'Connect to Patients',
     'Two-Factor Authentication',
+    'Signed-in devices',
     'Send Reminder',
   ]);
   expect(sidebarEntries('patient').map((e) => e.text)).toEqual([
@@ -289,6 +290,7 @@ test('the sidebar shows the role entries of SPEC §2, only when logged in', asyn
     'Medical Records',
     'Assigned Doctors',
     'Two-Factor Authentication',
+    'Signed-in devices',
   ]);
   renderAt('/about');
   expect(screen.queryByRole('complementary', { name: 'Account' })).not.toBeInTheDocument();

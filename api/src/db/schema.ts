@@ -178,7 +178,7 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    /** the last authenticated request (database clock), moved on at most once a minute: the idle limit reads it */
+    /** the last authenticated request (the process's clock, like created_at), moved on at most once a minute: the idle limit reads it */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     /** the User-Agent and client address at sign-in, for the owner's list of sessions */
     userAgent: text('user_agent').notNull().default(''),

@@ -65,7 +65,11 @@ describe('route(): registering from an endpoint', () => {
     tdb = await createTestDb('pglite');
     t = await createTestApp(tdb.adapter, {}, (base) => {
       const zapp = base.withTypeProvider<ZodTypeProvider>();
-      const deps = { db: tdb.adapter, clock: { now: () => new Date() }, config: { sessionTtlHours: 12 } } as never;
+      const deps = {
+        db: tdb.adapter,
+        clock: { now: () => new Date() },
+        config: { sessionMaxHours: 12, sessionIdleMinutes: 15 },
+      } as never;
       route(zapp, deps, guarded('/t/on-request'), async (request) => ({ message: `n=${request.body.n}` }));
       route(zapp, deps, guarded('/t/pre-handler'), async (request) => ({ message: `n=${request.body.n}` }), {
         guardAt: 'preHandler',

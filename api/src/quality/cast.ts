@@ -187,7 +187,7 @@ export async function buildCast(backend: Backend, env: Record<string, string> = 
 
   // EXPIRED: a session made now, then the clock moves past the TTL; everyone signs in again after.
   const expiredToken = await login(t, P);
-  t.clock.advance((t.config.sessionTtlHours + 1) * 3_600_000);
+  t.clock.advance((t.config.sessionMaxHours + 1) * 3_600_000);
   for (const who of [P, P2, D, D2]) who.token = await login(t, who);
   // REVOKED: a session that logged out.
   const revokedToken = await login(t, P);

@@ -230,7 +230,10 @@ function systematicCases(row: Row, callers: Case['caller'][], base: Record<Case[
 
 async function mint(c: Cast, caller: 'patient' | 'doctor'): Promise<string> {
   const who = caller === 'patient' ? c.P : c.D;
-  return createSession(c.t.db.db, who.role, who.id, c.t.clock.now(), c.t.config.sessionTtlHours);
+  return createSession(c.t.db.db, who.role, who.id, c.t.clock.now(), c.t.config.sessionMaxHours, {
+    userAgent: '',
+    ip: '127.0.0.1',
+  });
 }
 
 /** A FHIR error body: resourceType OperationOutcome with an issue whose diagnostics is text. */

@@ -1,7 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type Role } from 'shared-contracts';
-import { doctors, patients } from '../db/schema';
+import { doctors, patients, sessions } from '../db/schema';
+import { hashToken } from '../lib/tokens';
 import { issueHandoffCode } from '../modules/handoff/codes';
 import { allergyBody, newAllergy } from '../test/allergies';
 import { account, connect, prescriptionBody, recordBody } from '../test/clinical';
@@ -139,6 +141,21 @@ function perRole(role: Role): Row[] {
     {
       route: `PATCH /${role}/me`,
       build: () => ({ method: 'PATCH', url: `/${role}/me`, payload: updateBody }),
+      expect: ownRole(role, 200),
+    },
+    { route: `GET /${role}/sessions`, build: () => ({ method: 'GET', url: `/${role}/sessions` }), expect: ownRole(role, 200) },
+    {
+      route: `DELETE /${role}/sessions/:sessionId`,
+      // No session of the caller's has this id: the own role reaches the handler and is told 404.
+      build: () => ({ method: 'DELETE', url: `/${role}/sessions/${randomUUID()}` }),
+      expect: ownRole(role, 404),
+    },
+    {
+      route: `POST /${role}/sessions/end-others`,
+      build: () => ({ method: 'POST', url: `/${role}/sessions/end-others` }),
+      freshSession: true,
+      // The caller's other sessions include the cast's own: put them back.
+      restore: reviveCastSessions,
       expect: ownRole(role, 200),
     },
     { route: `GET /${role}/qrCode`, build: () => ({ method: 'GET', url: `/${role}/qrCode` }), expect: ownRole(role, 200) },
@@ -573,6 +590,12 @@ async function makeProfileIncomplete(c: Cast, caller: Caller, role: Role): Promi
   const { id } = accountOf(c, caller);
   if (role === 'patient') await c.t.db.db.update(patients).set({ profileComplete: false }).where(eq(patients.id, id));
   else await c.t.db.db.update(doctors).set({ specialization: [], qualifications: [] }).where(eq(doctors.id, id));
+}
+
+/** Un-ends the sessions of the cast's four accounts (after a sign-out of the other sessions). */
+async function reviveCastSessions(c: Cast): Promise<void> {
+  const hashes = [c.P, c.P2, c.D, c.D2].map((a) => hashToken(a.token));
+  await c.t.db.db.update(sessions).set({ revokedAt: null }).where(inArray(sessions.tokenHash, hashes));
 }
 
 export function accountOf(c: Cast, caller: Caller) {

@@ -76,10 +76,15 @@ async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promis
   }
 }
 
-/** Low scrypt cost and no logs: the suite stays fast and quiet. */
+/**
+ * Low scrypt cost and no logs: the suite stays fast and quiet. Sessions go idle only after 12 hours
+ * (SESSION_MAX_HOURS still applies): many suites move the test clock by the hour between one
+ * account's requests; the idle limit's own tests (auth/sessions.test.ts) pass SESSION_IDLE_MINUTES=15.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     PASSWORD_HASH_COST: '10',
+    SESSION_IDLE_MINUTES: '720',
     LOG_LEVEL: 'silent',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     DATA_DIR: os.tmpdir(),

@@ -63,7 +63,10 @@ export default function Dashboard() {
         <DashboardCard
           title="Two-Factor Authentication"
           text="Protect your account with a code from an authenticator app."
-          actions={[{ text: 'Set up', to: '/doctor/enable2fa' }]}
+          actions={[
+            { text: 'Set up', to: '/doctor/enable2fa' },
+            { text: 'Signed-in devices', to: '/doctor/sessions' },
+          ]}
         />
         {/* The original used the relative path "reminder"; absolute, so it also works when the dashboard shows at /. */}
         <DashboardCard

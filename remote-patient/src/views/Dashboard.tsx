@@ -82,7 +82,10 @@ export default function Dashboard() {
         <DashboardCard
           title="Two-Factor Authentication"
           text="Protect your account with a code from an authenticator app."
-          actions={[{ text: 'Set up', to: '/patient/enable2fa' }]}
+          actions={[
+            { text: 'Set up', to: '/patient/enable2fa' },
+            { text: 'Signed-in devices', to: '/patient/sessions' },
+          ]}
         />
       </Grid>
     </Page>

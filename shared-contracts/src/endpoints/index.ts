@@ -21,6 +21,7 @@ import {
 import { FHIR_ENDPOINTS } from './fhir';
 import { HEALTH_RECORD_ENDPOINTS } from './health-record';
 import { PREGNANCY_ENDPOINTS } from './pregnancy';
+import { SESSION_ENDPOINTS } from './sessions';
 
 export { SummaryBody } from './clinical';
 export * from './fhir';
@@ -96,6 +97,7 @@ export const ENDPOINTS = withOperationIds({
   ...HEALTH_RECORD_ENDPOINTS,
   ...ALLERGY_ENDPOINTS,
   ...PREGNANCY_ENDPOINTS,
+  ...SESSION_ENDPOINTS,
 });
 export type Endpoints = typeof ENDPOINTS;
 export type OperationId = keyof Endpoints;

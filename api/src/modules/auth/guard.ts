@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
-import { findActiveSession, type Session } from './sessions';
+import { SESSION_EXPIRED } from 'shared-contracts';
+import { findActiveSession, sessionRanOut, type Session } from './sessions';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,8 +41,12 @@ export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRea
         return;
       }
     }
-    const session = await findActiveSession(deps.db.db, match[1], deps.clock.now(), deps.config.sessionTtlHours);
-    if (!session) throw new HttpError(401, 'Unauthorized');
+    const session = await findActiveSession(deps.db.db, match[1], deps.clock.now(), deps.config);
+    if (!session) {
+      // Told apart only here, on the failure path: the web app then says why it signs the user out.
+      if (await sessionRanOut(deps.db.db, match[1])) throw new HttpError(401, SESSION_EXPIRED);
+      throw new HttpError(401, 'Unauthorized');
+    }
     logAs(request, reply, session);
     if (!roles.includes(session.role)) throw new HttpError(403, 'Forbidden');
     request.auth = session;
@@ -55,6 +60,15 @@ export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRea
 function logAs(request: FastifyRequest, reply: FastifyReply, session: Session) {
   request.log = request.log.child({ accountId: session.accountId, role: session.role });
   reply.log = request.log;
+}
+
+/**
+ * The live session a public route's caller sent, if any (an e-mailed link opened in a signed-in
+ * browser): what such a route keeps when it ends the account's other sessions.
+ */
+export async function optionalSessionOf(deps: AppDeps, request: FastifyRequest): Promise<Session | undefined> {
+  const match = BEARER.exec(request.headers.authorization ?? '');
+  return match ? findActiveSession(deps.db.db, match[1], deps.clock.now(), deps.config) : undefined;
 }
 
 /** The session a guarded handler runs under (the guard guarantees it is there). */

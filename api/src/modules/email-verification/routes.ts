@@ -6,7 +6,8 @@ import type { AppDeps } from '../../deps';
 import { accountTables, accountTokens } from '../../db/schema';
 import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
-import { sessionOf } from '../auth/guard';
+import { optionalSessionOf, sessionOf } from '../auth/guard';
+import { endOtherSessions } from '../auth/sessions';
 import { NOTICES, sendNotice } from '../notices';
 import { confirmCurrentPassword } from '../auth/reauth';
 import { deleteUnverifiedAccount, removeStoredFiles } from '../takeover';
@@ -64,11 +65,17 @@ export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             client: request.ip,
             slowdownAfter: config.loginSlowdownAfter,
           });
+          const caller = await optionalSessionOf(deps, request);
           const outcome = await db.db
             .transaction(async (tx) => {
               const result = await consumeEmailToken(tx, role, request.params.token, now);
               if (result.ok) {
                 await securityEvent(tx, { role, accountId: result.accountId, action: 'email-verify', at: now, ip: request.ip });
+                if (result.previousEmail !== result.email) {
+                  // An e-mail change in force signs out every other device (the browser that opened the link stays).
+                  const own = caller?.role === role && caller.accountId === result.accountId;
+                  await endOtherSessions(tx, role, result.accountId, own ? caller.id : null, now);
+                }
               }
               // 'taken' commits too: the link is spent either way.
               return result;

@@ -5,7 +5,7 @@ import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { createSession } from '../auth/sessions';
+import { createSession, deviceOf } from '../auth/sessions';
 import { accountTables } from '../profiles/accounts';
 import { consumeHandoffCode } from './codes';
 
@@ -38,7 +38,7 @@ export function handoffRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             // still needs its code step, which a hand-off code must never skip.
             if (!account || account.twoFactorEnabled) return undefined;
             await securityEvent(tx, { role, accountId, action: 'sign-in', at: now, ip: request.ip });
-            return createSession(tx, role, accountId, now, config.sessionTtlHours);
+            return createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request));
           });
           if (!token) throw new HttpError(400, HANDOFF_INVALID);
           return { token, role };

@@ -18,6 +18,20 @@ export interface NoticeContext {
   role: Role;
 }
 
+/**
+ * The new address as the old one is told of it: `j•••@e•••.com` (first letter of the name and of
+ * the domain, the top-level domain kept). Whoever reads the old mailbox (its owner, or someone who
+ * took it) learns that an address was set, not which: the new one is no lead to the account's owner.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = at > 0 ? email.slice(0, at) : email;
+  const domain = at > 0 ? email.slice(at + 1) : '';
+  const dot = domain.lastIndexOf('.');
+  const tld = dot > 0 ? domain.slice(dot) : '';
+  return `${local.slice(0, 1)}•••@${domain.slice(0, 1)}•••${tld}`;
+}
+
 const NOT_YOU = ({ webOrigin, role }: NoticeContext) =>
   `If this was not you, reset your password now at ${webOrigin}/${role}/forgot-password and check your two-factor authentication.`;
 
@@ -38,7 +52,7 @@ export const NOTICES = {
     text: [
       'Hello,',
       '',
-      `A change of the e-mail address of your CareLoop account to ${newEmail} was asked.`,
+      `A change of the e-mail address of your CareLoop account to ${maskEmail(newEmail)} was asked.`,
       'It takes effect only once the link sent to that address is opened; until then this address stays in use.',
       NOT_YOU(at),
       ...SIGNATURE,
@@ -53,7 +67,7 @@ export const NOTICES = {
     text: [
       'Hello,',
       '',
-      `The e-mail address of your CareLoop account is now ${newEmail}; this address is no longer used for it.`,
+      `The e-mail address of your CareLoop account is now ${maskEmail(newEmail)}; this address is no longer used for it.`,
       NOT_YOU(at),
       ...SIGNATURE,
     ].join('\n'),

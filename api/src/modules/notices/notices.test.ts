@@ -1,4 +1,4 @@
-import { NOTICES } from './index';
+import { maskEmail, NOTICES } from './index';
 
 const at = { webOrigin: 'https://care.example', role: 'doctor' as const };
 
@@ -26,10 +26,22 @@ describe('notices', () => {
     }
   });
 
-  it('names the new address to the old one, and gives the link only to the new one', () => {
-    expect(all.emailChangeAsked.text).toContain('to new@example.com was asked');
+  it('tells the old address of the new one only masked, and gives the link only to the new one', () => {
+    expect(all.emailChangeAsked.text).toContain('to n•••@e•••.com was asked');
+    expect(all.emailChanged.text).toContain('is now n•••@e•••.com;');
+    for (const notice of [all.emailChangeAsked, all.emailChanged]) {
+      expect(notice.text).not.toMatch(/new@|@example\.com/);
+    }
     expect(all.emailChangeAsked.text).not.toContain('verify-email');
     expect(all.confirmNewEmail.text).toContain('https://care.example/doctor/verify-email/abc');
     expect(all.confirmNewEmail.text).toContain('expires in 24 hours');
+  });
+});
+
+describe('maskEmail', () => {
+  it('keeps the first letter of the name and of the domain, and the top-level domain', () => {
+    expect(maskEmail('jane.doe@example.com')).toBe('j•••@e•••.com');
+    expect(maskEmail('Bob@mail.clinic.co.uk')).toBe('B•••@m•••.uk');
+    expect(maskEmail('x@localhost')).toBe('x•••@l•••');
   });
 });

@@ -7,7 +7,7 @@ import { doctors, patients } from '../../db/schema';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { sessionOf } from '../auth/guard';
-import { createSession, revokeSession } from '../auth/sessions';
+import { createSession, deviceOf, revokeSession } from '../auth/sessions';
 
 /**
  * Writes the fields of a profile that is still incomplete: 'done'; 'complete' when it was
@@ -83,7 +83,7 @@ export function completeProfileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               throw new HttpError(409, 'This profile is already complete; change it on the edit profile page');
             }
             await revokeSession(tx, session.id, now);
-            return createSession(tx, role, session.accountId, now, config.sessionTtlHours);
+            return createSession(tx, role, session.accountId, now, config.sessionMaxHours, deviceOf(request));
           });
           return { token, role };
         },

@@ -34,7 +34,7 @@ describe.each(BACKENDS)('GET /patient/me in one statement on %s', (backend) => {
     expect(doctors.map((d) => d.name)).toEqual(['Dr Abel', 'Dr Zed']);
     expect(pending).toBe(newEmail);
 
-    const both = await patientProfile.loadBySession!(t.db.db, patient.token, now, t.config.sessionTtlHours);
+    const both = await patientProfile.loadBySession!(t.db.db, patient.token, now, t.config);
     expect(both?.session).toEqual({ id: expect.any(String), role: 'patient', accountId: patient.id });
     expect(both?.me).toEqual(await patientProfile.load(t.db.db, patient.id, now));
     expect(both?.me.patient).toMatchObject({
@@ -71,13 +71,13 @@ describe.each(BACKENDS)('GET /patient/me in one statement on %s', (backend) => {
 
     const patient = await account(t, 'patient');
     await t.db.db.delete(patients).where(eq(patients.id, patient.id));
-    expect(await patientProfile.loadBySession!(t.db.db, patient.token, t.clock.now(), t.config.sessionTtlHours)).toBeUndefined();
+    expect(await patientProfile.loadBySession!(t.db.db, patient.token, t.clock.now(), t.config)).toBeUndefined();
     expect((await getMe(patient.token)).statusCode).toBe(401);
   });
 
   it('refuses an expired session', async () => {
     const patient = await account(t, 'patient');
-    t.clock.advance(t.config.sessionTtlHours * 3_600_000 + 1_000);
+    t.clock.advance(t.config.sessionMaxHours * 3_600_000 + 1_000);
     expect((await getMe(patient.token)).statusCode).toBe(401);
   });
 });

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { patients, sessions } from '../../db/schema';
 import type { Db, Queryable } from '../../adapters/db';
 import { assignedDoctorsJson } from '../../access';
-import { liveSession, liveSessionParams } from '../auth/sessions';
+import { liveSession, liveSessionParams, slideSession } from '../auth/sessions';
 import { pendingEmailSql } from '../email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
@@ -55,9 +55,11 @@ export function meQuery(db: Queryable) {
 }
 const meQueries = new WeakMap<Queryable, ReturnType<typeof meQuery>>();
 
-/** The same with the session of a token: GET /patient/me in one round trip. */
+/** The same with the session of a token, sliding its idle limit: GET /patient/me in one round trip. */
 export function meBySessionQuery(db: Db) {
+  const touched = slideSession(db, 'patient');
   return db
+    .with(touched)
     .select({ sessionId: sessions.id, ...meFields() })
     .from(sessions)
     .innerJoin(patients, eq(patients.id, sessions.accountId))
@@ -131,13 +133,13 @@ export const patientProfile: ProfileSpec<
     return { patient: toPatient(me.row, me.assignedDoctors, me.pendingEmail), profileUrl: null };
   },
 
-  async loadBySession(db, token, now, ttlHours) {
+  async loadBySession(db, token, now, limits) {
     let query = meBySessionQueries.get(db);
     if (!query) {
       query = meBySessionQuery(db);
       meBySessionQueries.set(db, query);
     }
-    const [me] = await query.execute(liveSessionParams(token, now, ttlHours));
+    const [me] = await query.execute(liveSessionParams(token, now, limits));
     if (!me) return undefined;
     return {
       session: { id: me.sessionId, role: 'patient', accountId: me.row.id },

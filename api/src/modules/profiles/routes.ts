@@ -10,7 +10,7 @@ import { requireStrongPassword } from '../../lib/password-strength';
 import { sessionOf } from '../auth/guard';
 import { DUPLICATE_EMAIL } from '../auth/messages';
 import { confirmCurrentPassword } from '../auth/reauth';
-import { createSession, revokeAllSessions } from '../auth/sessions';
+import { createSession, deviceOf, revokeAllSessions } from '../auth/sessions';
 import {
   dropPendingEmailTokens,
   EMAIL_TOKEN_TTL_MS,
@@ -61,7 +61,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           ...(loadBySession
             ? {
                 sessionRead: async (token, now) => {
-                  const found = await loadBySession(db.db, token, now, config.sessionTtlHours);
+                  const found = await loadBySession(db.db, token, now, config);
                   return found && { session: found.session, read: found.me };
                 },
               }
@@ -123,7 +123,10 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             await securityEvent(tx, { ...event, action: 'password-change' });
             // A new password ends every session of the account, this one included.
             await revokeAllSessions(tx, role, accountId, now);
-            return { token: await createSession(tx, role, accountId, now, config.sessionTtlHours), emailToken };
+            return {
+              token: await createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request)),
+              emailToken,
+            };
           });
           const at = { webOrigin: config.webOrigin, role };
           if (passwordHash) sendNotice(deps, app.backgroundTasks, account.email, NOTICES.passwordChanged(at));

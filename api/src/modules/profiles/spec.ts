@@ -1,7 +1,7 @@
 import type { Role } from 'shared-contracts';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../../adapters/db';
-import type { Session } from '../auth/sessions';
+import type { Session, SessionLimits } from '../auth/sessions';
 
 /**
  * What differs between the patient and the doctor account: schemas from the shared contract and
@@ -27,7 +27,12 @@ export interface ProfileSpec<
    * GET /{role}/me in one round trip: the live session of the token (this role's only) and its
    * account's profile in one statement; undefined when either is missing (the guard then decides).
    */
-  loadBySession?(db: Db, token: string, now: Date, ttlHours: number): Promise<{ session: Session; me: z.output<Me> } | undefined>;
+  loadBySession?(
+    db: Db,
+    token: string,
+    now: Date,
+    limits: SessionLimits,
+  ): Promise<{ session: Session; me: z.output<Me> } | undefined>;
   /**
    * Sets only the fields present (undefined ones are skipped); passwordHash when it changes. Never
    * the e-mail: a new one is in force only once verified (email-verification/tokens.ts).

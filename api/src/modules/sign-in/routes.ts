@@ -10,7 +10,7 @@ import { findCredentials } from '../profiles/accounts';
 import { PROFILES } from '../profiles';
 import { sessionOf } from '../auth/guard';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
-import { createSession, deleteExpiredSessions, revokeSession } from '../auth/sessions';
+import { createSession, deviceOf, deleteExpiredSessions, revokeSession, type SessionDevice } from '../auth/sessions';
 import {
   admitToAccount,
   clearPairFailures,
@@ -53,7 +53,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             const { token, verifyToken } = await db.db.transaction(async (tx) => {
               const id = await profile.create(tx, body, passwordHash);
               return {
-                token: await createSession(tx, role, id, now, config.sessionTtlHours),
+                token: await createSession(tx, role, id, now, config.sessionMaxHours, deviceOf(request)),
                 verifyToken: await issueEmailToken(tx, { role, accountId: id, email, now }),
               };
             });
@@ -72,7 +72,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         app,
         deps,
         ENDPOINTS[`${role}Login`],
-        async (request) => login(role, request.body.email, request.body.password, request.ip),
+        async (request) => login(role, request.body.email, request.body.password, request.ip, deviceOf(request)),
         {
           config: perIp,
         },
@@ -95,7 +95,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       );
     }
 
-    async function login(role: Role, email: string, password: string, ip: string) {
+    async function login(role: Role, email: string, password: string, ip: string, device: SessionDevice) {
       const now = clock.now();
       const attempt = { role, email, client: ip, now, slowdownAfter: config.loginSlowdownAfter };
       // This address's own lockout first (auth/throttle.ts explains the design).
@@ -130,7 +130,7 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       // With two-factor on, the sign-in is recorded when the code is accepted (verify2FA).
       const token = await db.db.transaction(async (tx) => {
         await securityEvent(tx, { role, accountId: account.id, action: 'sign-in', at: now, ip });
-        return createSession(tx, role, account.id, now, config.sessionTtlHours);
+        return createSession(tx, role, account.id, now, config.sessionMaxHours, device);
       });
       return { twoFactorRequired: false, token, role };
     }

@@ -6,7 +6,7 @@ import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { sessionOf } from '../auth/guard';
 import { confirmCurrentPassword } from '../auth/reauth';
-import { createSession } from '../auth/sessions';
+import { createSession, deviceOf, endOtherSessions } from '../auth/sessions';
 import { NOTICES, sendNotice } from '../notices';
 import {
   acceptStep,
@@ -91,7 +91,11 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             // Turning two-factor on (or re-enrolling) is a security event, in the same transaction.
             ok = await db.db.transaction(async (tx) => {
               const promoted = await promotePending(tx, role, accountId, sealed, step, now);
-              if (promoted) await securityEvent(tx, { role, accountId, action: '2fa-on', at: now, ip: request.ip });
+              if (promoted) {
+                await securityEvent(tx, { role, accountId, action: '2fa-on', at: now, ip: request.ip });
+                // The other devices signed in without the second factor: they sign in again.
+                await endOtherSessions(tx, role, accountId, sessionOf(request).id, now);
+              }
               return promoted;
             });
             if (ok) sendNotice(deps, app.backgroundTasks, row.email, NOTICES.twoFactorOn({ webOrigin: config.webOrigin, role }));
@@ -136,7 +140,10 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           await db.db.transaction(async (tx) => {
             await disableTwoFactor(tx, role, accountId, now);
             // Only a real change is an event and a notice (a pending, never verified secret is just dropped).
-            if (row.enabled) await securityEvent(tx, { role, accountId, action: '2fa-off', at: now, ip: request.ip });
+            if (row.enabled) {
+              await securityEvent(tx, { role, accountId, action: '2fa-off', at: now, ip: request.ip });
+              await endOtherSessions(tx, role, accountId, sessionOf(request).id, now);
+            }
           });
           if (row.enabled) {
             sendNotice(deps, app.backgroundTasks, row.email, NOTICES.twoFactorOff({ webOrigin: config.webOrigin, role }));
@@ -177,7 +184,7 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           }
           const token = await db.db.transaction(async (tx) => {
             await securityEvent(tx, { role, accountId, action: 'sign-in', at: now, ip: request.ip });
-            return createSession(tx, role, accountId, now, config.sessionTtlHours);
+            return createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request));
           });
           return { token, role };
         },

@@ -1,0 +1,6 @@
+import { SessionsView } from 'shared-ui';
+
+/** /doctor/sessions: the account's signed-in devices (shared-ui's view). */
+export default function Sessions() {
+  return <SessionsView role="doctor" />;
+}
