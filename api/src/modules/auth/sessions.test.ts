@@ -254,7 +254,12 @@ describe.each(BACKENDS)('session limits and the sessions page on %s', (backend) 
       // Asking changes nothing yet.
       expect((await me(other)).statusCode).toBe(200);
       const link = await verificationTokenFor(t.app, role, newEmail);
-      const done = await t.app.inject({ method: 'POST', url: `/${role}/verify-email/${link}`, headers: bearer(who.token) });
+      const done = await t.app.inject({
+        method: 'POST',
+        url: `/${role}/verify-email/${link}`,
+        headers: bearer(who.token),
+        payload: { password: PASSWORD },
+      });
       expect(done.statusCode).toBe(200);
       expect((await me(other)).statusCode).toBe(401);
       expect((await me(who)).statusCode).toBe(200);

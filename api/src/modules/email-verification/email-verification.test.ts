@@ -138,7 +138,12 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
       const tokenB = await issueEmailToken(db(), { role, accountId: b.id, email: wanted, now });
       // Each opened in its owner's signed-in browser, whose session an e-mail change keeps.
       const verifyAs = (who: { token: string }, token: string) =>
-        t.app.inject({ method: 'POST', url: `/${role}/verify-email/${token}`, headers: bearer(who.token) });
+        t.app.inject({
+          method: 'POST',
+          url: `/${role}/verify-email/${token}`,
+          headers: bearer(who.token),
+          payload: { password: PASSWORD },
+        });
       const answers = await Promise.all([verifyAs(a, tokenA), verifyAs(b, tokenB)]);
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
       expect(answers.find((r) => r.statusCode === 409)!.json()).toEqual({ error: VERIFY_TAKEN });
