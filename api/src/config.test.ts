@@ -33,6 +33,17 @@ describe('config', () => {
     });
   });
 
+  it('reads REQUIRE_MFA_FOR: doctors by default, a comma list of roles, or none; refuses unknown roles', () => {
+    expect(loadConfig({}).requireMfaFor).toEqual(['doctor']);
+    expect(loadConfig({ REQUIRE_MFA_FOR: '' }).requireMfaFor).toEqual(['doctor']);
+    expect(loadConfig({ REQUIRE_MFA_FOR: 'none' }).requireMfaFor).toEqual([]);
+    expect(loadConfig({ REQUIRE_MFA_FOR: ' doctor , patient,doctor' }).requireMfaFor).toEqual(['doctor', 'patient']);
+    expect(loadConfig({ REQUIRE_MFA_FOR: 'patient' }).requireMfaFor).toEqual(['patient']);
+    for (const bad of ['admin', 'doctor,nurse', ',', 'all']) {
+      expect(() => loadConfig({ REQUIRE_MFA_FOR: bad })).toThrow(/REQUIRE_MFA_FOR/);
+    }
+  });
+
   it('reads SHUTDOWN_GRACE_SECONDS (fractions allowed) and refuses bad values', () => {
     expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '3' }).shutdownGraceSeconds).toBe(3);
     expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '2.5' }).shutdownGraceSeconds).toBe(2.5);
