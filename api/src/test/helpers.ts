@@ -306,7 +306,12 @@ export async function enrolTwoFactor(app: FastifyInstance, role: 'patient' | 'do
  * A full login through the api: the password, then (two-factor on) a fresh code. Answers the
  * session token; throws on anything else.
  */
-export async function logIn(app: FastifyInstance, role: 'patient' | 'doctor', email: string, password = PASSWORD): Promise<string> {
+export async function logIn(
+  app: FastifyInstance,
+  role: 'patient' | 'doctor',
+  email: string,
+  password = PASSWORD,
+): Promise<string> {
   const res = await app.inject({ method: 'POST', url: `/${role}/login`, payload: { email, password } });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
