@@ -129,7 +129,13 @@ export function RecoveryCodesPanel({ role }: { role: Role }) {
           }}
         >
           <p>New codes replace all the old ones.</p>
-          <TextField label="Current password" type="password" value={password} onChange={setPassword} autoComplete="current-password" />
+          <TextField
+            label="Current password"
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+          />
           {error && <Banner tone="error">{error}</Banner>}
           <Row>
             <Button type="submit" $variant="secondary" disabled={busy}>

@@ -20,7 +20,14 @@ describe('notices', () => {
   });
 
   it('tells the owner of a change where to take the account back', () => {
-    for (const notice of [all.passwordChanged, all.emailChangeAsked, all.emailChanged, all.twoFactorOn, all.twoFactorOff, all.recoveryCodeSignIn]) {
+    for (const notice of [
+      all.passwordChanged,
+      all.emailChangeAsked,
+      all.emailChanged,
+      all.twoFactorOn,
+      all.twoFactorOff,
+      all.recoveryCodeSignIn,
+    ]) {
       expect(notice.text).toContain(
         'If this was not you, reset your password now at https://care.example/doctor/forgot-password',
       );

@@ -6,16 +6,7 @@ import { Reminder, ReminderList } from 'shared-contracts';
 import type { Mailer } from '../../adapters/mail';
 import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
-import {
-  BACKENDS,
-  bearer,
-  createTestApp,
-  createTestDb,
-  logIn,
-  readOutbox,
-  type TestApp,
-  type TestDb,
-} from '../../test/helpers';
+import { BACKENDS, bearer, createTestApp, createTestDb, logIn, readOutbox, type TestApp, type TestDb } from '../../test/helpers';
 import { openDatabase, selectRows } from '../../adapters/db';
 import { PgProxy, sleep } from '../../test/faults-kit';
 import PgBoss from 'pg-boss';

@@ -55,7 +55,12 @@ describe.each(BACKENDS)('two-factor required for clinicians (REQUIRE_MFA_FOR def
 
   it('logout is open before enrolment; PATCH /doctor/me is not', async () => {
     const doctor = await account(t, 'doctor', {}, { twoFactor: false });
-    const patch = await t.app.inject({ method: 'PATCH', url: '/doctor/me', headers: bearer(doctor.token), payload: { name: 'X Y' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/doctor/me',
+      headers: bearer(doctor.token),
+      payload: { name: 'X Y' },
+    });
     expect(patch.statusCode).toBe(403);
     const out = await t.app.inject({ method: 'POST', url: '/doctor/logout', headers: bearer(doctor.token) });
     expect(out.statusCode).toBe(204);
@@ -129,7 +134,11 @@ describe.each(BACKENDS)('two-factor required for clinicians (REQUIRE_MFA_FOR def
     const doctor = await signup(t.app, 'doctor');
     const code = doctor.recoveryCodes![3];
     const id = await passwordStep('doctor', doctor.email);
-    const results = await Promise.all([verify2fa('doctor', id, code), verify2fa('doctor', id, code), verify2fa('doctor', id, code)]);
+    const results = await Promise.all([
+      verify2fa('doctor', id, code),
+      verify2fa('doctor', id, code),
+      verify2fa('doctor', id, code),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401, 401]);
     expect((await get('/doctor/recovery-codes', results.find((r) => r.statusCode === 200)!.json().token)).json()).toEqual({
       remaining: 9,

@@ -22,7 +22,9 @@ function newCode(): string {
 export const normalizeRecoveryCode = (code: string) => code.replace(/[\s-]/g, '').toUpperCase();
 
 export function hashRecoveryCode(role: Role, accountId: string, code: string): string {
-  return createHash('sha256').update(`${role}:${accountId}:recovery:${normalizeRecoveryCode(code)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${role}:${accountId}:recovery:${normalizeRecoveryCode(code)}`)
+    .digest('hex');
 }
 
 /** A fresh set replaces every earlier code of the account; the plain codes are returned once. */
@@ -44,7 +46,13 @@ export async function deleteRecoveryCodes(db: Queryable, role: Role, accountId: 
  * Marks an unused code used, in one conditional UPDATE: of two requests racing with the same code
  * only one finds it unused. true when this call used it.
  */
-export async function consumeRecoveryCode(db: Queryable, role: Role, accountId: string, code: string, now: Date): Promise<boolean> {
+export async function consumeRecoveryCode(
+  db: Queryable,
+  role: Role,
+  accountId: string,
+  code: string,
+  now: Date,
+): Promise<boolean> {
   const rows = await db
     .update(recoveryCodes)
     .set({ usedAt: now })

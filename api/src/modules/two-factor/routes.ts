@@ -234,7 +234,12 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               });
             if (token) {
               const left = await remainingRecoveryCodes(db.db, role, accountId);
-              sendNotice(deps, app.backgroundTasks, row.email, NOTICES.recoveryCodeSignIn({ webOrigin: config.webOrigin, role }, left));
+              sendNotice(
+                deps,
+                app.backgroundTasks,
+                row.email,
+                NOTICES.recoveryCodeSignIn({ webOrigin: config.webOrigin, role }, left),
+              );
             }
           }
           if (!token) {
