@@ -11,6 +11,7 @@ describe('config', () => {
       databaseUrl: undefined,
       dbMaxQueue: 200,
       webOrigins: ['http://localhost:8080', 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083'],
+      requireMfaFor: ['doctor'],
       sessionTtlHours: 12,
       logLevel: 'info',
       passwordHashCost: 17,
