@@ -34,13 +34,16 @@ describe.each(BACKENDS)('two-factor required for clinicians (REQUIRE_MFA_FOR def
       '/doctor/worklist',
       '/medicalhistories',
       `/drug-alerts/${patient.id}?drug=aspirin`,
-      `/fhir/R4/Patient/${patient.id}`,
-      `/fhir/R4/Patient/${patient.id}/$everything`,
       '/doctor/receivedRequests',
       '/doctor/audit',
     ]) {
       const res = await get(url, doctor.token);
       expect([url, res.statusCode, res.json()]).toEqual([url, 403, { error: MFA_REQUIRED }]);
+    }
+    // FHIR answers its errors as an OperationOutcome, with the same text.
+    for (const url of [`/fhir/R4/Patient/${patient.id}`, `/fhir/R4/Patient/${patient.id}/$everything`]) {
+      const res = await get(url, doctor.token);
+      expect([url, res.statusCode, res.json().issue?.[0]?.diagnostics]).toEqual([url, 403, MFA_REQUIRED]);
     }
     expect((await get('/doctor/me', doctor.token)).statusCode).toBe(200);
     expect((await get('/doctor/recovery-codes', doctor.token)).json()).toEqual({ remaining: 0 });
