@@ -130,7 +130,7 @@ export function RecoveryCodesPanel({ role }: { role: Role }) {
         >
           <p>New codes replace all the old ones.</p>
           <TextField
-            label="Current password"
+            label="Your password, for new codes"
             type="password"
             value={password}
             onChange={setPassword}
