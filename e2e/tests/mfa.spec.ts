@@ -32,7 +32,7 @@ test('a new doctor is sent to two-factor set-up, enrols, saves ten recovery code
   await expect(continueButton).toBeDisabled();
   await page.getByLabel('I have saved these codes').check();
   await continueButton.click();
-  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText(/^Most urgent first/)).toBeVisible();
 
   // The security page counts them.
