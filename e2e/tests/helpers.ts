@@ -34,6 +34,25 @@ export async function logIn(page: Page, role: 'patient' | 'doctor', email: strin
   await page.getByRole('button', { name: 'Verify' }).click();
 }
 
+/**
+ * Turns two-factor on through the set-up page the app sent the user to (a doctor without it):
+ * scans nothing, types the shown key's code, saves the recovery codes and continues. Answers them.
+ */
+export async function enrolOnPage(page: Page, email: string): Promise<string[]> {
+  await expect(page).toHaveURL(/\/enable2fa$/);
+  await page.getByRole('switch', { name: 'Enable two-factor authentication' }).check();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+  authenticators.set(email.toLowerCase(), { secret, lastStep: -Infinity });
+  await page.getByLabel('Verification code').fill(await freshTotpCode(email));
+  const codes = page.getByTestId('recovery-codes').getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recovery = (await codes.allTextContents()).map((c) => c.trim());
+  await page.getByLabel('I have saved these codes').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return recovery;
+}
+
 /** A login through the api (with the code step for an account enrolled here); its session token. */
 export async function apiLogIn(request: APIRequestContext, role: 'patient' | 'doctor', email: string, password = PASSWORD) {
   const res = await request.post(`${API_URL}/${role}/login`, { data: { email, password } });
