@@ -240,7 +240,7 @@ export function TwoFactorSettings({ role }: { role: Role }) {
             maxLength={6}
           />
           {outcome && <Banner tone={outcome === 'success' ? 'success' : 'error'}>{OUTCOME_TEXT[outcome]}</Banner>}
-          {recoveryCodes && <NewRecoveryCodes codes={recoveryCodes} onSaved={() => navigate('/dashboard')} />}
+          {recoveryCodes && <NewRecoveryCodes codes={recoveryCodes} onSaved={() => navigate(`/${role}/dashboard`)} />}
         </Setup>
       )}
       {account.data?.twoFactorEnabled && !recoveryCodes && <RecoveryCodesPanel role={role} />}

@@ -105,7 +105,7 @@ describe('two-factor settings', () => {
     expect(go).toBeDisabled();
     fireEvent.click(screen.getByLabelText('I have saved these codes'));
     fireEvent.click(go);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
   });
 
   test('with two-factor on, the page says how many recovery codes are left', async () => {
