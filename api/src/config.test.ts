@@ -11,6 +11,7 @@ describe('config', () => {
       databaseUrl: undefined,
       dbMaxQueue: 200,
       webOrigins: ['http://localhost:8080', 'http://localhost:8081', 'http://localhost:8082', 'http://localhost:8083'],
+      requireMfaFor: ['doctor'],
       sessionIdleMinutes: 15,
       sessionMaxHours: 12,
       logLevel: 'info',
@@ -32,6 +33,17 @@ describe('config', () => {
       shutdownGraceSeconds: 8,
       reminders: { pollSeconds: 2, maxAttempts: 5, leaseMs: 300_000, perDoctorPerHour: 30 },
     });
+  });
+
+  it('reads REQUIRE_MFA_FOR: doctors by default, a comma list of roles, or none; refuses unknown roles', () => {
+    expect(loadConfig({}).requireMfaFor).toEqual(['doctor']);
+    expect(loadConfig({ REQUIRE_MFA_FOR: '' }).requireMfaFor).toEqual(['doctor']);
+    expect(loadConfig({ REQUIRE_MFA_FOR: 'none' }).requireMfaFor).toEqual([]);
+    expect(loadConfig({ REQUIRE_MFA_FOR: ' doctor , patient,doctor' }).requireMfaFor).toEqual(['doctor', 'patient']);
+    expect(loadConfig({ REQUIRE_MFA_FOR: 'patient' }).requireMfaFor).toEqual(['patient']);
+    for (const bad of ['admin', 'doctor,nurse', ',', 'all']) {
+      expect(() => loadConfig({ REQUIRE_MFA_FOR: bad })).toThrow(/REQUIRE_MFA_FOR/);
+    }
   });
 
   it('reads SHUTDOWN_GRACE_SECONDS (fractions allowed) and refuses bad values', () => {

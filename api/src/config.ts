@@ -1,5 +1,6 @@
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
+import { ROLES, type Role } from 'shared-contracts';
 import { z } from 'zod';
 
 // Resolves the same from src/ (tests, ts-jest) and dist/ (node): both sit one level below api/.
@@ -45,6 +46,21 @@ export function parseTrustProxy(value: string): TrustProxy | string {
     return `${(err as Error).message}: give a number of hops, or addresses / CIDR ranges separated by commas`;
   }
   return ranges;
+}
+
+/** REQUIRE_MFA_FOR's roles (`none`: no role), or the reason it is refused. */
+export function parseRequireMfaFor(value: string): Role[] | string {
+  const v = value.trim().toLowerCase();
+  if (v === 'none') return [];
+  const names = v
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(ROLES as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    return `${unknown.length ? `unknown role ${unknown.join(', ')}: ` : ''}give roles separated by commas (${ROLES.join(', ')}) or none`;
+  }
+  return [...new Set(names)] as Role[];
 }
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -135,6 +151,17 @@ const Env = z
     // Longer than the mailer's longest send: a send outliving it is shown 'unknown' (never resent).
     REMINDER_LEASE_SECONDS: int(5, 86400).default(300),
     CONNECTION_REQUESTS_PER_HOUR: int(1, 10000).default(20),
+    REQUIRE_MFA_FOR: z
+      .string()
+      .default('doctor')
+      .transform((v, ctx) => {
+        const roles = parseRequireMfaFor(v);
+        if (typeof roles === 'string') {
+          ctx.addIssue({ code: 'custom', message: roles });
+          return z.NEVER;
+        }
+        return roles;
+      }),
     // Under Docker's 10 s stop timeout by default; fractions allowed (tests use short ones).
     SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0.5).max(600).default(8),
   })
@@ -229,6 +256,11 @@ export interface Config {
    * 503 (if they still can be) and their connections closed (FAULTS.md "Bounded shutdown").
    */
   shutdownGraceSeconds: number;
+  /**
+   * Roles whose sessions reach nothing but two-factor enrolment (and their own profile, sessions,
+   * logout) until the account has two-factor on (ASVS 6.3.2, HIPAA §164.312(d)).
+   */
+  requireMfaFor: readonly Role[];
   reminders: {
     /** How often the runner looks for due reminders. */
     pollSeconds: number;
@@ -296,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : undefined,
     },
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    requireMfaFor: e.REQUIRE_MFA_FOR,
     reminders: {
       pollSeconds: e.REMINDER_POLL_SECONDS,
       maxAttempts: e.REMINDER_MAX_ATTEMPTS,

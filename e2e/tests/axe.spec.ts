@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { API_URL } from '../stack';
-import { PASSWORD, auth, connectedPair, uploadPdf } from './helpers';
+import { apiLogIn, auth, connectedPair, uploadPdf } from './helpers';
 
 // Issue 16: axe over every page of the walkthrough, as a visitor, a patient and a doctor, on a
 // laptop and on a phone. Critical, serious and moderate violations all fail.
@@ -83,9 +83,7 @@ async function careNetwork(page: Page) {
 }
 
 async function signIn(page: Page, role: 'patient' | 'doctor', email: string, width: number) {
-  const res = await page.request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } });
-  expect(res.status()).toBe(200);
-  const { token } = await res.json();
+  const token = await apiLogIn(page.request, role, email);
   await page.setViewportSize({ width, height: 900 });
   await page.goto('/');
   await page.evaluate(([t, r]) => (localStorage.setItem('token', t), localStorage.setItem('role', r)), [token, role]);

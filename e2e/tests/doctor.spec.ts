@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { PASSWORD, logIn, logOut, storedToken, uniqueEmail } from './helpers';
+import { PASSWORD, enrolOnPage, freshTotpCode, logIn, logOut, storedToken, uniqueEmail } from './helpers';
 
 test('a doctor signs up, reaches the dashboard, logs out, logs in again and edits the profile', async ({ page }) => {
   const email = uniqueEmail('doctor');
@@ -20,7 +20,11 @@ test('a doctor signs up, reaches the dashboard, logs out, logs in again and edit
   await page.getByLabel('Gender').selectOption('Female');
   await page.getByRole('button', { name: 'Finish' }).click();
 
-  await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  // Doctors turn two-factor on before anything else (REQUIRE_MFA_FOR): the app sends them there.
+  await expect(page).toHaveURL(/\/doctor\/enable2fa$/);
+  await expect(page.getByText('Two-factor authentication is required')).toBeVisible();
+  await enrolOnPage(page, email);
+  await page.goto('/doctor/dashboard');
   const summary = page.getByLabel('Profile summary');
   await expect(summary).toContainText('Dr. Mei Lee');
   await expect(summary).toContainText('Cardiology, Internal medicine');
@@ -55,5 +59,7 @@ test('a doctor signs up, reaches the dashboard, logs out, logs in again and edit
   await expect(page.getByRole('alert')).toHaveText('Could not authenticate');
   await page.getByLabel('Password', { exact: true }).fill(newPassword);
   await page.getByRole('button', { name: 'Log In' }).click();
+  await page.getByLabel('2FA Code').fill(await freshTotpCode(email));
+  await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
 });

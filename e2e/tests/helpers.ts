@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
 import { API_URL } from '../stack';
 import { VERIFY_SUBJECT, waitForEmail } from './mail';
 
@@ -14,12 +15,110 @@ export async function openMenu(page: Page, menu: 'Sign In' | 'Create an account'
   await page.getByRole('list', { name: menu }).getByRole('link', { name: item }).click();
 }
 
+/**
+ * Signs in through the login page. An account enrolled here (signUpVia, enrolTwoFactor) also
+ * passes the code step with a fresh code of its authenticator.
+ */
 export async function logIn(page: Page, role: 'patient' | 'doctor', email: string, password = PASSWORD) {
   await openMenu(page, 'Sign In', role === 'patient' ? 'As Patient' : 'As Doctor');
   await expect(page).toHaveURL(new RegExp(`/login/${role}$`));
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log In' }).click();
+  if (!authenticators.has(email.toLowerCase())) return;
+  // The code step, unless the password was refused.
+  const codeField = page.getByLabel('2FA Code');
+  await codeField.or(page.getByRole('alert')).first().waitFor();
+  if (!(await codeField.isVisible())) return;
+  await codeField.fill(await freshTotpCode(email));
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/**
+ * Turns two-factor on through the set-up page the app sent the user to (a doctor without it):
+ * scans nothing, types the shown key's code, saves the recovery codes and continues. Answers them.
+ */
+export async function enrolOnPage(page: Page, email: string): Promise<string[]> {
+  await expect(page).toHaveURL(/\/enable2fa$/);
+  await page.getByRole('switch', { name: 'Enable two-factor authentication' }).check();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+  authenticators.set(email.toLowerCase(), { secret, lastStep: -Infinity });
+  await page.getByLabel('Verification code').fill(await freshTotpCode(email));
+  const codes = page.getByTestId('recovery-codes').getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recovery = (await codes.allTextContents()).map((c) => c.trim());
+  await page.getByLabel('I have saved these codes').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return recovery;
+}
+
+/** A login through the api (with the code step for an account enrolled here); its session token. */
+export async function apiLogIn(request: APIRequestContext, role: 'patient' | 'doctor', email: string, password = PASSWORD) {
+  const res = await request.post(`${API_URL}/${role}/login`, { data: { email, password } });
+  expect(res.status()).toBe(200);
+  const body = await res.json();
+  if (!body.twoFactorRequired) return body.token as string;
+  const idKey = role === 'patient' ? 'patientId' : 'doctorId';
+  const step = await request.post(`${API_URL}/${role}/verify2FA`, {
+    data: { [idKey]: body[idKey], code: await freshTotpCode(email) },
+  });
+  expect(step.status()).toBe(200);
+  return (await step.json()).token as string;
+}
+
+// Two-factor in the suite: doctors must have it on (REQUIRE_MFA_FOR's default) before any patient
+// data, so signUpVia enrols them. The secret of each enrolled e-mail is kept here, with the last
+// time step a code was made for: the api refuses a step already used (TOTP replay protection).
+const STEP_S = 30;
+const authenticators = new Map<string, { secret: string; lastStep: number }>();
+
+const codeOf = (secret: string, step: number) =>
+  OTPAuth.TOTP.generate({
+    secret: OTPAuth.Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: STEP_S,
+    timestamp: step * STEP_S * 1000,
+  });
+
+/** Notes an authenticator set up outside these helpers (e.g. through the set-up page). */
+export function rememberAuthenticator(email: string, secret: string, lastStep = Math.floor(Date.now() / 1000 / STEP_S)) {
+  authenticators.set(email.toLowerCase(), { secret, lastStep });
+}
+
+/**
+ * A code the api accepts now and has not seen: of a step within ±1 of now (the api's window) that
+ * is later than any used; waits for the next step when all are used.
+ */
+export async function freshTotpCode(email: string): Promise<string> {
+  const a = authenticators.get(email.toLowerCase());
+  if (!a) throw new Error(`no authenticator enrolled for ${email}`);
+  for (;;) {
+    const now = Math.floor(Date.now() / 1000 / STEP_S);
+    let step = Math.max(a.lastStep + 1, now - 1);
+    // The previous step leaves the window when this one ends: not in its last 5 seconds.
+    if (step === now - 1 && (now + 1) * STEP_S * 1000 - Date.now() < 5000) step = now;
+    if (step <= now + 1) {
+      a.lastStep = step;
+      return codeOf(a.secret, step);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Turns two-factor on through the api (set-up secret, then a code); answers the recovery codes. */
+export async function enrolTwoFactor(request: APIRequestContext, role: 'patient' | 'doctor', email: string, token: string) {
+  const setup = await request.get(`${API_URL}/${role}/qrCode`, { headers: auth(token) });
+  expect(setup.status()).toBe(200);
+  authenticators.set(email.toLowerCase(), { secret: (await setup.json()).secret as string, lastStep: -Infinity });
+  const res = await request.post(`${API_URL}/${role}/verifyqrCode`, {
+    headers: auth(token),
+    data: { code: await freshTotpCode(email) },
+  });
+  const body = await res.json();
+  expect(body.verify).toBe(true);
+  return body.recoveryCodes as string[];
 }
 
 export async function logOut(page: Page) {
@@ -64,12 +163,15 @@ export async function signUpVia(
   request: APIRequestContext,
   role: 'patient' | 'doctor',
   data: { email: string; name: string } & Record<string, unknown>,
-  { verified = true }: { verified?: boolean } = {},
+  { verified = true, twoFactor = role === 'doctor' }: { verified?: boolean; twoFactor?: boolean } = {},
 ): Promise<string> {
   const res = await request.post(`${API_URL}/${role}/signup`, { data: { password: PASSWORD, ...data } });
   expect(res.status()).toBe(201);
   if (verified) await verifyByMail(request, role, data.email);
-  return (await res.json()).token as string;
+  const token = (await res.json()).token as string;
+  // Doctors must have two-factor on before any patient data (REQUIRE_MFA_FOR's default).
+  if (twoFactor) await enrolTwoFactor(request, role, data.email, token);
+  return token;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { API_URL } from '../stack';
-import { PASSWORD, connectedPair, logIn, logOut, uniqueEmail } from './helpers';
+import { apiLogIn, connectedPair, logIn, logOut, signUpVia, uniqueEmail } from './helpers';
 
 const PEOPLE = {
   doctor: { name: 'Dr. Sara Kim' },
@@ -190,8 +190,7 @@ test('a patient sees the notice while no summary exists; a doctor with no patien
   request,
 }) => {
   const { doctorEmail, patientEmail } = await connectedPair(request, PEOPLE);
-  const login = async (role: 'doctor' | 'patient', email: string) =>
-    (await (await request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } })).json()).token;
+  const login = async (role: 'doctor' | 'patient', email: string) => apiLogIn(request, role, email);
   const doctorToken = await login('doctor', doctorEmail);
   const me = await (await request.get(`${API_URL}/doctor/me`, { headers: { Authorization: `Bearer ${doctorToken}` } })).json();
   const created = await request.post(`${API_URL}/medicalhistory/${me.doctor.assignedPatients[0].patient}`, {
@@ -214,7 +213,7 @@ test('a patient sees the notice while no summary exists; a doctor with no patien
   await logOut(page);
 
   const lonely = uniqueEmail('doctor-alone');
-  await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Alone', email: lonely, password: PASSWORD } });
+  await signUpVia(request, 'doctor', { name: 'Dr. Alone', email: lonely }, { verified: false });
   await logIn(page, 'doctor', lonely);
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
   await page.goto('/medical-record/create');
@@ -228,8 +227,7 @@ test('a patient sees the notice while no summary exists; a doctor with no patien
 for (const width of [1280, 390]) {
   test(`at ${width} px the record page has the title as its h1 and a long value stays readable`, async ({ page, request }) => {
     const { doctorEmail, patientEmail } = await connectedPair(request, PEOPLE);
-    const token = async (role: 'doctor' | 'patient', email: string) =>
-      (await (await request.post(`${API_URL}/${role}/login`, { data: { email, password: PASSWORD } })).json()).token;
+    const token = async (role: 'doctor' | 'patient', email: string) => apiLogIn(request, role, email);
     const doctorToken = await token('doctor', doctorEmail);
     const me = await (await request.get(`${API_URL}/doctor/me`, { headers: { Authorization: `Bearer ${doctorToken}` } })).json();
     const ecg = 'ST elevation in II, III, aVF with reciprocal depression in I and aVL';

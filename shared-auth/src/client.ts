@@ -1,6 +1,7 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
 import { fillPath, SESSION_EXPIRED, type EndpointDef } from 'shared-contracts';
 import type { z } from 'zod';
+import { noteMfaRequired } from './mfa';
 import { useSession } from './session';
 import { noteSessionRefused } from './signed-out';
 
@@ -55,6 +56,7 @@ export function api(): KyInstance {
             session.logout();
             return;
           }
+          await noteMfaRequired(response);
           if (response.ok && response.headers.get('content-type')?.includes('application/json')) {
             const body: unknown = await response
               .clone()

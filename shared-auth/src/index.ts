@@ -6,6 +6,7 @@ export * from './auth';
 export * from './profile';
 export * from './query';
 export * from './guards';
+export * from './mfa';
 export * from './hooks';
 export * from './roles';
 export * from './security';

@@ -46,3 +46,10 @@ export const withdrawPendingEmail = (role: Role) => call(ENDPOINTS[`${role}Withd
 
 /** POST /{role}/verify-email/resend: a fresh link to the signed-in account's unverified address. */
 export const resendVerification = (role: Role) => call(ENDPOINTS[`${role}ResendVerification`]);
+
+/** GET /{role}/recovery-codes: how many unused recovery codes the account has. */
+export const fetchRecoveryCodesStatus = (role: Role) => call(ENDPOINTS[`${role}RecoveryCodesStatus`]);
+
+/** POST /{role}/recovery-codes: new codes replace the old ones (the current password is asked). */
+export const regenerateRecoveryCodes = (role: Role, currentPassword: string) =>
+  call(ENDPOINTS[`${role}RegenerateRecoveryCodes`], { body: { currentPassword } });

@@ -20,6 +20,12 @@ export interface EndpointDef {
   description?: string;
   tags: readonly string[];
   access: Access;
+  /**
+   * Open to a session whose role must have two-factor on (api REQUIRE_MFA_FOR) while the account
+   * has it off: what enrolment needs (own profile, two-factor set-up, recovery codes, logout). Every
+   * other endpoint of such a session answers 403 MFA_REQUIRED.
+   */
+  beforeMfa?: true;
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

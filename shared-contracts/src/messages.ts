@@ -15,3 +15,9 @@ export const TWO_FACTOR_CODE_WRONG = 'The code is wrong or has expired';
 
 /** 409 on GET /{role}/qrCode while two-factor is on: a new secret only after it is turned off. */
 export const TWO_FACTOR_ALREADY_ON = 'Two-factor authentication is already on: turn it off first';
+
+/**
+ * 403 on every endpoint but enrolment for a role that must have two-factor on (api REQUIRE_MFA_FOR)
+ * while the account has it off; the web apps send the user to the set-up page on it.
+ */
+export const MFA_REQUIRED = 'Two-factor authentication is required: set it up to continue';

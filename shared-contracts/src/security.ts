@@ -19,8 +19,25 @@ export const TwoFactorSetupResponse = z.object({
 });
 export type TwoFactorSetupResponse = z.infer<typeof TwoFactorSetupResponse>;
 
+/** How many recovery codes are made at once (each is single use). */
+export const RECOVERY_CODE_COUNT = 10;
+
+/**
+ * A single-use recovery code: 10 base32 characters (50 bits) shown as `xxxxx-xxxxx`; typed in any
+ * case, with or without the dash or spaces.
+ */
+export const RecoveryCode = z
+  .string()
+  .trim()
+  .transform((v) => v.replace(/[\s-]/g, '').toUpperCase())
+  .pipe(z.string().regex(/^[A-Z2-7]{10}$/, { error: 'A recovery code is 10 letters and digits (xxxxx-xxxxx)' }));
+
 export const VerifyCodeBody = z.strictObject({ code: TotpCode });
-export const VerifyCodeResponse = z.object({ verify: z.boolean() });
+export const VerifyCodeResponse = z.object({
+  verify: z.boolean(),
+  /** Only in the answer that turns two-factor on: the new recovery codes, shown this once. */
+  recoveryCodes: z.array(z.string()).optional(),
+});
 export type VerifyCodeResponse = z.infer<typeof VerifyCodeResponse>;
 
 /**
@@ -37,8 +54,18 @@ export type RemoveTwoFactorBody = z.infer<typeof RemoveTwoFactorBody>;
 export const VerifyLoginCodeBody = z.strictObject({
   patientId: EntityId.optional(),
   doctorId: EntityId.optional(),
-  code: TotpCode,
+  /** A code of the authenticator, or one of the account's unused recovery codes. */
+  code: z.union([TotpCode, RecoveryCode]),
 });
+
+/** GET /{role}/recovery-codes: how many unused codes the account has (none while two-factor is off). */
+export const RecoveryCodesStatus = z.object({ remaining: z.number().int().min(0) });
+export type RecoveryCodesStatus = z.infer<typeof RecoveryCodesStatus>;
+
+/** POST /{role}/recovery-codes: new codes replace the old ones, only with the current password. */
+export const RegenerateRecoveryCodesBody = z.strictObject({ currentPassword: CurrentPassword });
+export const RecoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
 
 export const MessageResponse = z.object({ message: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponse>;

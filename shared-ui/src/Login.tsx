@@ -81,13 +81,14 @@ export function Login({ role }: { role: Role }) {
         {googleError && <Banner tone="error">{googleError}</Banner>}
         {accountId ? (
           <SchemaForm key="code" form={codeForm} onSubmit={({ code }) => submitCode(code)}>
+            <p>Enter the 6-digit code from your authenticator app — or, if you lost it, one of your recovery codes.</p>
             <FormTextField
               name="code"
               label="2FA Code"
-              inputMode="numeric"
               autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={13}
               required
               autoFocus
             />

@@ -15,14 +15,20 @@ export interface RemoteRoute {
   view: () => Promise<{ default: ComponentType<any> }>;
   /** who may see it; anyone else is sent to / */
   access?: Role;
+  /** reachable before two-factor is on where the api requires it (set-up, profile completion) */
+  beforeMfa?: boolean;
   /** also signs in from ?token=<one-time code>&role=… (SPEC §2: the patient dashboard; issue 11) */
   sessionFromQuery?: boolean;
   props?: Record<string, unknown>;
 }
 
 /** The guards a route asks for, the same in the shell and in a standalone host. */
-export function guardRoute({ access, sessionFromQuery }: RemoteRoute, view: ReactNode): ReactNode {
+export function guardRoute({ access, sessionFromQuery, beforeMfa }: RemoteRoute, view: ReactNode): ReactNode {
   if (!access) return view;
-  const guarded = <RequireSession role={access}>{view}</RequireSession>;
+  const guarded = (
+    <RequireSession role={access} beforeMfa={beforeMfa}>
+      {view}
+    </RequireSession>
+  );
   return sessionFromQuery ? <SessionHandoff role={access}>{guarded}</SessionHandoff> : guarded;
 }

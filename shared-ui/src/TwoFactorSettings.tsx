@@ -8,8 +8,18 @@ import {
   type Role,
   type TwoFactorSetupResponse,
 } from 'shared-contracts';
-import { fetchTwoFactorSetup, profileKey, removeTwoFactor, serverError, useAccount, verifyTwoFactorCode } from 'shared-auth';
+import {
+  fetchTwoFactorSetup,
+  profileKey,
+  removeTwoFactor,
+  serverError,
+  useAccount,
+  useMfaGate,
+  verifyTwoFactorCode,
+} from 'shared-auth';
+import { useNavigate } from 'shared-router';
 import { Banner, Button, Card, Heading, Row } from './components';
+import { NewRecoveryCodes, RecoveryCodesPanel, recoveryCodesKey } from './RecoveryCodes';
 import { TextField } from './fields';
 import { theme } from './theme';
 
@@ -77,7 +87,13 @@ export function TwoFactorSettings({ role }: { role: Role }) {
   const [offCode, setOffCode] = useState('');
   const [offPassword, setOffPassword] = useState('');
   const [offError, setOffError] = useState<string | null>(null);
-  const refreshAccount = () => queryClient.invalidateQueries({ queryKey: profileKey(role) });
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const mfaRequired = useMfaGate((s) => s.required);
+  const navigate = useNavigate();
+  const refreshAccount = () => {
+    void queryClient.invalidateQueries({ queryKey: recoveryCodesKey(role) });
+    return queryClient.invalidateQueries({ queryKey: profileKey(role) });
+  };
 
   async function toggle() {
     setOutcome(null);
@@ -126,9 +142,14 @@ export function TwoFactorSettings({ role }: { role: Role }) {
     if (!setup || !VerifyCodeBody.safeParse({ code }).success) return;
     const timer = setTimeout(async () => {
       try {
-        const { verify } = await verifyTwoFactorCode(role, code);
+        const { verify, recoveryCodes: codes } = await verifyTwoFactorCode(role, code);
         setOutcome(verify ? 'success' : 'failure');
-        if (verify) void refreshAccount();
+        if (verify) {
+          // On now: the api answers everything again; the new recovery codes are shown this once.
+          useMfaGate.getState().setRequired(false);
+          if (codes) setRecoveryCodes(codes);
+          void refreshAccount();
+        }
       } catch {
         setOutcome('error');
       }
@@ -145,7 +166,14 @@ export function TwoFactorSettings({ role }: { role: Role }) {
         Protect your account with a 6-digit code from an authenticator app (Google Authenticator, Microsoft Authenticator,
         1Password, …), asked for at every login after your password.
       </p>
-      {account.data && !account.data.twoFactorEnabled && (
+      {mfaRequired && (
+        <Banner tone="error">
+          <strong>Two-factor authentication is required</strong>
+          <br />
+          Your clinic requires it for your account before you can see patient data. Set it up below to continue.
+        </Banner>
+      )}
+      {account.data && !account.data.twoFactorEnabled && !mfaRequired && (
         <Banner tone="info">Two-factor authentication is currently off for your account.</Banner>
       )}
       {account.data?.twoFactorEnabled && (
@@ -212,8 +240,10 @@ export function TwoFactorSettings({ role }: { role: Role }) {
             maxLength={6}
           />
           {outcome && <Banner tone={outcome === 'success' ? 'success' : 'error'}>{OUTCOME_TEXT[outcome]}</Banner>}
+          {recoveryCodes && <NewRecoveryCodes codes={recoveryCodes} onSaved={() => navigate(`/${role}/dashboard`)} />}
         </Setup>
       )}
+      {account.data?.twoFactorEnabled && !recoveryCodes && <RecoveryCodesPanel role={role} />}
     </Card>
   );
 }

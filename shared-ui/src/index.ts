@@ -11,6 +11,7 @@ export * from './account';
 export * from './PendingEmailNotice';
 export * from './PasswordFeedback';
 export * from './TwoFactorSettings';
+export * from './RecoveryCodes';
 export * from './CompleteProfileForm';
 export * from './Connections';
 export * from './SummaryText';

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { CURRENT_PASSWORD_WRONG, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CODE_WRONG } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { configureApi, createQueryClient, RequireSession, useMfaGate, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { patientMe } from '../../test-support/fixtures';
 import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, DoctorCompleteProfileForm } from './CompleteProfileForm';
@@ -36,6 +36,7 @@ beforeAll(async () => {
       return { status: 403, body: { error: body.code ? TWO_FACTOR_CODE_WRONG : CURRENT_PASSWORD_WRONG } };
     },
     'POST /doctor/complete-profile': () => completeReply,
+    'GET /patient/recovery-codes': () => ({ status: 200, body: { remaining: twoFactorOn ? 7 : 0 } }),
   });
   configureApi(fake.url);
 });
@@ -87,6 +88,55 @@ describe('two-factor settings', () => {
     expect(calls('POST', '/patient/verifyqrCode')).toHaveLength(0);
     expect(await screen.findByText('Verification Successful!', {}, { timeout: 3000 })).toBeInTheDocument();
     expect(calls('POST', '/patient/verifyqrCode').map((r) => r.body)).toEqual([{ code: '123456' }]);
+  });
+
+  test('turning it on shows the ten recovery codes once; Continue only after "I have saved these codes"', async () => {
+    const codes = Array.from({ length: 10 }, (_, i) => `ABCDE-FGHJ${'ABCDEFGHJK'[i]}`);
+    verifyReply = { status: 200, body: { verify: true, recoveryCodes: codes } };
+    useMfaGate.getState().setRequired(true);
+    const router = renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    expect(screen.getByText('Two-factor authentication is required')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('switch'));
+    fireEvent.change(await screen.findByLabelText('Verification code'), { target: { value: '123456' } });
+    const list = await screen.findByTestId('recovery-codes', {}, { timeout: 3000 });
+    expect(Array.from(list.querySelectorAll('li')).map((li) => li.textContent)).toEqual(codes);
+    expect(useMfaGate.getState().required).toBe(false);
+    const go = screen.getByRole('button', { name: 'Continue' });
+    expect(go).toBeDisabled();
+    fireEvent.click(screen.getByLabelText('I have saved these codes'));
+    fireEvent.click(go);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patient/dashboard'));
+  });
+
+  test('with two-factor on, the page says how many recovery codes are left', async () => {
+    twoFactorOn = true;
+    renderAt('/patient/enable2fa', <TwoFactorSettings role="patient" />);
+    expect(await screen.findByTestId('recovery-codes-left')).toHaveTextContent('7 unused recovery codes left.');
+  });
+
+  test('once the api said two-factor is required, a guarded page sends to the set-up page; a beforeMfa one does not', async () => {
+    useMfaGate.getState().setRequired(true);
+    const router = createMemoryRouter(
+      [
+        { path: '/patient/dashboard', element: <RequireSession role="patient">dashboard</RequireSession> },
+        {
+          path: '/patient/complete-profile',
+          element: (
+            <RequireSession role="patient" beforeMfa>
+              complete
+            </RequireSession>
+          ),
+        },
+        { path: '/patient/enable2fa', element: <p>set-up page</p> },
+      ],
+      { initialEntries: ['/patient/dashboard'] },
+    );
+    useSession.getState().start();
+    render(<RouterProvider router={router} />);
+    expect(await screen.findByText('set-up page')).toBeInTheDocument();
+    await router.navigate('/patient/complete-profile');
+    expect(await screen.findByText('complete')).toBeInTheDocument();
+    useMfaGate.getState().setRequired(false);
   });
 
   test('a wrong code says "Verification Failed."; a failed call "Error verifying code."', async () => {

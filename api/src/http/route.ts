@@ -110,7 +110,8 @@ export function routeSchema(e: Endpoint) {
  * schema and, unless the endpoint is public, the guard that admits only its roles.
  */
 export function route<E extends Endpoint>(app: ZodApp, deps: AppDeps, e: E, handler: HandlerOf<E>, extra: RouteExtra = {}): void {
-  const guard = e.access === 'public' ? undefined : requireAnyRole(deps, e.access, extra.sessionRead);
+  const guard =
+    e.access === 'public' ? undefined : requireAnyRole(deps, e.access, extra.sessionRead, { beforeMfa: e.beforeMfa === true });
   app.route({
     method: e.method,
     url: routePattern(e.path),

@@ -136,7 +136,7 @@ export async function resetLinkFor(t: TestApp, email: string): Promise<{ id: str
  * the body POST /{role}/verify2FA accepts (a right code of the current 30 s step).
  */
 export async function pendingSecondFactor(t: TestApp, role: Role): Promise<Record<string, string>> {
-  const who = await account(t, role);
+  const who = await account(t, role, {}, { twoFactor: false });
   const qr = must(await t.app.inject({ method: 'GET', url: `/${role}/qrCode`, headers: bearer(who.token) }), 200, 'qrCode');
   const secret = qr.json().secret as string;
   const verified = must(

@@ -102,6 +102,9 @@ export interface TestApp {
   mailer: Mailer;
 }
 
+/** Each test app's clock and config: signup enrols two-factor where REQUIRE_MFA_FOR asks for it. */
+const appClocks = new WeakMap<FastifyInstance, { clock: ManualClock; config: Config }>();
+
 /** Each test app's DATA_DIR, so `signup(app, …)` finds the verification mail in its outbox. */
 const dataDirs = new WeakMap<FastifyInstance, string>();
 function dataDirOf(app: FastifyInstance): string {
@@ -133,6 +136,7 @@ export async function createTestApp(
   // retried: a file landing while the folder is removed (ENOTEMPTY) is removed on the next pass
   if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 }));
   dataDirs.set(app, config.dataDir);
+  appClocks.set(app, { clock, config });
   extend?.(app);
   await app.ready();
   return { app, clock, db, config, dataDir: config.dataDir, mailer };
@@ -239,7 +243,7 @@ export async function signup(
   app: FastifyInstance,
   role: 'patient' | 'doctor',
   body: Record<string, unknown> = {},
-  { verified = true }: { verified?: boolean } = {},
+  { verified = true, twoFactor }: { verified?: boolean; twoFactor?: boolean } = {},
 ) {
   const email = (body.email as string) ?? uniqueEmail(role);
   const res = await app.inject({
@@ -249,7 +253,79 @@ export async function signup(
   });
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
   if (verified) await verifyEmailOf(app, role, email);
-  return { email, token: res.json().token as string };
+  const token = res.json().token as string;
+  // A role that must have two-factor (REQUIRE_MFA_FOR, doctors by default) reaches nothing else without it.
+  const enrol = twoFactor ?? appClocks.get(app)?.config.requireMfaFor.includes(role) ?? false;
+  const recoveryCodes = enrol ? await enrolTwoFactor(app, role, email, token) : undefined;
+  return { email, token, recoveryCodes };
+}
+
+/** The authenticator of each account enrolled here (by e-mail): its secret and the last step used. */
+const authenticators = new Map<string, { secret: string; lastStep: number }>();
+const STEP_MS = 30_000;
+
+function clockOf(app: FastifyInstance): ManualClock {
+  const found = appClocks.get(app);
+  if (!found) throw new Error('not an app of createTestApp');
+  return found.clock;
+}
+
+/** The two-factor secret enrolled for `email` by signup or enrolTwoFactor. */
+export function twoFactorSecretOf(email: string): string {
+  const a = authenticators.get(email.toLowerCase());
+  if (!a) throw new Error(`no two-factor enrolled for ${email}`);
+  return a.secret;
+}
+
+/**
+ * A code the server will accept now: of a step within ±1 of the app's clock that was not used yet
+ * (TOTP replay protection refuses a used step); the clock moves on a step when all three are used.
+ */
+export function nextTwoFactorCode(app: FastifyInstance, email: string): string {
+  const a = authenticators.get(email.toLowerCase());
+  if (!a) throw new Error(`no two-factor enrolled for ${email}`);
+  const clock = clockOf(app);
+  let current = Math.floor(clock.now().getTime() / STEP_MS);
+  if (a.lastStep >= current + 1) {
+    if (a.lastStep > current + 1) throw new Error(`the clock moved back past the last two-factor step of ${email}`);
+    clock.advance(STEP_MS);
+    current += 1;
+  }
+  const step = Math.max(a.lastStep + 1, current - 1);
+  a.lastStep = step;
+  return totpCode(a.secret, new Date(step * STEP_MS));
+}
+
+/** Turns two-factor on through the api, as its owner would; answers the recovery codes. */
+export async function enrolTwoFactor(app: FastifyInstance, role: 'patient' | 'doctor', email: string, token: string) {
+  const setup = await app.inject({ method: 'GET', url: `/${role}/qrCode`, headers: bearer(token) });
+  if (setup.statusCode !== 200) throw new Error(`qrCode failed: ${setup.statusCode} ${setup.body}`);
+  authenticators.set(email.toLowerCase(), { secret: setup.json().secret as string, lastStep: -Infinity });
+  const code = nextTwoFactorCode(app, email);
+  const res = await app.inject({ method: 'POST', url: `/${role}/verifyqrCode`, headers: bearer(token), payload: { code } });
+  if (res.statusCode !== 200 || res.json().verify !== true) throw new Error(`verifyqrCode failed: ${res.statusCode} ${res.body}`);
+  return res.json().recoveryCodes as string[];
+}
+
+/**
+ * A full login through the api: the password, then (two-factor on) a fresh code. Answers the
+ * session token; throws on anything else.
+ */
+export async function logIn(
+  app: FastifyInstance,
+  role: 'patient' | 'doctor',
+  email: string,
+  password = PASSWORD,
+): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: `/${role}/login`, payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const body = res.json();
+  if (!body.twoFactorRequired) return body.token as string;
+  const idKey = role === 'patient' ? 'patientId' : 'doctorId';
+  const code = nextTwoFactorCode(app, email);
+  const step = await app.inject({ method: 'POST', url: `/${role}/verify2FA`, payload: { [idKey]: body[idKey], code } });
+  if (step.statusCode !== 200) throw new Error(`verify2FA failed: ${step.statusCode} ${step.body}`);
+  return step.json().token as string;
 }
 
 /** The token of the newest verification link mailed to `email` (the outbox of `dataDir`). */

@@ -8,6 +8,7 @@ import {
   Heading,
   Page,
   ProfileSummary,
+  TwoFactorSuggestion,
   VerifyEmailBanner,
 } from 'shared-ui';
 
@@ -23,6 +24,7 @@ export default function Dashboard() {
     <Page>
       <Heading>Patient dashboard</Heading>
       <VerifyEmailBanner role="patient" />
+      <TwoFactorSuggestion role="patient" twoFactorEnabled={patient?.twoFactorEnabled} />
       <Grid>
         {patient ? (
           <ProfileSummary

@@ -8,6 +8,7 @@ import {
   bearer,
   countRows,
   createTestApp,
+  logIn,
   signup,
   uniqueEmail,
   type TestApp,
@@ -60,7 +61,8 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
     });
 
     it('creates a doctor with defaults', async () => {
-      const { token } = await signup(t.app, 'doctor', { specialization: ['Cardiology'] });
+      // A new account's defaults: two-factor off (the helper would otherwise enrol a doctor).
+      const { token } = await signup(t.app, 'doctor', { specialization: ['Cardiology'] }, { twoFactor: false });
       const me = await t.app.inject({ method: 'GET', url: '/doctor/me', headers: bearer(token) });
       expect(me.statusCode).toBe(200);
       expect(me.json().doctor).toMatchObject({
@@ -142,7 +144,8 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
 
   describe('login', () => {
     it('returns a working token for the right password', async () => {
-      const { email } = await signup(t.app, 'doctor');
+      // Two-factor off: the password alone answers the token.
+      const { email } = await signup(t.app, 'doctor', {}, { twoFactor: false });
       const res = await login('doctor', email.toUpperCase(), PASSWORD);
       expect(res.statusCode).toBe(200);
       const body = res.json();
@@ -257,7 +260,7 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
 
     it('logout revokes only that session', async () => {
       const { email, token } = await signup(t.app, 'doctor');
-      const other = (await login('doctor', email, PASSWORD)).json().token;
+      const other = await logIn(t.app, 'doctor', email);
       await t.app.inject({ method: 'POST', url: '/doctor/logout', headers: bearer(token) });
       expect((await t.app.inject({ method: 'GET', url: '/doctor/me', headers: bearer(other) })).statusCode).toBe(200);
     });

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Role } from 'shared-contracts';
+import { MFA_REQUIRED, type Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
 import { SESSION_EXPIRED } from 'shared-contracts';
@@ -25,19 +25,32 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{16,256})$/;
 
 /**
  * The role guard (http/route.ts adds it to every route whose endpoint is not public):
- * 401 without a live session, 403 for a role not listed. On onRequest, an unauthenticated or
- * wrong-role caller is answered before its body or parameters are even validated.
+ * 401 without a live session, 403 for a role not listed, and 403 MFA_REQUIRED for a role of
+ * REQUIRE_MFA_FOR whose account has two-factor off, unless the endpoint is marked `beforeMfa`
+ * (enrolment). On onRequest, an unauthenticated or wrong-role caller is answered before its body
+ * or parameters are even validated.
  */
-export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRead?: SessionRead) {
+export function requireAnyRole(
+  deps: AppDeps,
+  roles: readonly Role[],
+  sessionRead?: SessionRead,
+  { beforeMfa = false }: { beforeMfa?: boolean } = {},
+) {
+  const admit = (session: Session) => {
+    if (!beforeMfa && !session.twoFactorEnabled && deps.config.requireMfaFor.includes(session.role)) {
+      throw new HttpError(403, MFA_REQUIRED);
+    }
+  };
   return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const match = BEARER.exec(request.headers.authorization ?? '');
     if (!match) throw new HttpError(401, 'Unauthorized');
     if (sessionRead) {
       const found = await sessionRead(match[1], deps.clock.now());
       if (found && roles.includes(found.session.role)) {
+        logAs(request, reply, found.session);
+        admit(found.session);
         request.auth = found.session;
         request.sessionRead = found.read;
-        logAs(request, reply, found.session);
         return;
       }
     }
@@ -49,6 +62,7 @@ export function requireAnyRole(deps: AppDeps, roles: readonly Role[], sessionRea
     }
     logAs(request, reply, session);
     if (!roles.includes(session.role)) throw new HttpError(403, 'Forbidden');
+    admit(session);
     request.auth = session;
   };
 }

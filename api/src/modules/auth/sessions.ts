@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Role } from 'shared-contracts';
 import type { Config } from '../../config';
 import type { Db, Queryable } from '../../adapters/db';
-import { sessions } from '../../db/schema';
+import { accountTables, sessions } from '../../db/schema';
 import { dbNowPlus } from '../../lib/db-clock';
 import { hashToken, newToken } from '../../lib/tokens';
 
@@ -11,6 +11,19 @@ export interface Session {
   id: string;
   role: Role;
   accountId: string;
+  /** The account's two_factor_enabled, read in the session's own statement (the guard's MFA rule). */
+  twoFactorEnabled: boolean;
+}
+
+/**
+ * The session's account has two-factor on: a correlated subquery per role, so a session lookup
+ * reads it in the same statement (no extra round trip per request).
+ */
+export function sessionTwoFactorSql(): SQL<boolean> {
+  const perRole = Object.entries(accountTables).map(
+    ([role, t]) => sql`when ${role} then (select ${t.twoFactorEnabled} from ${t} where ${t.id} = ${sessions.accountId})`,
+  );
+  return sql<boolean>`coalesce(case ${sessions.role} ${sql.join(perRole, sql` `)} end, false)`;
 }
 
 /** The idle and absolute limits of a session (SESSION_IDLE_MINUTES, SESSION_MAX_HOURS). */
@@ -105,7 +118,7 @@ function activeSessionQuery(db: Db) {
   const touched = slideSession(db);
   return db
     .with(touched)
-    .select({ id: sessions.id, role: sessions.role, accountId: sessions.accountId })
+    .select({ id: sessions.id, role: sessions.role, accountId: sessions.accountId, twoFactorEnabled: sessionTwoFactorSql() })
     .from(sessions)
     .where(liveSession())
     .limit(1)

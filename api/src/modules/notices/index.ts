@@ -119,6 +119,17 @@ export const NOTICES = {
       ...SIGNATURE,
     ].join('\n'),
   }),
+  recoveryCodeSignIn: (at: NoticeContext, left: number): Notice => ({
+    subject: 'CareLoop: someone signed in with a recovery code',
+    text: [
+      'Hello,',
+      '',
+      'Your CareLoop account was just signed in to with one of its two-factor recovery codes, and every other session was signed out.',
+      `That code no longer works; ${left} unused recovery code${left === 1 ? ' is' : 's are'} left. Make new ones on the security page if you are running low.`,
+      NOT_YOU(at),
+      ...SIGNATURE,
+    ].join('\n'),
+  }),
 } as const;
 
 /** Sends a notice after the answer; a failure is logged by the background tasks, never shown to the caller. */

@@ -10,6 +10,7 @@ describe('notices', () => {
     confirmNewEmail: NOTICES.confirmNewEmail('https://care.example/doctor/verify-email/abc', 24),
     twoFactorOn: NOTICES.twoFactorOn(at),
     twoFactorOff: NOTICES.twoFactorOff(at),
+    recoveryCodeSignIn: NOTICES.recoveryCodeSignIn(at, 9),
   };
 
   it.each(Object.entries(all))('%s: a "CareLoop: " subject on one line, and a plain-text body', (_name, notice) => {
@@ -19,7 +20,14 @@ describe('notices', () => {
   });
 
   it('tells the owner of a change where to take the account back', () => {
-    for (const notice of [all.passwordChanged, all.emailChangeAsked, all.emailChanged, all.twoFactorOn, all.twoFactorOff]) {
+    for (const notice of [
+      all.passwordChanged,
+      all.emailChangeAsked,
+      all.emailChanged,
+      all.twoFactorOn,
+      all.twoFactorOff,
+      all.recoveryCodeSignIn,
+    ]) {
       expect(notice.text).toContain(
         'If this was not you, reset your password now at https://care.example/doctor/forgot-password',
       );

@@ -142,7 +142,7 @@ export const patientProfile: ProfileSpec<
     const [me] = await query.execute(liveSessionParams(token, now, limits));
     if (!me) return undefined;
     return {
-      session: { id: me.sessionId, role: 'patient', accountId: me.row.id },
+      session: { id: me.sessionId, role: 'patient', accountId: me.row.id, twoFactorEnabled: me.row.twoFactorEnabled },
       me: { patient: toPatient(me.row, me.assignedDoctors, me.pendingEmail), profileUrl: null },
     };
   },

@@ -8,8 +8,8 @@ import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
 import {
   BACKENDS,
-  PASSWORD,
   bearer,
+  logIn,
   createTestApp,
   createTestDb,
   readOutbox,
@@ -58,9 +58,8 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
   const listOf = (who: Account) => t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(who.token) });
   /** The doctor's list, signed in afresh (the test clock may have outlived the session). */
   const listedNow = async (who: Account) => {
-    const login = await t.app.inject({ method: 'POST', url: '/doctor/login', payload: { email: who.email, password: PASSWORD } });
-    expect(login.statusCode).toBe(200);
-    const res = await t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(login.json().token) });
+    const token = await logIn(t.app, 'doctor', who.email);
+    const res = await t.app.inject({ method: 'GET', url: '/doctor/reminders', headers: bearer(token) });
     expect(res.statusCode).toBe(200);
     return ReminderList.parse(res.json());
   };

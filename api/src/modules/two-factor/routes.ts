@@ -10,6 +10,7 @@ import { createSession, deviceOf, endOtherSessions } from '../auth/sessions';
 import { NOTICES, sendNotice } from '../notices';
 import {
   acceptStep,
+  closeLoginWindow,
   disableTwoFactor,
   loadTwoFactor,
   lockedUntil,
@@ -20,9 +21,14 @@ import {
   setPendingSecret,
 } from './store';
 import { matchingStep, newTotpSecret, setupMaterial } from './totp';
+import { consumeRecoveryCode, deleteRecoveryCodes, remainingRecoveryCodes, replaceRecoveryCodes } from './recovery-codes';
+
+/** Rolls back a login transaction whose recovery code was not accepted. */
+class CodeRefused extends Error {}
 
 export const INVALID_CODE = 'Invalid or expired code';
 export const TWO_FACTOR_DISABLED = 'Two-factor authentication disabled';
+export const RECOVERY_CODES_NEED_TWO_FACTOR = 'Recovery codes are made for two-factor authentication: turn it on first';
 
 export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   const { db, clock, config, secretBox } = deps;
@@ -88,17 +94,19 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const step = secret ? matchingStep(secret, request.body.code, now) : null;
           let ok = false;
           if (step !== null && row.pendingSecret) {
-            // Turning two-factor on (or re-enrolling) is a security event, in the same transaction.
-            ok = await db.db.transaction(async (tx) => {
-              const promoted = await promotePending(tx, role, accountId, sealed, step, now);
-              if (promoted) {
-                await securityEvent(tx, { role, accountId, action: '2fa-on', at: now, ip: request.ip });
-                // The other devices signed in without the second factor: they sign in again.
-                await endOtherSessions(tx, role, accountId, sessionOf(request).id, now);
-              }
-              return promoted;
+            // Turning two-factor on (or re-enrolling) is a security event, in the same transaction,
+            // and makes the account's recovery codes (answered this once, stored hashed).
+            const recoveryCodes = await db.db.transaction(async (tx) => {
+              if (!(await promotePending(tx, role, accountId, sealed, step, now))) return undefined;
+              await securityEvent(tx, { role, accountId, action: '2fa-on', at: now, ip: request.ip });
+              // The other devices signed in without the second factor: they sign in again.
+              await endOtherSessions(tx, role, accountId, sessionOf(request).id, now);
+              return replaceRecoveryCodes(tx, role, accountId, now);
             });
-            if (ok) sendNotice(deps, app.backgroundTasks, row.email, NOTICES.twoFactorOn({ webOrigin: config.webOrigin, role }));
+            if (recoveryCodes) {
+              sendNotice(deps, app.backgroundTasks, row.email, NOTICES.twoFactorOn({ webOrigin: config.webOrigin, role }));
+              return { verify: true, recoveryCodes };
+            }
           } else if (step !== null) {
             ok = await acceptStep(db.db, role, accountId, sealed, step, now, false);
           }
@@ -139,6 +147,7 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           }
           await db.db.transaction(async (tx) => {
             await disableTwoFactor(tx, role, accountId, now);
+            await deleteRecoveryCodes(tx, role, accountId);
             // Only a real change is an event and a notice (a pending, never verified secret is just dropped).
             if (row.enabled) {
               await securityEvent(tx, { role, accountId, action: '2fa-off', at: now, ip: request.ip });
@@ -149,6 +158,37 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             sendNotice(deps, app.backgroundTasks, row.email, NOTICES.twoFactorOff({ webOrigin: config.webOrigin, role }));
           }
           return { message: TWO_FACTOR_DISABLED };
+        },
+        afterInput,
+      );
+
+      route(app, deps, ENDPOINTS[`${role}RecoveryCodesStatus`], async (request) => {
+        const { accountId } = sessionOf(request);
+        return { remaining: await remainingRecoveryCodes(db.db, role, accountId) };
+      });
+
+      route(
+        app,
+        deps,
+        ENDPOINTS[`${role}RegenerateRecoveryCodes`],
+        async (request, reply) => {
+          const { accountId } = sessionOf(request);
+          const now = clock.now();
+          // Re-authentication first: a stolen session alone must not learn a way past two-factor.
+          await confirmCurrentPassword(db.db, role, accountId, request.body.currentPassword, now, {
+            client: request.ip,
+            slowdownAfter: config.loginSlowdownAfter,
+          });
+          const row = await loadTwoFactor(db.db, role, accountId);
+          if (!row) throw new HttpError(401, 'Unauthorized');
+          if (!row.enabled) throw new HttpError(409, RECOVERY_CODES_NEED_TWO_FACTOR);
+          const recoveryCodes = await db.db.transaction(async (tx) => {
+            const codes = await replaceRecoveryCodes(tx, role, accountId, now);
+            await securityEvent(tx, { role, accountId, action: 'recovery-codes', at: now, ip: request.ip });
+            return codes;
+          });
+          reply.header('cache-control', 'no-store');
+          return { recoveryCodes };
         },
         afterInput,
       );
@@ -171,10 +211,43 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           }
           const attempt = await reserveAttempt(db.db, role, accountId, now);
           if (attempt === undefined) return tooMany(role, accountId);
-          const secret = open(role, accountId, row.secret);
-          const step = secret ? matchingStep(secret, body.code, now) : null;
-          const ok = step !== null && (await acceptStep(db.db, role, accountId, row.secret, step, now, true));
-          if (!ok) {
+          const isTotp = /^\d{6}$/.test(body.code);
+          let token: string | undefined;
+          if (isTotp) {
+            const secret = open(role, accountId, row.secret);
+            const step = secret ? matchingStep(secret, body.code, now) : null;
+            if (step !== null && (await acceptStep(db.db, role, accountId, row.secret, step, now, true))) {
+              token = await db.db.transaction(async (tx) => {
+                await securityEvent(tx, { role, accountId, action: 'sign-in', at: now, ip: request.ip });
+                return createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request));
+              });
+            }
+          } else {
+            // A recovery code: used up and the login window closed together, or neither. It stands
+            // for a lost authenticator, so every other session of the account is signed out.
+            token = await db.db
+              .transaction(async (tx) => {
+                const closed = await closeLoginWindow(tx, role, accountId, now);
+                if (!closed || !(await consumeRecoveryCode(tx, role, accountId, body.code, now))) throw new CodeRefused();
+                await endOtherSessions(tx, role, accountId, null, now);
+                await securityEvent(tx, { role, accountId, action: 'recovery-code-sign-in', at: now, ip: request.ip });
+                return createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request));
+              })
+              .catch((err: unknown) => {
+                if (err instanceof CodeRefused) return undefined;
+                throw err;
+              });
+            if (token) {
+              const left = await remainingRecoveryCodes(db.db, role, accountId);
+              sendNotice(
+                deps,
+                app.backgroundTasks,
+                row.email,
+                NOTICES.recoveryCodeSignIn({ webOrigin: config.webOrigin, role }, left),
+              );
+            }
+          }
+          if (!token) {
             // The password was right, the code was not: the owner should see it in the security log.
             await db.db.transaction(async (tx) => {
               await recordFailedAttempt(tx, role, accountId, attempt, now);
@@ -182,10 +255,6 @@ export function twoFactorRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             });
             throw new HttpError(401, INVALID_CODE);
           }
-          const token = await db.db.transaction(async (tx) => {
-            await securityEvent(tx, { role, accountId, action: 'sign-in', at: now, ip: request.ip });
-            return createSession(tx, role, accountId, now, config.sessionMaxHours, deviceOf(request));
-          });
           return { token, role };
         },
         // The second login step: the same per-IP limit as the password step.

@@ -166,6 +166,20 @@ export async function acceptStep(
   return rows.length === 1;
 }
 
+/**
+ * Closes an open login window (a recovery code is accepted in its place) and clears the failure
+ * count; false when the window was not open (expired, or used by a parallel request).
+ */
+export async function closeLoginWindow(db: Queryable, role: Role, accountId: string, now: Date) {
+  const t = table(role);
+  const rows = await db
+    .update(t)
+    .set({ twoFactorLoginUntil: null, ...cleared })
+    .where(and(eq(t.id, accountId), eq(t.twoFactorEnabled, true), gt(t.twoFactorLoginUntil, now)))
+    .returning({ id: t.id });
+  return rows.length === 1;
+}
+
 /** After a right password with two-factor on: the code step is open for 5 minutes. */
 export async function openLoginWindow(db: Queryable, role: Role, accountId: string, now: Date) {
   const t = table(role);

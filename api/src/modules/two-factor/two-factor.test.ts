@@ -31,9 +31,9 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
 
   /** Signs up and turns two-factor on; the clock then moves one step on, past the accepted code. */
   async function withTwoFactor(role: Role) {
-    const account = await signup(t.app, role);
+    const account = await signup(t.app, role, {}, { twoFactor: false });
     const setup = (await qr(role, account.token)).json();
-    expect((await verifyQr(role, account.token, codeAt(setup.secret))).json()).toEqual({ verify: true });
+    expect((await verifyQr(role, account.token, codeAt(setup.secret))).json()).toMatchObject({ verify: true });
     const id = (await me(role, account.token)).json()[role]._id as string;
     t.clock.advance(STEP);
     return { ...account, id, secret: setup.secret as string };
@@ -41,7 +41,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
 
   describe.each(['patient', 'doctor'] as const)('%s', (role) => {
     it('sets up with a QR code, turns on with a code from the secret, and then asks for a code at login', async () => {
-      const { token, email } = await signup(t.app, role);
+      const { token, email } = await signup(t.app, role, {}, { twoFactor: false });
       const res = await qr(role, token);
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -63,7 +63,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
 
       const ok = await verifyQr(role, token, codeAt(setup.secret));
       expect(ok.statusCode).toBe(200);
-      expect(ok.json()).toEqual({ verify: true });
+      expect(ok.json()).toMatchObject({ verify: true });
       const profile = (await me(role, token)).json()[role];
       expect(profile.twoFactorEnabled).toBe(true);
 
@@ -78,7 +78,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
     });
 
     it('stores the secrets encrypted, never in plain text', async () => {
-      const { token } = await signup(t.app, role);
+      const { token } = await signup(t.app, role, {}, { twoFactor: false });
       const id = (await me(role, token)).json()[role]._id;
       const { secret } = (await qr(role, token)).json();
       const pending = await row(role, id);
@@ -95,7 +95,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
     });
 
     it('answers verify false for a wrong code, and for a code with nothing to check it against', async () => {
-      const { token } = await signup(t.app, role);
+      const { token } = await signup(t.app, role, {}, { twoFactor: false });
       expect((await verifyQr(role, token, '123456')).json()).toEqual({ verify: false }); // no secret yet
       const { secret } = (await qr(role, token)).json();
       const wrong = String((Number(codeAt(secret)) + 1) % 1_000_000).padStart(6, '0');
@@ -138,7 +138,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
   });
 
   it('refuses a replayed code, at setup and at login', async () => {
-    const { token, email } = await signup(t.app, 'doctor');
+    const { token, email } = await signup(t.app, 'doctor', {}, { twoFactor: false });
     const id = (await me('doctor', token)).json().doctor._id;
     const { secret } = (await qr('doctor', token)).json();
     const setupCode = codeAt(secret);
@@ -231,7 +231,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toEqual({ error: expect.any(String) });
     t.clock.advance(15 * 60_000);
-    expect((await verifyQr('patient', token, codeAt(secret))).json()).toEqual({ verify: true });
+    expect((await verifyQr('patient', token, codeAt(secret))).json()).toMatchObject({ verify: true });
   });
 
   it('rate-limits parallel guesses too', async () => {
@@ -255,7 +255,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
   });
 
   it('a later QR code replaces a pending one: only the newest secret verifies', async () => {
-    const { token } = await signup(t.app, 'doctor');
+    const { token } = await signup(t.app, 'doctor', {}, { twoFactor: false });
     const { secret: first } = (await qr('doctor', token)).json();
     const { secret: second } = (await qr('doctor', token)).json();
     expect(second).not.toBe(first);
@@ -264,7 +264,7 @@ describe.each(BACKENDS)('two-factor on %s', (backend) => {
   });
 
   it('guards the set-up routes: own role only, a session required', async () => {
-    const { token } = await signup(t.app, 'doctor');
+    const { token } = await signup(t.app, 'doctor', {}, { twoFactor: false });
     for (const req of [
       { method: 'GET' as const, url: '/patient/qrCode' },
       { method: 'POST' as const, url: '/patient/verifyqrCode', payload: { code: '123456' } },
