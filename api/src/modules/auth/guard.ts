@@ -1,8 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MFA_REQUIRED, type Role } from 'shared-contracts';
+import { MFA_REQUIRED, SESSION_EXPIRED, type Role } from 'shared-contracts';
 import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
-import { SESSION_EXPIRED } from 'shared-contracts';
 import { findActiveSession, sessionRanOut, type Session } from './sessions';
 
 declare module 'fastify' {
