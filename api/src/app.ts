@@ -34,7 +34,7 @@ import { healthRoutes } from './modules/health/routes';
 import { healthRecordRoutes } from './modules/health-record/routes';
 import { googleRoutes } from './modules/google/routes';
 import { handoffRoutes } from './modules/handoff/routes';
-import { sessionRoutes } from './modules/auth/session-routes';
+import { sessionRoutes } from './modules/sessions/routes';
 import { passwordResetRoutes } from './modules/password-reset/routes';
 import { emailVerificationRoutes } from './modules/email-verification/routes';
 import { prescriptionRoutes } from './modules/prescriptions/routes';

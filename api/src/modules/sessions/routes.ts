@@ -4,9 +4,9 @@ import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { sessionOf } from './guard';
-import { endOtherSessions, endOwnSession, liveSessionsOf } from './sessions';
-import { deviceName } from './device';
+import { sessionOf } from '../auth/guard';
+import { endOtherSessions, endOwnSession, liveSessionsOf } from '../auth/sessions';
+import { deviceName } from '../auth/device';
 
 /**
  * The caller's own sessions (GET /{role}/sessions, DELETE …/{sessionId}, POST …/end-others): every
