@@ -13,6 +13,7 @@ import {
   recoveryCodes,
   sessions,
 } from '../../db/schema';
+import { TWO_FACTOR_OFF } from '../../db/two-factor-off';
 import type { BackgroundTasks } from '../../lib/background';
 import { revokeAllSessions } from '../auth/sessions';
 
@@ -31,22 +32,10 @@ import { revokeAllSessions } from '../auth/sessions';
  */
 export async function wipeAccount(tx: Queryable, role: Role, accountId: string, now: Date): Promise<string[]> {
   await revokeAllSessions(tx, role, accountId, now);
-  // Two-factor off with every secret (as two-factor/store's disableTwoFactor, which this module
-  // cannot import: two-factor → profiles → email-verification → here would be a cycle).
   const t = accountTables[role];
   await tx
     .update(t)
-    .set({
-      twoFactorEnabled: false,
-      twoFactorSecret: null,
-      twoFactorPendingSecret: null,
-      twoFactorLastStep: null,
-      twoFactorLoginUntil: null,
-      twoFactorFailures: 0,
-      twoFactorFailuresSince: null,
-      twoFactorLockedUntil: null,
-      updatedAt: now,
-    })
+    .set({ ...TWO_FACTOR_OFF, updatedAt: now })
     .where(eq(t.id, accountId));
   await tx.delete(recoveryCodes).where(and(eq(recoveryCodes.role, role), eq(recoveryCodes.accountId, accountId)));
   await tx

@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { TWO_FACTOR_OFF } from '../../db/two-factor-off';
 import type { Role } from 'shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { doctors } from '../../db/schema';
@@ -193,13 +194,6 @@ export async function disableTwoFactor(db: Queryable, role: Role, accountId: str
   const t = table(role);
   await db
     .update(t)
-    .set({
-      twoFactorEnabled: false,
-      twoFactorSecret: null,
-      twoFactorPendingSecret: null,
-      twoFactorLastStep: null,
-      twoFactorLoginUntil: null,
-      updatedAt: now,
-    })
+    .set({ ...TWO_FACTOR_OFF, updatedAt: now })
     .where(eq(t.id, accountId));
 }
