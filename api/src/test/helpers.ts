@@ -231,6 +231,15 @@ export async function countRows(
   return Number(row.n);
 }
 
+/** audit_log rows of work done (reads, writes, security events): all but the 'denied' rows a refusal writes. */
+export async function countAuditedWork(db: DbAdapter): Promise<number> {
+  const [row] = await selectRows<{ n: number | string }>(
+    db.db,
+    sql`select count(*)::int as n from audit_log where action <> 'denied'`,
+  );
+  return Number(row.n);
+}
+
 export function bearer(token: string) {
   return { authorization: `Bearer ${token}` };
 }

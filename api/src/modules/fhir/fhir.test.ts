@@ -556,8 +556,14 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     expect(await next()).toEqual([{ action: 'list', entity: 'assignment', entityId: null, patientId: patient.id }]);
     expect((await get(doctor, `/fhir/R4/Practitioner/${doctor.id}`)).statusCode).toBe(200);
     expect(await next()).toEqual([{ action: 'read', entity: 'account', entityId: doctor.id, patientId: null }]);
-    expect((await t.app.inject({ method: 'GET', url: '/doctor/me', headers: bearer(doctor.token) })).statusCode).toBe(200);
-    expect(await next()).toEqual([{ action: 'list', entity: 'account', entityId: null, patientId: patient.id }]);
+    const me = await t.app.inject({ method: 'GET', url: '/doctor/me', headers: bearer(doctor.token) });
+    expect(me.statusCode).toBe(200);
+    const listed = (me.json().doctor.assignedPatients as { patient: string }[]).map((p) => p.patient);
+    expect(listed).toContain(patient.id);
+    // a list row per patient the profile names
+    const rows = await next();
+    expect(rows.every((r) => r.action === 'list' && r.entity === 'account')).toBe(true);
+    expect(rows.map((r) => r.patientId).sort()).toEqual(listed.sort());
   });
 
   it('serves a valid CapabilityStatement without a token', async () => {

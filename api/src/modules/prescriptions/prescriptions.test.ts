@@ -17,7 +17,16 @@ import { distinctNotes } from '../../access/records';
 import { selectRows } from '../../adapters/db';
 import { auditLog, prescriptions } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
-import { BACKENDS, bearer, countRows, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+import {
+  BACKENDS,
+  bearer,
+  countAuditedWork,
+  countRows,
+  createTestApp,
+  createTestDb,
+  type TestApp,
+  type TestDb,
+} from '../../test/helpers';
 
 /** A day far from every prescription these tests write: nothing has ended or been stopped by then. */
 const TODAY = '2020-01-01';
@@ -61,7 +70,8 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
 
   const counts = async () => ({
     prescriptions: await countRows(tdb.adapter, 'prescriptions'),
-    audit: await countRows(tdb.adapter, 'audit_log'),
+    // a refusal writes its 'denied' row (proven in access.test.ts); nothing else may be written
+    audit: await countAuditedWork(tdb.adapter),
   });
 
   describe('POST /prescription/{patientId}', () => {
@@ -674,7 +684,8 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
     await read(patient, created._id);
     await list(doctor, `?patientId=${patient.id}`);
     await drugAlerts(doctor, patient.id, '?drug=x');
-    await read(await account(t, 'doctor'), created._id); // denied: no row
+    const stranger = await account(t, 'doctor');
+    await read(stranger, created._id); // denied: the refusal's row, naming the stranger
 
     const rows = await db().select().from(auditLog).where(eq(auditLog.patientId, patient.id)).orderBy(auditLog.id);
     expect(rows.map((r) => [r.actorRole, r.action, r.entity, r.entityId, r.at.toISOString()])).toEqual([
@@ -682,9 +693,11 @@ describe.each(BACKENDS)('prescriptions on %s', (backend) => {
       ['patient', 'read', 'prescription', created._id, '2025-03-01T12:00:05.000Z'],
       ['doctor', 'list', 'prescription', null, '2025-03-01T12:00:05.000Z'],
       ['doctor', 'list', 'medical_record', null, '2025-03-01T12:00:05.000Z'],
+      ['doctor', 'denied', 'account', null, '2025-03-01T12:00:05.000Z'],
     ]);
     expect(rows.every((r) => r.ip === '127.0.0.1' && r.patientId === patient.id)).toBe(true);
     expect(rows[0].actorId).toBe(doctor.id);
     expect(rows[1].actorId).toBe(patient.id);
+    expect(rows[4]).toMatchObject({ actorId: stranger.id, detail: 'GET /prescription/:id' });
   });
 });

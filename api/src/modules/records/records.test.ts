@@ -3,7 +3,16 @@ import { MedicalRecord, MedicalRecordCreated, MedicalRecordList } from 'shared-c
 import { selectRows } from '../../adapters/db';
 import { auditLog, medicalRecords } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
-import { BACKENDS, bearer, countRows, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+import {
+  BACKENDS,
+  bearer,
+  countAuditedWork,
+  countRows,
+  createTestApp,
+  createTestDb,
+  type TestApp,
+  type TestDb,
+} from '../../test/helpers';
 
 describe.each(BACKENDS)('medical records on %s', (backend) => {
   let tdb: TestDb;
@@ -63,7 +72,8 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
 
   const counts = async () => ({
     records: await countRows(tdb.adapter, 'medical_records'),
-    audit: await countRows(tdb.adapter, 'audit_log'),
+    // a refusal writes its 'denied' row (proven in access.test.ts); nothing else may be written
+    audit: await countAuditedWork(tdb.adapter),
   });
 
   describe('POST /medicalhistory/{patientId}', () => {
@@ -723,8 +733,9 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
       await summarize(doctor, r._id);
       t.clock.advance(1000);
       await list(patient);
-      // denied attempts leave no row
-      await read(await account(t, 'patient'), r._id);
+      // a denied attempt leaves one row: the refusal, naming who tried
+      const intruder = await account(t, 'patient');
+      await read(intruder, r._id);
 
       const rows = await auditRows(patient.id);
       expect(rows.map(({ id: _id, ...row }) => row)).toEqual([
@@ -782,6 +793,17 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
           patientId: patient.id,
           ip: '127.0.0.1',
           detail: null,
+        },
+        {
+          at: new Date('2025-03-01T18:00:04Z'),
+          actorId: intruder.id,
+          actorRole: 'patient',
+          action: 'denied',
+          entity: 'account',
+          entityId: null,
+          patientId: patient.id,
+          ip: '127.0.0.1',
+          detail: 'GET /medicalHistory/:id',
         },
       ]);
 

@@ -7,6 +7,7 @@ import {
   appPerFile,
   BACKENDS,
   bearer,
+  logIn,
   PASSWORD,
   readOutbox,
   uniqueEmail,
@@ -99,7 +100,7 @@ describe.each(BACKENDS)('tokens bound to the account, verification with the pass
       const res = await verify(role, changeLink, { password: NEW_PASSWORD });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: VERIFY_INVALID });
-      const session = JSON.parse((await login(role, who.email, NEW_PASSWORD)).body).token as string;
+      const session = await logIn(t.app, role, who.email, NEW_PASSWORD);
       expect((await me({ role, token: session })).json()[role]).toMatchObject({ email: who.email, pendingEmail: null });
     });
 
