@@ -160,6 +160,17 @@ function perRole(role: Role): Row[] {
     },
     { route: `GET /${role}/qrCode`, build: () => ({ method: 'GET', url: `/${role}/qrCode` }), expect: ownRole(role, 200) },
     {
+      route: `GET /${role}/recovery-codes`,
+      build: () => ({ method: 'GET', url: `/${role}/recovery-codes` }),
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `POST /${role}/recovery-codes`,
+      // The cast's accounts have two-factor off: there are no codes to replace (409).
+      build: () => ({ method: 'POST', url: `/${role}/recovery-codes`, payload: { currentPassword: PASSWORD } }),
+      expect: ownRole(role, 409),
+    },
+    {
       route: `POST /${role}/verifyqrCode`,
       // A well-formed code: 200 { verify: false } unless it happens to be right.
       build: () => ({ method: 'POST', url: `/${role}/verifyqrCode`, payload: { code: '000000' } }),

@@ -13,16 +13,7 @@ import {
 } from 'shared-contracts';
 import { auditLog, prescriptions } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
-import {
-  BACKENDS,
-  bearer,
-  countRows,
-  createTestApp,
-  createTestDb,
-  PASSWORD,
-  type TestApp,
-  type TestDb,
-} from '../../test/helpers';
+import { BACKENDS, bearer, countRows, createTestApp, createTestDb, logIn, type TestApp, type TestDb } from '../../test/helpers';
 
 // How long a prescription runs, stopping one, the override it was written over, and the drugs the
 // check could not recognise: stored with the prescription and shown wherever it is read.
@@ -76,15 +67,8 @@ describe.each(BACKENDS)('the course of a prescription on %s', (backend) => {
   /** Days later the sessions have timed out: the same people sign in again. */
   async function later(iso: string, ...who: Account[]) {
     setClock(t, iso);
-    for (const a of who) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/${a.role}/login`,
-        payload: { email: a.email, password: PASSWORD },
-      });
-      expect(res.statusCode).toBe(200);
-      a.token = res.json().token;
-    }
+    // a doctor passes the second factor too (logIn)
+    for (const a of who) a.token = await logIn(t.app, a.role, a.email);
   }
   const created = async (res: { statusCode: number; json(): unknown }) => {
     expect(res.statusCode).toBe(201);
