@@ -88,8 +88,8 @@ export function describeAccess({
     if (viewer === 'doctor') return actorRole === 'doctor' ? 'released a patient' : 'ended your access to their records';
     return actorRole === 'doctor' ? 'released you as a patient' : 'ended access for a doctor';
   }
-  // a refusal says what was asked for in its detail (the endpoint), not in its entity
-  if (action === 'denied') return 'was refused access to your data';
+  // a refusal is recorded against the patient as a whole (its detail names the endpoint asked)
+  if (action === 'denied' && entity === 'account') return 'was refused access to your data';
   const [one, many] = ENTITIES[entity];
   return `${ACTION_OF[entity]?.[action] ?? ACTIONS[action]} ${entityId ? one : many}`;
 }

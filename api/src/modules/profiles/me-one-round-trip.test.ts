@@ -35,7 +35,7 @@ describe.each(BACKENDS)('GET /patient/me in one statement on %s', (backend) => {
     expect(pending).toBe(newEmail);
 
     const both = await patientProfile.loadBySession!(t.db.db, patient.token, now, t.config);
-    expect(both?.session).toEqual({ id: expect.any(String), role: 'patient', accountId: patient.id });
+    expect(both?.session).toEqual({ id: expect.any(String), role: 'patient', accountId: patient.id, twoFactorEnabled: false });
     expect(both?.me).toEqual(await patientProfile.load(t.db.db, patient.id, now));
     expect(both?.me.patient).toMatchObject({
       _id: patient.id,
