@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { API_URL } from '../stack';
-import { PASSWORD, auth, connectedPair, logIn, logOut, storedToken } from './helpers';
+import { PASSWORD, auth, connectedPair, logIn, logOut, passCodeStep, storedToken } from './helpers';
 
 // Issue 16 item 8 (HIPAA §164.312(a)(2)(iii)): after 15 idle minutes (the default) the app warns
 // for the last 60 s, then ends the session on the server and here, and clears the tab's drafts of
@@ -134,6 +134,7 @@ async function logInHere(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log In' }).click();
+  await passCodeStep(page, email);
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
 }
 
