@@ -16,6 +16,9 @@ async function signedInDoctor(page: Page, width = 1280) {
   await page.goto('/');
   await logIn(page, 'doctor', pair.doctorEmail);
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
+  // The dashboard itself, not just its URL: a jump of the fake clock while the doctor area still
+  // loads would run out its load deadline (contained as unavailable, no guard left to redirect).
+  await expect(page.getByRole('link', { name: 'See access history' })).toBeVisible();
   await page.setViewportSize({ width, height: 900 });
   return pair;
 }

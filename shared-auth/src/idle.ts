@@ -43,15 +43,17 @@ export function useIdleLogoff(): { secondsLeft: number | null; staySignedIn(): v
   const pointer = useRef({ x: NaN, y: NaN });
 
   const markActive = (e?: Event) => {
-    // While the warning shows, only its button brings the person back (staySignedIn): the focus it
-    // moves to that button, or the hover of it appearing under a still pointer, are not activity.
-    if (e?.target instanceof Element && e.target.closest('[data-idle-warning]')) return;
     if (e instanceof MouseEvent && e.type === 'pointermove') {
-      // The browser re-checks hover when the page changes under a pointer that did not move.
+      // The browser re-checks hover when the page changes under a pointer that did not move (the
+      // warning appearing or going), at a moment of its own. The position is noted wherever it is,
+      // the warning included, so that re-check is never mistaken for a move.
       const moved = e.screenX !== pointer.current.x || e.screenY !== pointer.current.y;
       pointer.current = { x: e.screenX, y: e.screenY };
       if (!moved) return;
     }
+    // While the warning shows, only its button brings the person back (staySignedIn): the focus it
+    // moves to that button, or a move over it, are not activity.
+    if (e?.target instanceof Element && e.target.closest('[data-idle-warning]')) return;
     const now = Date.now();
     // At most one write a second: pointermove fires far more often.
     if (now - last.current < 1000) return;
