@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, type AnyColumn } from 'drizzle-orm';
 import type { Queryable } from '../adapters/db';
 import { allergyIntolerances, assignments, doctors, medicalFiles, medicalRecords, patients, prescriptions } from '../db/schema';
 import { allergyNotesOf, reviewedKeys, type AllergyNote } from './allergy-entries';
@@ -16,6 +16,14 @@ export type DoctorRow = Pick<
 /** A prescription as FHIR maps it: its allergy notes are read once, as notes (allergyNotes), not with every row. */
 export type PrescriptionRow = Omit<typeof prescriptions.$inferSelect, 'allergies'>;
 const { allergies: _notes, ...PRESCRIPTION_COLUMNS } = getTableColumns(prescriptions);
+const DOCTOR_COLUMNS = {
+  id: doctors.id,
+  name: doctors.name,
+  email: doctors.email,
+  gender: doctors.gender,
+  qualifications: doctors.qualifications,
+  specialization: doctors.specialization,
+};
 export type AllergyRow = typeof allergyIntolerances.$inferSelect;
 export type FileRow = typeof medicalFiles.$inferSelect;
 
@@ -36,55 +44,81 @@ export interface PatientRows {
   files: FileRow[];
 }
 
-// A patient's data is bounded by the app's own lists; these caps keep one answer finite.
-const MAX_ROWS = 1000;
+/** The kinds of a patient's rows a FHIR answer can be made from (the patient's own row always comes). */
+export type FhirRowKind = 'doctors' | 'records' | 'prescriptions' | 'allergies' | 'files';
+export const EVERY_ROW_KIND: readonly FhirRowKind[] = ['doctors', 'records', 'prescriptions', 'allergies', 'files'];
 
-export async function patientRowsOf(db: Queryable, patientId: string): Promise<PatientRows | undefined> {
+/**
+ * What one FHIR answer reads of a patient: every row of some kinds (a search, $everything), or
+ * one row by id (a read). Never capped: an answer that left rows out would read as a shorter
+ * record, not as an incomplete one.
+ */
+export type FhirSlice =
+  { kinds: readonly FhirRowKind[] } | { one: { kind: 'record' | 'prescription' | 'allergy' | 'file'; id: string } };
+
+export async function patientRowsOf(db: Queryable, patientId: string, slice: FhirSlice): Promise<PatientRows | undefined> {
   const [patient] = await db.select().from(patients).where(eq(patients.id, patientId)).limit(1);
   if (!patient) return undefined;
-  const records = await db
-    .select()
-    .from(medicalRecords)
-    .where(eq(medicalRecords.patientId, patientId))
-    .orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
-    .limit(MAX_ROWS);
-  const rx = await db
-    .select(PRESCRIPTION_COLUMNS)
-    .from(prescriptions)
-    .where(eq(prescriptions.patientId, patientId))
-    .orderBy(desc(prescriptions.createdAt), desc(prescriptions.id))
-    .limit(MAX_ROWS);
-  const allergies = await db
-    .select()
-    .from(allergyIntolerances)
-    .where(eq(allergyIntolerances.patientId, patientId))
-    .orderBy(desc(allergyIntolerances.recordedAt), desc(allergyIntolerances.id))
-    .limit(MAX_ROWS);
-  const files = await db
-    .select()
-    .from(medicalFiles)
-    .where(and(eq(medicalFiles.patientId, patientId), eq(medicalFiles.status, 'stored')))
-    .orderBy(desc(medicalFiles.createdAt), desc(medicalFiles.id))
-    .limit(MAX_ROWS);
-  const assigned = await db.select({ id: assignments.doctorId }).from(assignments).where(eq(assignments.patientId, patientId));
-  const doctorIds = [...new Set([...assigned.map((a) => a.id), ...records.map((r) => r.doctorId), ...rx.map((p) => p.doctorId)])];
-  const doctorRows = doctorIds.length
-    ? await db
-        .select({
-          id: doctors.id,
-          name: doctors.name,
-          email: doctors.email,
-          gender: doctors.gender,
-          qualifications: doctors.qualifications,
-          specialization: doctors.specialization,
-        })
-        .from(doctors)
-        .where(inArray(doctors.id, doctorIds))
-        .orderBy(doctors.name, doctors.id)
+  const kinds = new Set('kinds' in slice ? slice.kinds : []);
+  const one = 'one' in slice ? slice.one : undefined;
+  /** Every row of the kind, the one asked for, or none. */
+  const which = <T extends { patientId: AnyColumn; id: AnyColumn }>(table: T, kind: FhirRowKind, oneKind: string) =>
+    kinds.has(kind)
+      ? eq(table.patientId, patientId)
+      : one?.kind === oneKind
+        ? and(eq(table.patientId, patientId), eq(table.id, one.id))
+        : undefined;
+  const recordsWhere = which(medicalRecords, 'records', 'record');
+  const records = recordsWhere
+    ? await db.select().from(medicalRecords).where(recordsWhere).orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
     : [];
+  const rxWhere = which(prescriptions, 'prescriptions', 'prescription');
+  const rx = rxWhere
+    ? await db
+        .select(PRESCRIPTION_COLUMNS)
+        .from(prescriptions)
+        .where(rxWhere)
+        .orderBy(desc(prescriptions.createdAt), desc(prescriptions.id))
+    : [];
+  const allergiesWhere = which(allergyIntolerances, 'allergies', 'allergy');
+  const allergies = allergiesWhere
+    ? await db
+        .select()
+        .from(allergyIntolerances)
+        .where(allergiesWhere)
+        .orderBy(desc(allergyIntolerances.recordedAt), desc(allergyIntolerances.id))
+    : [];
+  const filesWhere = which(medicalFiles, 'files', 'file');
+  const files = filesWhere
+    ? await db
+        .select()
+        .from(medicalFiles)
+        .where(and(filesWhere, eq(medicalFiles.status, 'stored')))
+        .orderBy(desc(medicalFiles.createdAt), desc(medicalFiles.id))
+    : [];
+  const doctorRows = kinds.has('doctors') ? await doctorsOfPatient(db, patientId) : [];
+  // The notes no entry reviews: with the patient's allergies (a search or $everything), never with one entry.
   const reviewed = reviewedKeys(allergies);
-  const allergyNotes = (await allergyNotesOf(db, patientId)).filter((n) => !reviewed.has(n.key));
+  const allergyNotes = kinds.has('allergies') ? (await allergyNotesOf(db, patientId)).filter((n) => !reviewed.has(n.key)) : [];
   return { patient, doctors: doctorRows, records, prescriptions: rx, allergies, allergyNotes, files };
+}
+
+/** The patient's assigned doctors and every doctor who wrote one of their records or prescriptions. */
+async function doctorsOfPatient(db: Queryable, patientId: string): Promise<DoctorRow[]> {
+  const ids = [
+    ...(await db.select({ id: assignments.doctorId }).from(assignments).where(eq(assignments.patientId, patientId))),
+    ...(await db
+      .selectDistinct({ id: medicalRecords.doctorId })
+      .from(medicalRecords)
+      .where(eq(medicalRecords.patientId, patientId))),
+    ...(await db
+      .selectDistinct({ id: prescriptions.doctorId })
+      .from(prescriptions)
+      .where(eq(prescriptions.patientId, patientId))),
+  ].map((r) => r.id);
+  const doctorIds = [...new Set(ids)];
+  if (!doctorIds.length) return [];
+  return db.select(DOCTOR_COLUMNS).from(doctors).where(inArray(doctors.id, doctorIds)).orderBy(doctors.name, doctors.id);
 }
 
 /** The patient a record, prescription, allergy entry or file belongs to (undefined: no such row). */
@@ -121,17 +155,6 @@ export async function doctorSeenBy(db: Queryable, doctorId: string, patientId: s
 }
 
 export async function findDoctorRow(db: Queryable, doctorId: string): Promise<DoctorRow | undefined> {
-  const [row] = await db
-    .select({
-      id: doctors.id,
-      name: doctors.name,
-      email: doctors.email,
-      gender: doctors.gender,
-      qualifications: doctors.qualifications,
-      specialization: doctors.specialization,
-    })
-    .from(doctors)
-    .where(or(eq(doctors.id, doctorId)))
-    .limit(1);
+  const [row] = await db.select(DOCTOR_COLUMNS).from(doctors).where(eq(doctors.id, doctorId)).limit(1);
   return row;
 }

@@ -23,7 +23,8 @@ export {
   type AuditEntity,
 } from './audit';
 export type { ListScope, Page } from './pagination';
-export type { DoctorRow, PatientRows } from './fhir';
+export { EVERY_ROW_KIND } from './fhir';
+export type { DoctorRow, FhirRowKind, FhirSlice, PatientRows } from './fhir';
 // A stored record in the contract's shape (pure): FHIR reads its vital signs through clinical/.
 export { toMedicalRecord } from './records';
 

@@ -40,7 +40,7 @@ import {
   tooManyReminders,
 } from './messages';
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
-import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, type PatientRows } from './fhir';
+import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, type FhirSlice, type PatientRows } from './fhir';
 import type { Page } from './pagination';
 import { listScope, requireAssignedDoctor, requirePrescriber, requireSee, type Caller } from './policy';
 import type { PrescribingContext } from './prescribing';
@@ -133,19 +133,21 @@ export class PatientAccess {
   // --- FHIR (api/src/fhir maps these rows; api/src/modules/fhir serves them) ----------------------
 
   /**
-   * Everything of one patient a FHIR answer is made from, if the caller may see them (else 404
-   * `notFound`, as for a missing id), each record's assessment current (withCurrentAssessments). Audited like the app's own reads of the same data, in the
+   * What a FHIR answer is made from of one patient (`slice`: every row of some kinds, or one row),
+   * if the caller may see them (else 404 `notFound`, as for a missing id), each record's assessment
+   * current (withCurrentAssessments). Audited like the app's own reads of the same data, in the
    * same transaction: `audited` lists the entities returned (one list row each), or names the one
    * row a read by id returns (a read row).
    */
   async fhirRecordOf(
     patientId: string,
+    slice: FhirSlice,
     audited: AuditEntity[] | { entity: AuditEntity; entityId: string },
     notFound = PATIENT_NOT_FOUND,
   ): Promise<PatientRows> {
     return this.db.transaction(async (tx) => {
       await requireSee(tx, this.caller, patientId, notFound);
-      const rows = await patientRowsOf(tx, patientId);
+      const rows = await patientRowsOf(tx, patientId, slice);
       if (!rows) throw new HttpError(404, notFound);
       if (Array.isArray(audited)) for (const entity of audited) await this.audit(tx, 'list', entity, patientId);
       else await this.audit(tx, 'read', audited.entity, patientId, audited.entityId);

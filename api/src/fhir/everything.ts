@@ -1,5 +1,5 @@
 import type { Bundle, BundleEntry, Resource } from '@medplum/fhirtypes';
-import type { AuditEntity, PatientAccess, PatientRows } from '../access';
+import { EVERY_ROW_KIND, type AuditEntity, type PatientAccess, type PatientRows } from '../access';
 import {
   toAllergyIntolerance,
   toComposition,
@@ -75,7 +75,7 @@ export function searchset(
  * lists write (EVERYTHING_AUDIT), in the same transaction as the read.
  */
 export async function patientEverything(access: PatientAccess, patientId: string, ctx: FhirContext): Promise<Bundle> {
-  const rows = await access.fhirRecordOf(patientId, EVERYTHING_AUDIT);
+  const rows = await access.fhirRecordOf(patientId, { kinds: EVERY_ROW_KIND }, EVERYTHING_AUDIT);
   const resources = await resourcesOf(rows, ctx);
   return searchset(resources, ctx, {
     links: [{ relation: 'self', url: `${ctx.baseUrl}/Patient/${patientId}/$everything` }],

@@ -1,7 +1,7 @@
 import type { Bundle, BundleLink, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from 'shared-contracts';
 import type { z } from 'zod';
-import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type PatientAccess } from '../access';
+import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type FhirRowKind, type PatientAccess } from '../access';
 import { HttpError } from '../lib/errors';
 import { NOTE_ALLERGY_ID } from './documents';
 import { resourcesOf, searchset, type FhirContext } from './everything';
@@ -31,6 +31,19 @@ const LISTED_AS: Record<FhirType, AuditEntity> = {
   ...(ENTITY_OF as Record<FhirType, AuditEntity>),
   Patient: 'account',
   Practitioner: 'assignment',
+};
+
+/** The rows a search of the type is made from (the patient's own row always comes). */
+const ROWS_OF: Record<FhirType, FhirRowKind[]> = {
+  Patient: [],
+  Practitioner: ['doctors'],
+  Encounter: ['records'],
+  Observation: ['records'],
+  Composition: ['records'],
+  RiskAssessment: ['records'],
+  AllergyIntolerance: ['allergies'],
+  MedicationRequest: ['prescriptions'],
+  DocumentReference: ['files'],
 };
 
 const OWNER_KIND: Partial<Record<AuditEntity, 'record' | 'allergy' | 'prescription' | 'file'>> = {
@@ -64,15 +77,17 @@ export async function readResource(access: PatientAccess, type: FhirType, id: st
   } else if (entity === null) {
     if (!UUID.test(id)) throw new HttpError(404, missing);
     // the Patient resource is the patient's profile: its read is audited like any other
-    rows = await access.fhirRecordOf(id, { entity: 'account', entityId: id }, missing);
+    rows = await access.fhirRecordOf(id, { kinds: [] }, { entity: 'account', entityId: id }, missing);
   } else if (type === 'AllergyIntolerance' && NOTE_ALLERGY_ID.test(id)) {
     // an allergy read from a note has no row of its own: its id names the patient
-    rows = await access.fhirRecordOf(NOTE_ALLERGY_ID.exec(id)![1], ['allergy_intolerance'], missing);
+    rows = await access.fhirRecordOf(NOTE_ALLERGY_ID.exec(id)![1], { kinds: ['allergies'] }, ['allergy_intolerance'], missing);
   } else {
     const rowId = recordIdOf(type, id);
     if (!UUID.test(rowId)) throw new HttpError(404, missing);
-    const patientId = await access.fhirOwnerOf(OWNER_KIND[entity]!, rowId, missing);
-    rows = await access.fhirRecordOf(patientId, { entity, entityId: rowId }, missing);
+    const kind = OWNER_KIND[entity]!;
+    const patientId = await access.fhirOwnerOf(kind, rowId, missing);
+    // one row, not the patient's whole record: a read costs the same for any patient
+    rows = await access.fhirRecordOf(patientId, { one: { kind, id: rowId } }, { entity, entityId: rowId }, missing);
   }
   const found = (await resourcesOf(rows, ctx)).find((r) => r.resourceType === type && r.id === id);
   if (!found) throw new HttpError(404, missing);
@@ -189,7 +204,7 @@ export async function searchResources(
   const asked = query.patient ?? query.subject;
   if (asked === undefined && caller.role !== 'patient') throw new HttpError(400, PATIENT_PARAM_REQUIRED);
   const patientId = asked === undefined ? caller.accountId : patientIdOf(asked);
-  const rows = await access.fhirRecordOf(patientId, [LISTED_AS[type]]);
+  const rows = await access.fhirRecordOf(patientId, { kinds: ROWS_OF[type] }, [LISTED_AS[type]]);
   let matches = (await resourcesOf(rows, ctx)).filter((r) => r.resourceType === type);
   if (query.code !== undefined) {
     const wanted = parseCodes(query.code);

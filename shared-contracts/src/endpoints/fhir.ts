@@ -52,8 +52,9 @@ export const FhirSearchQuery = z.strictObject({
   subject: z.string().max(200).optional(),
   code: z.string().max(500).optional(),
   date: z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]).optional(),
-  _count: z.coerce.number().int().min(0).max(100).optional(),
-  _offset: z.coerce.number().int().min(0).max(100000).optional(),
+  // US Core's page size limit; the offset reaches the end of any record (a next link never 400s).
+  _count: z.coerce.number().int().min(0).max(1000).optional(),
+  _offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
   _format: z.string().max(40).optional(),
 });
 
