@@ -213,7 +213,7 @@ export function rollbackRemote({ owner, site, url, config, id, now = new Date() 
   if (!url || !config) throw new Error(`${site}: its release log names no url or config: give --url and --config`);
   const current = log.switches.at(-1)?.id;
   const target = id ?? [...log.switches].reverse().find((s) => s.id !== current)?.id;
-  if (!target) throw new Error('no earlier release to roll back to: name one with --release');
+  if (!target) throw new Error('no earlier release to roll back to: name one (rollback-remote <remote> <release-id>)');
   if (!existsSync(join(site, 'releases', target, 'mf-manifest.json'))) throw new Error(`release ${target} is not on the site`);
   const manifestUrl = switchTo({ owner, url, config, id: target });
   pointSiteRoot(site, url, target);
