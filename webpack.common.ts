@@ -59,6 +59,11 @@ export const shared = {
 
 const INJECT_RUNTIME_PLUGIN = path.join(root, 'node_modules/@module-federation/inject-external-runtime-core-plugin/dist/index');
 
+/** An app's own package version (its package.json beside its webpack config). */
+const appVersion = (dir: string): string =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require(path.join(dir, 'package.json')).version;
+
 const COMPRESSIBLE = /\.(js|css|html|svg|json|txt)$/;
 /** A deployment replaces this file after the build: a stale compressed copy beside it would win. */
 const DEPLOY_TIME = /runtime-config\.json$/;
@@ -156,14 +161,33 @@ export function createConfig(
         dts: false,
         // mf-manifest.json beside a remote's remoteEntry.js: the shell may register a remote by either URL.
         // Not for the shell: nobody loads it as a remote.
-        manifest: Boolean(exposes),
+        // Its `metaData.buildInfo.buildVersion` is the remote's own package version with the build's hash as
+        // semver build metadata (`1.4.0+3f2a9c1b`): two builds of one version tell apart. Set here, not by
+        // MF_BUILD_VERSION, which would label all four apps of `npm run build` (one process) alike.
+        manifest: exposes
+          ? {
+              additionalData: ({ stats, compilation }) => {
+                stats.metaData.buildInfo.buildVersion = `${appVersion(dir)}+${(compilation.hash ?? '').slice(0, 8)}`;
+                return stats;
+              },
+            }
+          : false,
         experiments: { provideExternalRuntime: runtime === 'provide', externalRuntime: runtime === 'external' },
       }),
       // Off unless set: e2e/tests/remote-routes.spec.ts builds remote-patient with one extra route.
       new DefinePlugin({ 'process.env.CARELOOP_QA_ROUTE': JSON.stringify(process.env.CARELOOP_QA_ROUTE ?? '') }),
       ...(runtime === 'external'
         ? []
-        : [new HtmlWebpackPlugin({ title, publicPath: '/', template: path.join(root, 'index.html') })]),
+        : [
+            new HtmlWebpackPlugin({
+              title,
+              template: path.join(root, 'index.html'),
+              // The shell: from the site root, so deep links (/patient/dashboard) find its scripts. A standalone
+              // QA host: relative to <base href>, `/` as built, which scripts/release-remote.mjs sets to the
+              // release's folder, so the same page works at a site's root and from /releases/<id>/.
+              ...(runtime === 'bundled' ? { publicPath: 'auto', base: '/' } : { publicPath: '/' }),
+            }),
+          ]),
       // Brotli and gzip files beside each text asset, served as they are by scripts/web-server.mjs.
       ...(mode === 'production'
         ? [

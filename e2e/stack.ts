@@ -70,7 +70,8 @@ export function tempDir(prefix: string) {
 }
 
 export async function startApi(dataDir: string): Promise<ChildProcess> {
-  const web = [PORTS.shell, PORTS.public, PORTS.patient, PORTS.doctor, ...EXTRA_SHELL_PORTS].map(origin);
+  // RELEASES_PORT: a release folder's standalone QA page signs in from there (releases.spec.ts).
+  const web = [PORTS.shell, PORTS.public, PORTS.patient, PORTS.doctor, ...EXTRA_SHELL_PORTS, RELEASES_PORT].map(origin);
   const api = spawn(process.execPath, [join(ROOT, 'api/dist/server.js')], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

@@ -1,10 +1,11 @@
 // `node --test scripts/`: a remote's release is a new folder, then a switch of runtime-config.json.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readReleaseLog, releaseRemote, rollbackRemote } from './release-remote.mjs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { readReleaseLog, releaseId, releaseRemote, rollbackRemote, runCommand } from './release-remote.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'careloop-release-'));
 const config = join(work, 'runtime-config.json');
@@ -26,6 +27,8 @@ test('each deploy adds a release folder, switches only its remote, and keeps the
 
   const a = releaseRemote({ owner: 'patient', dist: build('a', '1.2.0', 'view.aaaaaaaa.js'), site, url, config });
   assert.match(a.id, /^1\.2\.0-[0-9a-f]{8}$/);
+  // The site's own page sends a browser to the current release's QA page.
+  assert.match(readFileSync(join(site, 'index.html'), 'utf8'), new RegExp(`url=/releases/${a.id}/"`));
   const b = releaseRemote({ owner: 'patient', dist: build('b', '1.2.0', 'view.bbbbbbbb.js'), site, url, config });
   assert.notEqual(b.id, a.id, 'two builds of one version are two releases');
 
@@ -105,4 +108,110 @@ test('a dist without a build version, or an unknown remote, is refused before an
     /--owner/,
   );
   assert.equal(readFileSync(config, 'utf8'), before);
+});
+
+/** A build with its standalone QA page as webpack.common.ts writes it (`<base href="/">`, relative scripts). */
+function buildWithQaPage(name, version) {
+  const dist = build(name, version, `main.${name.padEnd(8, '0').slice(0, 8)}.js`);
+  // Minified, as the production build writes it.
+  const page = `<!doctype html><html><head><base href=/><script defer src=main.js></script></head><body></body></html>`;
+  writeFileSync(join(dist, 'index.html'), page);
+  writeFileSync(join(dist, 'index.html.br'), brotliCompressSync(page));
+  writeFileSync(join(dist, 'index.html.gz'), gzipSync(page));
+  return dist;
+}
+
+test('a release id is the semver of the build version and a hash of every file built, not of the deploy-time config', () => {
+  const dist = buildWithQaPage('id1', '1.4.0+3f2a9c1b');
+  const id = releaseId(dist);
+  assert.match(id, /^1\.4\.0-[0-9a-f]{8}$/);
+  const copy = join(work, 'id1-copy');
+  cpSync(dist, copy, { recursive: true });
+  writeFileSync(join(copy, 'runtime-config.json'), '{"apiUrl":"http://localhost:4000"}');
+  assert.equal(releaseId(copy), id, 'the same build, wherever it is and whatever config sits beside it');
+  writeFileSync(join(copy, 'index.html'), 'changed');
+  assert.notEqual(releaseId(copy), id, 'a change to any built file (the QA page too) is another release');
+  assert.match(releaseId(buildWithQaPage('id2', '2.0.0-rc.1')), /^2\.0\.0-rc\.1-[0-9a-f]{8}$/);
+});
+
+test("a release's QA page works from its folder: its base is the folder, its compressed copies say the same", () => {
+  const qaSite = join(work, 'qa-site');
+  const siteUrl = 'https://cdn.example.org/patient/';
+  const { id } = releaseRemote({
+    owner: 'patient',
+    dist: buildWithQaPage('qa1', '1.0.0+aaaa0000'),
+    site: qaSite,
+    url: siteUrl,
+    config,
+  });
+  const folder = join(qaSite, 'releases', id);
+  const base = `<base href="/patient/releases/${id}/">`;
+  assert.ok(readFileSync(join(folder, 'index.html'), 'utf8').includes(base));
+  assert.ok(
+    brotliDecompressSync(readFileSync(join(folder, 'index.html.br')))
+      .toString()
+      .includes(base),
+  );
+  assert.ok(
+    gunzipSync(readFileSync(join(folder, 'index.html.gz')))
+      .toString()
+      .includes(base),
+  );
+  // The build itself is untouched: it still works at a site's root.
+  assert.ok(readFileSync(join(work, 'qa1', 'index.html'), 'utf8').includes('<base href=/>'));
+  assert.match(readFileSync(join(qaSite, 'index.html'), 'utf8'), new RegExp(`url=/patient/releases/${id}/"`));
+});
+
+test("rollback-remote <remote> [<release-id>]: the site's log supplies the url and config; usage when unclear", () => {
+  const cliSite = join(work, 'cli-site');
+  const cliConfig = join(work, 'cli-runtime-config.json');
+  writeFileSync(cliConfig, JSON.stringify({ apiUrl: 'https://api.example.org', remotes: {} }));
+  const release = (i, hours) =>
+    releaseRemote({
+      owner: 'doctor',
+      dist: build(`cli${i}`, '4.0.0', `v.${i}000000d.js`),
+      site: cliSite,
+      url,
+      config: cliConfig,
+      now: at(hours),
+    });
+  const a = release(0, 0);
+  const b = release(1, 1);
+  const c = release(2, 2);
+  const remoteOf = () => JSON.parse(readFileSync(cliConfig, 'utf8')).remotes.doctor;
+
+  const back = runCommand(['rollback', 'doctor', '--site', cliSite]);
+  assert.equal(back.code, 0);
+  assert.equal(back.out, `rolled doctor back to ${b.id}: https://patient.example.org/releases/${b.id}/mf-manifest.json`);
+  assert.equal(remoteOf(), `https://patient.example.org/releases/${b.id}/mf-manifest.json`);
+  assert.match(readFileSync(join(cliSite, 'index.html'), 'utf8'), new RegExp(`url=/releases/${b.id}/"`));
+  assert.equal(runCommand(['rollback', 'remote-doctor', a.id, '--site', cliSite]).code, 0);
+  assert.equal(remoteOf(), `https://patient.example.org/releases/${a.id}/mf-manifest.json`);
+  assert.deepEqual(
+    readReleaseLog(cliSite).switches.map((s) => [s.id, s.by]),
+    [
+      [a.id, 'release'],
+      [b.id, 'release'],
+      [c.id, 'release'],
+      [b.id, 'rollback'],
+      [a.id, 'rollback'],
+    ],
+  );
+
+  // No remote, or no site: the usage, and nothing changes.
+  const before = readFileSync(cliConfig, 'utf8');
+  for (const args of [['rollback'], ['rollback', 'doctor']]) {
+    const result = runCommand(args);
+    assert.equal(result.code, 2);
+    assert.match(result.err, /^usage: npm run rollback-remote -- <public\|patient\|doctor> \[<release-id>\]/);
+  }
+  // Another remote's site is refused: patient must never point at doctor's releases.
+  assert.throws(() => runCommand(['rollback', 'patient', '--site', cliSite]), /holds releases of doctor, not patient/);
+  const patientDist = build('cli-patient', '4.0.0', 'v.0000000e.js');
+  assert.throws(
+    () => releaseRemote({ owner: 'patient', dist: patientDist, site: cliSite, url, config: cliConfig }),
+    /holds releases of doctor, not patient/,
+  );
+  assert.ok(!existsSync(join(cliSite, 'releases', releaseId(patientDist))), 'refused before its folder is made');
+  assert.equal(readFileSync(cliConfig, 'utf8'), before);
 });

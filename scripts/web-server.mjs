@@ -68,6 +68,12 @@ export const prerenderedFile = (pathname) => `prerendered${pathname === '/' ? '/
 const PAGE_PATH = /^\/[a-z0-9/-]*$/i;
 
 /**
+ * A page's path inside a release folder (scripts/release-remote.mjs): `/releases/<id>/` and deep links
+ * under it, no file extension. Such a path gets that release's own QA page, not the site's.
+ */
+const RELEASE_PAGE = /^\/releases\/([\w.+-]+)\/(?:[\w/-]*)$/;
+
+/**
  * @param {{ dir: string, port: number, host?: string, runtimeConfigFile?: string }} options
  *   runtimeConfigFile: served as /runtime-config.json, read on every request, so moving a remote
  *   is an edit of that file and nothing else.
@@ -138,6 +144,17 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
     // copy is for the bare path — and for `/` with any query (a mail's ?from=…), which it never reads.
     const copy = req.url === pathname || pathname === '/' ? await prerendered(pathname) : undefined;
     if (copy) req.url = `/${copy}${req.url.slice(pathname.length)}`;
+    else if (RELEASE_PAGE.test(pathname) && !pathname.endsWith('/')) {
+      // A deep link of a release's QA page (`/releases/<id>/login/patient`): that release's index.html.
+      const page = `releases/${RELEASE_PAGE.exec(pathname)[1]}/index.html`;
+      if (
+        await access(join(dir, page)).then(
+          () => true,
+          () => false,
+        )
+      )
+        req.url = `/${page}${req.url.slice(pathname.length)}`;
+    }
     serveStatic(req, res, () => res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found'));
   };
   // One odd request must not stop the server (an unhandled rejection ends the process).

@@ -92,6 +92,24 @@ test('a deep link gets the app; a missing asset gets a 404', async () => {
   assert.equal(missing.status, 404);
 });
 
+test("a release folder's page and its deep links get that release's QA page; a release that is gone, the site's page", async () => {
+  const release = join(dir, 'releases', '1.0.0-0123abcd');
+  mkdirSync(release, { recursive: true });
+  writeFileSync(join(release, 'index.html'), '<!doctype html><title>Release 1.0.0-0123abcd</title>');
+  for (const path of [
+    '/releases/1.0.0-0123abcd/',
+    '/releases/1.0.0-0123abcd/login/patient',
+    '/releases/1.0.0-0123abcd/patient/dashboard?tab=1',
+  ]) {
+    const page = await get(path);
+    assert.equal(page.status, 200, path);
+    assert.match(page.body.toString(), /<title>Release 1\.0\.0-0123abcd<\/title>/, path);
+    assert.ok(page.headers['content-security-policy'], path);
+  }
+  assert.match((await get('/releases/0.9.0-ffffffff/login/patient')).body.toString(), /<title>CareLoop<\/title>/);
+  assert.equal((await get('/releases/1.0.0-0123abcd/main.ffffffff.js')).status, 404);
+});
+
 test('a prerendered page is served for its path once the build made one, with its policy; other URLs the plain page', async () => {
   const plain = await get('/');
   assert.match(plain.body.toString(), /<title>CareLoop<\/title>/);

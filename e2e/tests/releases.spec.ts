@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,7 +24,7 @@ import {
   tempDir,
   writeRuntimeConfig,
 } from '../stack';
-import { PASSWORD, uniqueEmail } from './helpers';
+import { PASSWORD, signUpVia, uniqueEmail } from './helpers';
 
 test('a tab opened before remote-patient is redeployed keeps working, offers the reload, and reloads into the new release', async ({
   page,
@@ -95,6 +96,66 @@ test('a tab opened before remote-patient is redeployed keeps working, offers the
     await expect(page.getByRole('heading', { name: 'QA probe' })).toBeVisible();
   } finally {
     await stopServer(shell);
+    await stopServer(patient);
+  }
+});
+
+test("a release folder's QA page runs remote-patient alone from that folder, and the release site's / opens the current release", async ({
+  page,
+  request,
+}) => {
+  const dir = tempDir('release-qa');
+  const site = join(dir, 'patient-site');
+  const configFile = join(dir, 'runtime-config.json');
+  writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: PORTS.patient, doctor: PORTS.doctor }));
+  const { id } = releaseRemote({
+    owner: 'patient',
+    dist: join(ROOT, 'remote-patient', 'dist'),
+    site,
+    url: origin(RELEASES_PORT),
+    config: configFile,
+  }) as { id: string };
+  const email = uniqueEmail('release-qa');
+  await signUpVia(request, 'patient', { email, name: 'Ines Duarte' });
+  const patient: Server = await startWebServer({
+    dir: site,
+    port: RELEASES_PORT,
+    host: '127.0.0.1',
+    runtimeConfigFile: configFile,
+  });
+  try {
+    const release = `${origin(RELEASES_PORT)}/releases/${id}`;
+    // The release says which version of remote-patient it is, in its folder's name and its manifest.
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'remote-patient', 'package.json'), 'utf8')) as { version: string };
+    expect(id.startsWith(`${version}-`)).toBe(true);
+    const manifest = await (await request.get(`${release}/mf-manifest.json`)).json();
+    expect(manifest.metaData.buildInfo.buildVersion).toMatch(new RegExp(`^${version.replace(/\./g, '\\.')}\\+[0-9a-f]{8}$`));
+
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    // The folder's page starts at the patient login, inside the folder.
+    await page.goto(`${release}/`);
+    await expect(page).toHaveURL(`${release}/login/patient`);
+    await expect(page.getByRole('heading', { name: 'Patient Sign In' })).toBeVisible();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page).toHaveURL(`${release}/patient/dashboard`);
+    await expect(page.getByLabel('Profile summary')).toContainText('Ines Duarte');
+    // Every script, the dashboard's view among them, came from this release's folder.
+    expect(scripts.length).toBeGreaterThan(1);
+    expect(scripts.filter((path) => !path.startsWith(`/releases/${id}/`))).toEqual([]);
+    // A deep link into the folder, opened afresh.
+    await page.reload();
+    await expect(page.getByLabel('Profile summary')).toContainText('Ines Duarte');
+
+    // The site's own / is the current release's page.
+    await page.goto(origin(RELEASES_PORT));
+    await expect(page).toHaveURL(`${release}/patient/dashboard`);
+    await expect(page.getByLabel('Profile summary')).toContainText('Ines Duarte');
+  } finally {
     await stopServer(patient);
   }
 });

@@ -113,6 +113,14 @@ export function standaloneRoutes(
 }
 
 /**
+ * Where the host's routes start: its page's `<base href>`, `/` as built, a release's folder once
+ * scripts/release-remote.mjs has published it (`/releases/1.0.0-3f2a9c1b/login/patient`).
+ */
+export function standaloneBasename(baseURI = document.baseURI): string {
+  return new URL(baseURI).pathname.replace(/\/+$/, '') || '/';
+}
+
+/**
  * Starts a remote's standalone host: the real shared-auth, the remote's own route list, no shell.
  * The api URL (and where the other hosts are) comes from the runtime-config.json served beside it.
  */
@@ -128,7 +136,7 @@ export async function startStandalone(title: string, role: Role | null, routes: 
       if (entry) others[r] = new URL(entry).origin;
     }
   }
-  const router = createBrowserRouter(standaloneRoutes(title, role, routes, others));
+  const router = createBrowserRouter(standaloneRoutes(title, role, routes, others), { basename: standaloneBasename() });
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <ThemeProvider theme={theme}>

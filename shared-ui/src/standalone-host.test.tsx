@@ -4,7 +4,7 @@ import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { configureApi, createQueryClient, useSession } from 'shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import type { RemoteRoute } from './RemoteRoutes';
-import { standaloneRoutes } from './StandaloneHost';
+import { standaloneBasename, standaloneRoutes } from './StandaloneHost';
 
 // A remote's list, as remote-patient/src/routes.ts writes it.
 const ROUTES: RemoteRoute[] = [
@@ -61,4 +61,9 @@ test('the public host has no login of its own to add', async () => {
   renderAt('/patient/signup', null);
   expect(await screen.findByText('signup view')).toBeInTheDocument();
   expect(screen.queryByRole('link', { name: '/login/patient' })).not.toBeInTheDocument();
+});
+
+test("the host's routes start at its page's base: the site's root as built, a release's folder once published", () => {
+  expect(standaloneBasename('http://localhost:8082/')).toBe('/');
+  expect(standaloneBasename('https://cdn.example.org/patient/releases/1.0.0-3f2a9c1b/')).toBe('/patient/releases/1.0.0-3f2a9c1b');
 });
