@@ -12,7 +12,8 @@ const PORT = 47300 + (process.pid % 100);
 const base = `http://127.0.0.1:${PORT}`;
 const dir = mkdtempSync(join(tmpdir(), 'careloop-headers-'));
 const RELEASE = 'releases/1.2.0-abcdef12';
-const PAGE = '<!doctype html><html><head><title>CareLoop</title><script defer src="/main.0123abcd.js"></script></head></html>';
+const PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>CareLoop</title><script defer src="/main.0123abcd.js"></script></head></html>';
 const runtimeConfig = {
   apiUrl: 'https://api.careloop.example',
   remotes: {
@@ -74,7 +75,8 @@ test('_headers and the nginx snippet carry the headers the Node server answers, 
   for (const name of ['X-Content-Type-Options', 'Referrer-Policy', 'X-Frame-Options', 'Access-Control-Allow-Origin']) {
     assert.ok(answered.get(name), name);
     assert.equal(rules['/*'][name], answered.get(name), name);
-    for (const [location, headers] of Object.entries(nginx)) assert.equal(headers[name], answered.get(name), `${location} ${name}`);
+    for (const [location, headers] of Object.entries(nginx))
+      assert.equal(headers[name], answered.get(name), `${location} ${name}`);
   }
 });
 
@@ -119,7 +121,11 @@ test('the pages carry the same policy in a meta element, less what a meta policy
   const meta = metaContentSecurityPolicy(runtimeConfig);
   assert.equal(meta, csp.replace("; frame-ancestors 'none'", ''));
   const page = readFileSync(join(dir, 'index.html'), 'utf8');
-  assert.ok(page.startsWith(`<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${meta}">`));
+  assert.ok(
+    page.startsWith(
+      `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${meta}">`,
+    ),
+  );
   assert.equal(brotliDecompressSync(readFileSync(join(dir, 'index.html.br'))).toString(), page);
   // Written again for another config: one meta, the new one.
   const moved = { ...runtimeConfig, remotes: { ...runtimeConfig.remotes, patient: 'https://moved.example/mf-manifest.json' } };
