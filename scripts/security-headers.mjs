@@ -165,12 +165,14 @@ export function withMetaPolicy(html, runtimeConfig) {
  */
 export function writeStaticHeaders({ dir, runtimeConfig, meta = false }) {
   const files = filesOf(dir);
+  // Both made before either is written: a value one of them refuses leaves neither half done.
   const headers = headersFile(runtimeConfig, files);
+  const nginx = nginxSnippet(runtimeConfig);
   const rules = headers.split('\n').filter((line) => line.startsWith('/')).length;
   if (rules > CLOUDFLARE_RULES)
     console.warn(`${dir}/_headers: ${rules} rules; Cloudflare Pages reads the first ${CLOUDFLARE_RULES} only`);
   writeFileSync(join(dir, '_headers'), headers);
-  writeFileSync(join(dir, 'nginx-headers.conf'), nginxSnippet(runtimeConfig));
+  writeFileSync(join(dir, 'nginx-headers.conf'), nginx);
   if (!meta) return;
   for (const page of files.filter((file) => file.endsWith('.html') && !IN_RELEASE.test(file))) {
     const path = join(dir, page);

@@ -1,7 +1,7 @@
 // `node --test scripts/`: the static header files (security-headers.mjs) say what the Node web server answers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
@@ -137,5 +137,7 @@ test('the pages carry the same policy in a meta element, less what a meta policy
 
 test('nginx is never handed a value it would read as a variable', () => {
   const hostile = { remotes: { public: 'https://a$host.example/mf-manifest.json' } };
-  assert.throws(() => writeStaticHeaders({ dir: mkdtempSync(join(tmpdir(), 'careloop-headers-')), runtimeConfig: hostile }));
+  const empty = mkdtempSync(join(tmpdir(), 'careloop-headers-'));
+  assert.throws(() => writeStaticHeaders({ dir: empty, runtimeConfig: hostile }), /nginx cannot quote/);
+  assert.deepEqual(readdirSync(empty), []);
 });
