@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prerender } from './prerender.mjs';
+import { readRuntimeConfig, writeStaticHeaders } from './security-headers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -24,3 +25,10 @@ run(bin('webpack'), [
 // The first screen of `/` and of the logins as HTML, rendered from the sources just built
 // (README "Prerendered first screens").
 await prerender();
+// Each app's headers for hosts that serve files only (docs/deploy-static.md), for the shell's default
+// runtime-config.json; a deployment writes them again for its own. No meta policy in the pages here:
+// the Node web server sends its own per request, and a second, stale policy in the page would block
+// a remote moved by an edit of runtime-config.json.
+const runtimeConfig = await readRuntimeConfig(join(root, 'shell', 'dist', 'runtime-config.json'));
+for (const app of ['shell', 'remote-public', 'remote-patient', 'remote-doctor'])
+  writeStaticHeaders({ dir: join(root, app, 'dist'), runtimeConfig });

@@ -1,14 +1,19 @@
 // Serves one built web app (the shell or a remote) the way a CDN would, on sirv: ETag/304, the
 // Brotli/gzip files the build writes beside each asset (webpack.common.ts), long-lived caching for
-// hashed files and none for entry points, CORS for federation, and deep links to index.html.
+// hashed files and release folders and none for entry points, CORS for federation, and deep links to
+// index.html. The headers come from security-headers.mjs, which also writes them for static hosts.
 // Pages carry a Content-Security-Policy built from runtime-config.json (the api's and the remotes'
 // origins) and may not be framed.
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { access, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import sirv from 'sirv';
+import { cacheControl, contentSecurityPolicy, readRuntimeConfig, securityHeaders } from './security-headers.mjs';
 
-const HASHED = /\.[0-9a-f]{8}\.\w+$/;
+// Headers and policy live in security-headers.mjs, shared with the static files written for other hosts.
+export { contentSecurityPolicy };
+
 /** sirv adds a charset to HTML only. */
 const UTF8_TEXT = {
   '.js': 'text/javascript; charset=utf-8',
@@ -16,48 +21,6 @@ const UTF8_TEXT = {
   '.css': 'text/css; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
 };
-
-/** The origin of an absolute http(s) URL; undefined for anything else (a relative or broken value). */
-function originOf(url) {
-  try {
-    const u = new URL(String(url));
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The Content-Security-Policy of the app's pages, from its runtime config (RuntimeConfig in
- * shared-contracts; anything unreadable counts as none: the page's own origin only).
- * - scripts: this origin and the remotes' (module federation loads remoteEntry.js and the
- *   remotes' chunks from their origins with <script> tags); no inline script, no eval;
- * - styles: inline too (styled-components injects <style> elements);
- * - images and fonts: the remotes' assets, the favicon's data: URL, files the api serves;
- * - connect: the api (and the files it signs URLs for), the remotes, and `connectOrigins` (an S3
- *   bucket's, where presigned uploads go);
- * - nothing may frame the app, embed plugins, change the base URL or post a form elsewhere.
- * @param {unknown} runtimeConfig
- */
-export function contentSecurityPolicy(runtimeConfig) {
-  const config = runtimeConfig && typeof runtimeConfig === 'object' ? runtimeConfig : {};
-  const remotes = Object.values(config.remotes && typeof config.remotes === 'object' ? config.remotes : {}).map(originOf);
-  const api = originOf(config.apiUrl);
-  const others = Array.isArray(config.connectOrigins) ? config.connectOrigins.map(originOf) : [];
-  const sources = (...items) => [...new Set(items.filter(Boolean))].join(' ');
-  return [
-    "default-src 'self'",
-    `script-src ${sources("'self'", ...remotes)}`,
-    "style-src 'self' 'unsafe-inline'",
-    `img-src ${sources("'self'", 'data:', ...remotes, api)}`,
-    `font-src ${sources("'self'", ...remotes)}`,
-    `connect-src ${sources("'self'", api, ...remotes, ...others)}`,
-    "object-src 'none'",
-    "frame-ancestors 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-  ].join('; ');
-}
 
 /** The path of a request URL, never throwing (`new URL('//%', base)` does: a host of '%'). */
 const pathOf = (url = '/') => url.split('?', 1)[0];
@@ -88,7 +51,7 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
     // A deep link (/patient/dashboard) gets the app; a missing asset (/x.js) gets a 404 (sirv skips paths with an extension).
     single: true,
     setHeaders(res, pathname) {
-      res.setHeader('Cache-Control', HASHED.test(pathname) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader('Cache-Control', cacheControl(pathname));
       const type = UTF8_TEXT[extname(pathname)];
       if (type) res.setHeader('Content-Type', type);
     },
@@ -96,17 +59,6 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
 
   // The file the deployment edits, else the one the build put beside the app.
   const configFile = runtimeConfigFile ?? join(dir, 'runtime-config.json');
-  /** Read on each request, like runtime-config.json itself: moving a remote moves its CSP entry. */
-  const pagePolicy = async () => {
-    const text = await readFile(configFile, 'utf8').catch(() => '');
-    let config;
-    try {
-      config = JSON.parse(text);
-    } catch {
-      config = undefined;
-    }
-    return contentSecurityPolicy(config);
-  };
 
   /** The prerendered copy of a page's path, if the build made one (`/login/patient` → prerendered/login/patient.html). */
   const prerendered = async (pathname) => {
@@ -119,12 +71,10 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
   };
 
   const handle = async (req, res) => {
-    // Remotes' entries and chunks are fetched by the shell's origin.
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    // Older browsers' anti-framing; CSP frame-ancestors 'none' is the same for newer ones.
-    res.setHeader('X-Frame-Options', 'DENY');
+    // On every answer, not only the paths that look like pages: sirv answers index.html for some
+    // odd asset paths too (/a/%00.js), and a page must never come without its policy. The config is
+    // read on each request, like runtime-config.json itself: moving a remote moves its CSP entry.
+    for (const [name, value] of Object.entries(securityHeaders(await readRuntimeConfig(configFile)))) res.setHeader(name, value);
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end();
 
@@ -132,13 +82,14 @@ export function startWebServer({ dir, port, host = '127.0.0.1', runtimeConfigFil
     if (runtimeConfigFile && pathname === '/runtime-config.json') {
       const body = await readFile(runtimeConfigFile).catch(() => null);
       if (!body) return void res.writeHead(404).end();
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' });
+      // no-cache: kept, but revalidated by its ETag on each use (a static host's answer too).
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': cacheControl(pathname), ETag: etag };
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
+      res.writeHead(200, headers);
       return void res.end(req.method === 'HEAD' ? undefined : body);
     }
 
-    // On every answer, not only the paths that look like pages: sirv answers index.html for some
-    // odd asset paths too (/a/%00.js), and a page must never come without its policy.
-    res.setHeader('Content-Security-Policy', await pagePolicy());
     // A page the build rendered (scripts/prerender.mjs) gets its static first screen; any other the
     // plain page. A query can change what a login shows (a Google sign-in's ?error, ?token), so the
     // copy is for the bare path — and for `/` with any query (a mail's ?from=…), which it never reads.

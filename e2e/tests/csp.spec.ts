@@ -1,30 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PORTS, origin } from '../stack';
-import { PASSWORD, appTookOver, uniqueEmail } from './helpers';
-
-/**
- * The web servers' Content-Security-Policy (scripts/web-server.mjs) must not break the federated
- * app: the shell loads every remote's remoteEntry.js and chunks, styled-components injects
- * styles, the api is called. Any violation shows as a `securitypolicyviolation` event and a
- * console error; both are collected on every page.
- */
-async function watchForViolations(page: Page) {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) {
-      violations.push(`console: ${message.text()}`);
-    }
-  });
-  await page.exposeFunction('reportCspViolation', (text: string) => violations.push(`event: ${text}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { reportCspViolation(t: string): void }).reportCspViolation(
-        `${e.violatedDirective} blocked ${e.blockedURI} on ${location.pathname}`,
-      );
-    });
-  });
-  return violations;
-}
+import { PASSWORD, appTookOver, uniqueEmail, watchForViolations } from './helpers';
 
 test('the landing page, the login page and a patient dashboard load through all remotes without a CSP violation', async ({
   page,

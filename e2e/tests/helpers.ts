@@ -244,3 +244,27 @@ export async function uploadPdf(request: APIRequestContext, patient: { token: st
   const put = await request.put(uploadUrl, { headers: { 'Content-Type': 'application/pdf' }, data: tinyPdf() });
   expect(put.status()).toBe(200);
 }
+
+/**
+ * The pages' Content-Security-Policy (scripts/security-headers.mjs, as a header or a meta element)
+ * must not break the federated app: the shell loads every remote's remoteEntry.js and chunks,
+ * styled-components injects styles, the api is called. Any violation shows as a `securitypolicyviolation` event and a
+ * console error; both are collected on every page.
+ */
+export async function watchForViolations(page: Page) {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/i.test(message.text())) {
+      violations.push(`console: ${message.text()}`);
+    }
+  });
+  await page.exposeFunction('reportCspViolation', (text: string) => violations.push(`event: ${text}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { reportCspViolation(t: string): void }).reportCspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI} on ${location.pathname}`,
+      );
+    });
+  });
+  return violations;
+}
