@@ -174,8 +174,11 @@ export function createConfig(
           : false,
         experiments: { provideExternalRuntime: runtime === 'provide', externalRuntime: runtime === 'external' },
       }),
-      // Off unless set: e2e/tests/remote-routes.spec.ts builds remote-patient with one extra route.
-      new DefinePlugin({ 'process.env.CARELOOP_QA_ROUTE': JSON.stringify(process.env.CARELOOP_QA_ROUTE ?? '') }),
+      // Off unless set: e2e/tests/remote-routes.spec.ts builds remote-patient with one route more and one fewer.
+      new DefinePlugin({
+        'process.env.CARELOOP_QA_ROUTE': JSON.stringify(process.env.CARELOOP_QA_ROUTE ?? ''),
+        'process.env.CARELOOP_QA_DROP_ROUTE': JSON.stringify(process.env.CARELOOP_QA_DROP_ROUTE ?? ''),
+      }),
       ...(runtime === 'external'
         ? []
         : [

@@ -18,35 +18,60 @@ import {
   writeRuntimeConfig,
   spare,
 } from '../stack';
-import { PASSWORD, uniqueEmail, signUpVia } from './helpers';
+import { PASSWORD, logIn, uniqueEmail, signUpVia } from './helpers';
 
-test("a route added to remote-patient's list is served through the shell build as it is", async ({ page }) => {
+test('a remote-patient release adds a route and its sidebar entry, and drops another, through the shell build as it is', async ({
+  page,
+  request,
+}) => {
   // Building one remote on a shared machine takes a while.
   test.setTimeout(400_000);
   const shellPort = EXTRA_SHELL_PORTS[0];
   const patientPort = spare(8196);
   const dir = tempDir('qa-route');
   const out = join(dir, 'dist');
-  // Only remote-patient is rebuilt, with its QA route on; the shell is the dist built before.
+  // Only remote-patient is rebuilt: its QA route (with a sidebar entry) added, its signed-in devices
+  // page left out. The shell is the dist built before.
   await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '--output-path', out], {
     cwd: join(ROOT, 'remote-patient'),
-    env: { ...process.env, CARELOOP_QA_ROUTE: '1' },
+    env: { ...process.env, CARELOOP_QA_ROUTE: '1', CARELOOP_QA_DROP_ROUTE: '/patient/sessions' },
   });
   const configFile = join(dir, 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: patientPort, doctor: PORTS.doctor }));
   const shell = await serveApp('shell', shellPort, configFile);
   const patient: Server = await startWebServer({ dir: out, port: patientPort, host: '127.0.0.1', runtimeConfigFile: configFile });
+  const email = uniqueEmail('qa-route');
+  await signUpVia(request, 'patient', { email, name: 'Lena Ortiz' });
+  const sidebar = page.getByRole('complementary', { name: 'Account' });
   try {
-    // The usual remote-patient has no such route: the shell's not-found screen.
+    // The usual remote-patient has no such route (the shell's not-found screen) and no such entry.
     await page.goto('/patient/qa-probe');
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await logIn(page, 'patient', email);
+    await expect(sidebar.getByRole('link', { name: 'Signed-in devices' })).toBeVisible();
+    await expect(sidebar.getByRole('link', { name: 'QA probe' })).toHaveCount(0);
 
-    await page.goto(`${origin(shellPort)}/patient/qa-probe`);
-    await expect(page.getByRole('heading', { name: 'QA probe' })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-    // The rebuilt remote's other routes still work through the same shell.
+    // The rebuilt remote, through the same shell build.
     await page.goto(`${origin(shellPort)}/patient/signup`);
     await expect(page.getByRole('heading', { name: 'Create your patient account' })).toBeVisible();
+    await logIn(page, 'patient', email);
+    await expect(sidebar.getByRole('link', { name: 'QA probe' })).toBeVisible();
+    // In the place its `order` gives it; the dropped route's entry is gone with it.
+    await expect(sidebar.getByRole('link')).toHaveText([
+      'Personal Information',
+      'QA probe',
+      'Files',
+      'Prescription',
+      'Medical Records',
+      'Assigned Doctors',
+      'Two-Factor Authentication',
+    ]);
+    await sidebar.getByRole('link', { name: 'QA probe' }).click();
+    await expect(page).toHaveURL(`${origin(shellPort)}/patient/qa-probe`);
+    await expect(page.getByRole('heading', { name: 'QA probe' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await page.goto(`${origin(shellPort)}/patient/sessions`);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   } finally {
     await stopServer(shell);
     await stopServer(patient);

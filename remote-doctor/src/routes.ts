@@ -8,17 +8,54 @@ import type { RemoteRoute } from 'shared-ui';
 const routes: RemoteRoute[] = [
   { path: '/doctor/signup', view: () => import('./views/Signup') },
   { path: '/doctor/dashboard', view: () => import('./views/Dashboard'), access: 'doctor' },
-  { path: '/doctor/edit', view: () => import('./views/EditProfile'), access: 'doctor' },
+  {
+    path: '/doctor/edit',
+    view: () => import('./views/EditProfile'),
+    access: 'doctor',
+    nav: { label: 'Personal Information', icon: 'person', order: 10 },
+  },
   { path: '/doctor/access-history', view: () => import('./views/AccessHistory'), access: 'doctor' },
   { path: '/doctor/complete-profile', view: () => import('./views/CompleteProfile'), access: 'doctor', beforeMfa: true },
-  { path: '/doctor/enable2fa', view: () => import('./views/EnableTwoFactor'), access: 'doctor', beforeMfa: true },
-  { path: '/doctor/sessions', view: () => import('./views/Sessions'), access: 'doctor', beforeMfa: true },
-  { path: '/doctor/assign-patients', view: () => import('./views/AssignPatients'), access: 'doctor' },
+  {
+    path: '/doctor/enable2fa',
+    view: () => import('./views/EnableTwoFactor'),
+    access: 'doctor',
+    beforeMfa: true,
+    nav: { label: 'Two-Factor Authentication', icon: 'lock', order: 60 },
+  },
+  {
+    path: '/doctor/sessions',
+    view: () => import('./views/Sessions'),
+    access: 'doctor',
+    beforeMfa: true,
+    nav: { label: 'Signed-in devices', icon: 'devices', order: 70 },
+  },
+  {
+    path: '/doctor/assign-patients',
+    view: () => import('./views/AssignPatients'),
+    access: 'doctor',
+    nav: { label: 'Connect to Patients', icon: 'people', order: 50 },
+  },
   { path: '/doctor/view-incoming-requests', view: () => import('./views/IncomingRequests'), access: 'doctor' },
   { path: '/doctor/view-outgoing-requests', view: () => import('./views/OutgoingRequests'), access: 'doctor' },
-  { path: '/doctor/all-medical-records', view: () => import('./views/Records'), access: 'doctor' },
-  { path: '/doctor/dashboard/medical-files', view: () => import('./views/MedicalFiles'), access: 'doctor' },
-  { path: '/doctor/dashboard/reminder', view: () => import('./views/Reminder'), access: 'doctor' },
+  {
+    path: '/doctor/all-medical-records',
+    view: () => import('./views/Records'),
+    access: 'doctor',
+    nav: { label: 'Medical Records', icon: 'records', order: 40 },
+  },
+  {
+    path: '/doctor/dashboard/medical-files',
+    view: () => import('./views/MedicalFiles'),
+    access: 'doctor',
+    nav: { label: 'Files', icon: 'folder', order: 20 },
+  },
+  {
+    path: '/doctor/dashboard/reminder',
+    view: () => import('./views/Reminder'),
+    access: 'doctor',
+    nav: { label: 'Send Reminder', icon: 'bell', order: 80 },
+  },
   { path: '/medical-record/create', view: () => import('./views/PickRecordPatient'), access: 'doctor' },
   { path: '/medical-record/create/:id', view: () => import('./views/CreateRecord'), access: 'doctor' },
   { path: '/create-prescription', view: () => import('./views/PickPrescriptionPatient'), access: 'doctor' },
@@ -26,7 +63,12 @@ const routes: RemoteRoute[] = [
 
   // SPEC's role-dependent routes: the shell hands them to the signed-in role's remote.
   { path: '/dashboard', view: () => import('./views/Dashboard'), access: 'doctor' },
-  { path: '/prescription', view: () => import('./views/Prescriptions'), access: 'doctor' },
+  {
+    path: '/prescription',
+    view: () => import('./views/Prescriptions'),
+    access: 'doctor',
+    nav: { label: 'Prescription', icon: 'pill', order: 30 },
+  },
   { path: '/all-medical-records/:id', view: () => import('./views/MedicalRecord'), access: 'doctor' },
 ];
 

@@ -4,6 +4,19 @@ import { RequireSession } from 'shared-auth';
 import { SessionHandoff } from './SessionHandoff';
 
 /**
+ * A route's entry in the account sidebar, declared once on the route it opens: the shell lists it for
+ * the route's `access` role, so a remote adds, moves or drops an entry with its own release.
+ */
+export interface RemoteNavEntry {
+  /** the entry's text (SPEC §2's words) */
+  label: string;
+  /** a short icon name ('folder', 'pill'); the shell puts it on the link as `data-icon` */
+  icon: string;
+  /** where the entry sits among every remote's entries for the role: lower first */
+  order: number;
+}
+
+/**
  * One route a remote owns. Each remote keeps its list in src/routes.ts and exposes it as
  * `./routes`: the shell serves it under the remote's prefixes, the standalone host serves it alone.
  */
@@ -20,6 +33,8 @@ export interface RemoteRoute {
   /** also signs in from ?token=<one-time code>&role=… (SPEC §2: the patient dashboard; issue 11) */
   sessionFromQuery?: boolean;
   props?: Record<string, unknown>;
+  /** its entry in the account sidebar of the `access` role (a route with `access` and no parameters) */
+  nav?: RemoteNavEntry;
 }
 
 /** The guards a route asks for, the same in the shell and in a standalone host. */

@@ -1,18 +1,18 @@
 import { Component, Suspense, lazy, useEffect, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useRoutes, type RouteObject } from 'shared-router';
-import { loadRemote } from '@module-federation/enhanced/runtime';
 import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from 'shared-ui';
 import { NotFound } from './NotFound';
 import { REMOTE_NAMES, type Owner } from './remotes';
 import { incompatibleShared, needsNewer } from './remoteErrors';
-import { isRemoteLoadFailure, withRetries } from './federationPlugin';
-import { alreadyReported, incompatibleRemote, markReported } from './sharedVersions';
+import { withRetries } from './federationPlugin';
+import { alreadyReported, incompatibleRemote } from './sharedVersions';
+import { forgetLoadedRouteLists, loadRouteList } from './routeLists';
 
 const AREA_NAMES: Record<Owner, string> = { public: 'public pages', patient: 'patient area', doctor: 'doctor area' };
 
 type OwnerRoutesView = ComponentType<{ at?: string }>;
 
-// One load per remote and page; a failed load is forgotten, so Retry asks the network again.
+// One view per remote and page; a failed load is forgotten, so Retry asks the network again.
 // (React.lazy, not use(): a lazy component is what React retries reliably, tests included.)
 const ownerRoutes = new Map<Owner, OwnerRoutesView>();
 
@@ -21,15 +21,8 @@ function ownerRoutesView(owner: Owner): OwnerRoutesView {
   if (!view) {
     view = lazy(async () => {
       try {
-        const mod = await loadRemote<{ default: RemoteRoute[] }>(`${REMOTE_NAMES[owner]}/routes`);
-        // careloopFederationPlugin's fallback after its retries: the contained panel below, with the cause.
-        if (isRemoteLoadFailure(mod)) {
-          // Refused at registration for a shared version: logged there once, with both versions.
-          if (incompatibleRemote(REMOTE_NAMES[owner])) markReported(mod.remoteLoadFailed);
-          throw mod.remoteLoadFailed;
-        }
-        if (!Array.isArray(mod?.default)) throw new Error(`${REMOTE_NAMES[owner]}/routes did not load`);
-        const list = [...mod.default.map((route) => routeObject(route, owner)), { path: '*', element: <NotFound /> }];
+        const routes = await loadRouteList(owner);
+        const list = [...routes.map((route) => routeObject(route, owner)), { path: '*', element: <NotFound /> }];
         /** The owner's route list matched against the URL (or `at`); its own 404 when it has no such route. */
         function OwnerRoutes({ at }: { at?: string }) {
           return useRoutes(list, at);
@@ -170,4 +163,5 @@ export function reportCaughtError(error: unknown, info: ErrorInfo): void {
 /** Forgets the loaded route lists, as a new page load would (tests start each case from a fresh page). */
 export function forgetRouteLists() {
   ownerRoutes.clear();
+  forgetLoadedRouteLists();
 }

@@ -1,7 +1,9 @@
+import { useEffect } from 'react';
 import { Link } from 'shared-router';
 import styled from 'styled-components';
 import type { Role } from 'shared-contracts';
-import { theme } from 'shared-ui';
+import { theme, type RemoteRoute } from 'shared-ui';
+import { loadRouteList, useLoadedRouteLists } from './routeLists';
 
 const Aside = styled.aside`
   width: 230px;
@@ -31,28 +33,45 @@ const Aside = styled.aside`
   }
 `;
 
-export function sidebarEntries(role: Role): { text: string; to: string }[] {
-  return [
-    { text: 'Personal Information', to: `/${role}/edit` },
-    { text: 'Files', to: `/${role}/dashboard/medical-files` },
-    { text: 'Prescription', to: '/prescription' },
-    { text: 'Medical Records', to: `/${role}/all-medical-records` },
-    role === 'doctor'
-      ? { text: 'Connect to Patients', to: '/doctor/assign-patients' }
-      : { text: 'Assigned Doctors', to: '/patient/assign-doctors' },
-    { text: 'Two-Factor Authentication', to: `/${role}/enable2fa` },
-    { text: 'Signed-in devices', to: `/${role}/sessions` },
-    ...(role === 'doctor' ? [{ text: 'Send Reminder', to: '/doctor/dashboard/reminder' }] : []),
-  ];
+export interface SidebarEntry {
+  text: string;
+  to: string;
+  icon: string;
 }
 
+/**
+ * The role's entries, as the remotes' route lists declare them (`nav` on a route whose `access` is the
+ * role), lowest `order` first. A list that did not load adds none; the others still show.
+ */
+export function sidebarEntries(lists: Iterable<RemoteRoute[]>, role: Role): SidebarEntry[] {
+  const declared: (SidebarEntry & { order: number })[] = [];
+  for (const list of lists)
+    for (const { path, access, nav } of list)
+      // A link needs a URL of its own: a route with parameters cannot be an entry.
+      if (nav && access === role && !path.includes(':'))
+        declared.push({ text: nav.label, to: path, icon: nav.icon, order: nav.order });
+  return declared.sort((a, b) => a.order - b.order).map(({ text, to, icon }) => ({ text, to, icon }));
+}
+
+/**
+ * The account sidebar of the signed-in role. Its entries live on the role's own remote's routes, so
+ * the sidebar asks for that list (the load RemoteView shares); any other list the page has loaded
+ * adds the entries it declares for the role.
+ */
 export function Sidebar({ role }: { role: Role }) {
+  const lists = useLoadedRouteLists();
+  useEffect(() => {
+    // A list that fails shows its panel where its pages open; here it only adds no entries.
+    loadRouteList(role).catch(() => undefined);
+  }, [role]);
   return (
     <Aside aria-label="Account">
       <ul>
-        {sidebarEntries(role).map((e) => (
-          <li key={e.text}>
-            <Link to={e.to}>{e.text}</Link>
+        {sidebarEntries(lists.values(), role).map((e) => (
+          <li key={e.to}>
+            <Link to={e.to} data-icon={e.icon}>
+              {e.text}
+            </Link>
           </li>
         ))}
       </ul>

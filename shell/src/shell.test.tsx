@@ -3,7 +3,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'shared-router';
 import { createQueryClient, useSession } from 'shared-auth';
 import { ownerOf, routes } from './routes';
-import { sidebarEntries } from './Sidebar';
 import { forgetRouteLists } from './RemoteView';
 import { VIEW_DEADLINE_MS } from './federationPlugin';
 
@@ -270,30 +269,4 @@ test('Log Out clears the session and goes to /', async () => {
   expect(router.state.location.pathname).toBe('/');
   expect(localStorage.getItem('token')).toBeNull();
   expect(await screen.findByText('view remote_public/Landing')).toBeInTheDocument();
-});
-
-test('the sidebar shows the role entries of SPEC §2, only when logged in', async () => {
-  expect(sidebarEntries('doctor').map((e) => e.text)).toEqual([
-    'Personal Information',
-    'Files',
-    'Prescription',
-    'Medical Records',
-    'Connect to Patients',
-    'Two-Factor Authentication',
-    'Signed-in devices',
-    'Send Reminder',
-  ]);
-  expect(sidebarEntries('patient').map((e) => e.text)).toEqual([
-    'Personal Information',
-    'Files',
-    'Prescription',
-    'Medical Records',
-    'Assigned Doctors',
-    'Two-Factor Authentication',
-    'Signed-in devices',
-  ]);
-  renderAt('/about');
-  expect(screen.queryByRole('complementary', { name: 'Account' })).not.toBeInTheDocument();
-  act(() => useSession.getState().login('t', 'doctor'));
-  expect(await screen.findByRole('complementary', { name: 'Account' })).toHaveTextContent('Send Reminder');
 });
