@@ -22,7 +22,7 @@ const versionOf = (pkg: string): string =>
  * One instance of each in the page, whichever app loaded it first (ARCHITECTURE: singletons): they hold
  * module state (React's dispatcher, the router and query contexts, the session store) that all apps share.
  */
-const SINGLETONS = [
+export const SINGLETONS = [
   'react',
   'react-dom',
   // the router facade (shared-router/src/index.ts), not react-router itself: only what the apps use ships
@@ -40,10 +40,14 @@ const SINGLETONS = [
  */
 const STRICT = new Set(['react', 'react-dom', 'shared-auth']);
 /**
- * No module state: each app ships its own copy and uses the loaded one only when its version satisfies the
- * app's range, so a shared-ui change ships with the remote built with it (issue 14).
+ * No module state: each app ships its own copy and uses a loaded one only at the very version it was built
+ * with (docs/federation.md "Versioned packages"). A range would hand every app the highest version loaded
+ * in the tab: one team's shared-ui release would restyle the other teams' pages and the shell's.
  */
-const VERSIONED = ['shared-ui', 'shared-contracts'];
+export const VERSIONED = ['shared-ui', 'shared-contracts'];
+
+/** How an app built with `version` of a versioned package shares it: only with apps built with that very version. */
+export const versionedShare = (version: string) => ({ singleton: false, requiredVersion: version, version });
 
 export const shared = {
   ...Object.fromEntries(
@@ -52,9 +56,7 @@ export const shared = {
       { singleton: true, requiredVersion: `^${versionOf(pkg)}`, version: versionOf(pkg), strictVersion: STRICT.has(pkg) },
     ]),
   ),
-  ...Object.fromEntries(
-    VERSIONED.map((pkg) => [pkg, { singleton: false, requiredVersion: `^${versionOf(pkg)}`, version: versionOf(pkg) }]),
-  ),
+  ...Object.fromEntries(VERSIONED.map((pkg) => [pkg, versionedShare(versionOf(pkg))])),
 };
 
 const INJECT_RUNTIME_PLUGIN = path.join(root, 'node_modules/@module-federation/inject-external-runtime-core-plugin/dist/index');

@@ -19,7 +19,41 @@ import {
   writeRuntimeConfig,
   spare,
 } from '../stack';
-import { appTookOver } from './helpers';
+import { appTookOver, openMenu, signUpVia, uniqueEmail, PASSWORD } from './helpers';
+
+/**
+ * The next shared-ui release, as a team would ship it with its remote alone: shared-ui's sources with
+ * `patch` applied to one file and `version` in its package.json (bumped, as check-versions demands),
+ * and `app` built against it into `<dir>/dist`.
+ */
+async function buildWithSharedUiRelease(
+  app: 'remote-patient' | 'remote-doctor',
+  dir: string,
+  version: string,
+  file: string,
+  patch: (source: string) => string,
+): Promise<string> {
+  const sharedUi = join(dir, 'shared-ui');
+  cpSync(join(ROOT, 'shared-ui', 'src'), join(sharedUi, 'src'), { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'shared-ui', 'package.json'), 'utf8'));
+  writeFileSync(join(sharedUi, 'package.json'), JSON.stringify({ ...pkg, version }));
+  const patched = join(sharedUi, 'src', file);
+  const source = readFileSync(patched, 'utf8');
+  const changed = patch(source);
+  expect(changed).not.toBe(source);
+  writeFileSync(patched, changed);
+  const out = join(dir, 'dist');
+  await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '--output-path', out], {
+    cwd: join(ROOT, app),
+    env: { ...process.env, CARELOOP_SHARED_UI_DIR: sharedUi },
+  });
+  const manifest = JSON.parse(readFileSync(join(out, 'mf-manifest.json'), 'utf8'));
+  expect(manifest.metaData.buildInfo.buildVersion).toBe(
+    JSON.parse(readFileSync(join(ROOT, app, 'package.json'), 'utf8')).version,
+  );
+  expect(manifest.shared).toContainEqual(expect.objectContaining({ name: 'shared-ui', version, singleton: false }));
+  return out;
+}
 
 test('a shared-ui change built into remote-patient alone appears through the unchanged shell', async ({ page }) => {
   // Building one remote on a shared machine takes a while.
@@ -27,33 +61,17 @@ test('a shared-ui change built into remote-patient alone appears through the unc
   const shellPort = EXTRA_SHELL_PORTS[0];
   const patientPort = spare(8195);
   const dir = tempDir('shared-ui-release');
-  // shared-ui's next release: a changed text and a bumped version, as check-versions demands.
-  const sharedUi = join(dir, 'shared-ui');
-  cpSync(join(ROOT, 'shared-ui', 'src'), join(sharedUi, 'src'), { recursive: true });
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'shared-ui', 'package.json'), 'utf8'));
-  writeFileSync(join(sharedUi, 'package.json'), JSON.stringify({ ...pkg, version: '1.99.0' }));
-  const account = join(sharedUi, 'src', 'account.tsx');
-  const source = readFileSync(account, 'utf8');
-  expect(source).toContain('<Heading>Create your ');
-  writeFileSync(account, source.replace('<Heading>Create your ', '<Heading>Open your new '));
-
-  const out = join(dir, 'dist');
-  await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '--output-path', out], {
-    cwd: join(ROOT, 'remote-patient'),
-    env: { ...process.env, CARELOOP_SHARED_UI_DIR: sharedUi },
-  });
-  const manifest = JSON.parse(readFileSync(join(out, 'mf-manifest.json'), 'utf8'));
-  expect(manifest.metaData.buildInfo.buildVersion).toBe(
-    JSON.parse(readFileSync(join(ROOT, 'remote-patient', 'package.json'), 'utf8')).version,
+  // A changed text in a major release the page's own shared-ui does not satisfy.
+  const out = await buildWithSharedUiRelease('remote-patient', dir, '1.99.0', 'account.tsx', (source) =>
+    source.replace('<Heading>Create your ', '<Heading>Open your new '),
   );
-  expect(manifest.shared).toContainEqual(expect.objectContaining({ name: 'shared-ui', version: '1.99.0', singleton: false }));
 
   const configFile = join(dir, 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: patientPort, doctor: PORTS.doctor }));
   const shell = await serveApp('shell', shellPort, configFile);
   const patient: Server = await startWebServer({ dir: out, port: patientPort, host: '127.0.0.1', runtimeConfigFile: configFile });
   try {
-    // The shell loads shared-ui 1.1.0 for itself first; the redeployed remote still shows its own release.
+    // The shell loads its own shared-ui first; the redeployed remote still shows its own release.
     await page.goto(`${origin(shellPort)}/patient/signup`);
     await expect(page.getByRole('heading', { name: 'Open your new patient account' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
@@ -83,5 +101,68 @@ test('a runtime-config.json naming remoteEntry.js URLs, as older ones do, still 
     await expect(page.getByRole('heading', { name: 'Create your patient account' })).toBeVisible();
   } finally {
     await stopServer(shell);
+  }
+});
+
+/** `#0b6e69` as getComputedStyle reports it: `rgb(11, 110, 105)`. */
+const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+const PRIMARY = /primary: '(#[0-9a-f]{6})'/;
+
+test("remote-doctor's shared-ui release changes the doctor pages only, not the patient, public or shell pages after it in the tab", async ({
+  page,
+}) => {
+  test.setTimeout(400_000);
+  const shellPort = EXTRA_SHELL_PORTS[0];
+  const doctorPort = spare(8194);
+  const dir = tempDir('doctor-shared-ui');
+  const own = JSON.parse(readFileSync(join(ROOT, 'shared-ui', 'package.json'), 'utf8')).version as string;
+  const [major, minor] = own.split('.').map(Number);
+  // A minor release, within every other app's ^range of shared-ui: the case where sharing by range
+  // handed the doctor team's release to everyone who loaded shared-ui after it.
+  const release = `${major}.${minor + 1}.0`;
+  const teal = readFileSync(join(ROOT, 'shared-ui', 'src', 'theme.ts'), 'utf8').match(PRIMARY)![1];
+  const magenta = '#b4005a';
+  const out = await buildWithSharedUiRelease('remote-doctor', dir, release, 'theme.ts', (source) =>
+    source.replace(PRIMARY, `primary: '${magenta}'`),
+  );
+  const email = uniqueEmail('isolated-ui');
+  await signUpVia(page.request, 'patient', { email, name: 'Asha Rao' });
+
+  const configFile = join(dir, 'runtime-config.json');
+  writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: PORTS.patient, doctor: doctorPort }));
+  const shell = await serveApp('shell', shellPort, configFile);
+  const doctor: Server = await startWebServer({ dir: out, port: doctorPort, host: '127.0.0.1', runtimeConfigFile: configFile });
+  const background = (locator: ReturnType<typeof page.locator>, hex: string) =>
+    expect(locator).toHaveCSS('background-color', rgb(hex));
+  try {
+    // A doctor page first, before any other remote has loaded a view: the doctor team's release shows.
+    await page.goto(`${origin(shellPort)}/doctor/signup`);
+    const doctorSignup = page.getByRole('form', { name: 'Doctor signup' });
+    await expect(doctorSignup).toBeVisible();
+    await background(doctorSignup.getByRole('button', { name: 'Next' }), magenta);
+
+    // Then, in the same tab, the patient signup (remote-patient) ...
+    await openMenu(page, 'Create an account', 'As Patient');
+    const patientSignup = page.getByRole('form', { name: 'Patient signup' });
+    await expect(patientSignup).toBeVisible();
+    await background(patientSignup.getByRole('button', { name: 'Next' }), teal);
+
+    // ... the public login (remote-public) ...
+    await openMenu(page, 'Sign In', 'As Patient');
+    await expect(page).toHaveURL(/\/login\/patient$/);
+    const logInButton = page.getByRole('button', { name: 'Log In' });
+    await background(logInButton, teal);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await logInButton.click();
+
+    // ... the patient dashboard, and the shell's own navigation, all on the shared-ui they were built with.
+    await expect(page).toHaveURL(/\/patient\/dashboard$/);
+    await expect(page.getByLabel('Profile summary')).toContainText('Asha Rao');
+    await background(page.getByRole('link', { name: 'View', exact: true }).first(), teal);
+    await background(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log Out' }), teal);
+  } finally {
+    await stopServer(shell);
+    await stopServer(doctor);
   }
 });

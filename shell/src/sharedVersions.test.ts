@@ -53,3 +53,24 @@ test('a compatible manifest, or an answer that is no manifest, passes', () => {
   expect(() => checkManifest('remote_patient', undefined, page)).not.toThrow();
   expect(incompatibleRemote('remote_patient')).toBeUndefined();
 });
+
+test('a remote with its own exact shared-ui and shared-contracts releases passes; only its strict singletons are checked', () => {
+  // As remote-doctor's manifest lists them since versioned packages are shared by exact version.
+  const doctor = (sharedAuth: string) => ({
+    name: 'remote_doctor',
+    shared: [
+      { name: 'shared-auth', version: sharedAuth.slice(1), requiredVersion: sharedAuth, singleton: true },
+      { name: 'shared-ui', version: '1.6.0', requiredVersion: '1.6.0', singleton: false },
+      { name: 'shared-contracts', version: '3.3.0', requiredVersion: '3.3.0', singleton: false },
+    ],
+  });
+  expect(() => checkManifest('remote_doctor', doctor('^1.1.0'), page)).not.toThrow();
+  expect(incompatibleRemote('remote_doctor')).toBeUndefined();
+  const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    expect(() => checkManifest('remote_doctor', doctor('^1.2.0'), page)).toThrow('shared singleton module shared-auth');
+    expect(incompatibleRemote('remote_doctor')).toEqual({ pkg: 'shared-auth', needs: '^1.2.0', loaded: '1.1.2' });
+  } finally {
+    error.mockRestore();
+  }
+});
