@@ -46,6 +46,9 @@ const ROWS_OF: Record<FhirType, FhirRowKind[]> = {
   DocumentReference: ['files'],
 };
 
+/** The types whose R4 search has `subject` (the others: `patient` only). */
+const HAS_SUBJECT = new Set<FhirType>(['Encounter', 'Observation', 'Composition', 'RiskAssessment', 'MedicationRequest', 'DocumentReference']);
+
 const OWNER_KIND: Partial<Record<AuditEntity, 'record' | 'allergy' | 'prescription' | 'file'>> = {
   medical_record: 'record',
   allergy_intolerance: 'allergy',
@@ -53,7 +56,7 @@ const OWNER_KIND: Partial<Record<AuditEntity, 'record' | 'allergy' | 'prescripti
   medical_file: 'file',
 };
 
-const ISSUE_CODE: Record<number, string> = { 400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found' };
+const ISSUE_CODE: Record<number, string> = { 400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found', 406: 'not-supported' };
 
 export function operationOutcome(status: number, diagnostics: string): OperationOutcome {
   return {
@@ -201,6 +204,12 @@ export async function searchResources(
   ctx: FhirContext,
   caller: Caller,
 ): Promise<Bundle> {
+  if (query.subject !== undefined && !HAS_SUBJECT.has(type))
+    throw new HttpError(400, `subject: ${type} has no subject search parameter in R4; use patient`);
+  if (type === 'MedicationRequest' && query.date !== undefined)
+    throw new HttpError(400, 'date: MedicationRequest is searched by when it was written with authoredon (R4)');
+  if (type !== 'MedicationRequest' && query.authoredon !== undefined)
+    throw new HttpError(400, `authoredon: only MedicationRequest has it; ${type} is searched by date`);
   const asked = query.patient ?? query.subject;
   if (asked === undefined && caller.role !== 'patient') throw new HttpError(400, PATIENT_PARAM_REQUIRED);
   const patientId = asked === undefined ? caller.accountId : patientIdOf(asked);
@@ -212,7 +221,8 @@ export async function searchResources(
       codesOf(r).some((c) => wanted.some((w) => w.code === c.code && (w.system === undefined || w.system === c.system))),
     );
   }
-  for (const d of query.date === undefined ? [] : Array.isArray(query.date) ? query.date : [query.date]) {
+  const dates = [query.date, query.authoredon].flatMap((d) => (d === undefined ? [] : Array.isArray(d) ? d : [d]));
+  for (const d of dates) {
     const match = dateMatcher(d);
     matches = matches.filter((r) => match(dateOf(r)));
   }
@@ -224,6 +234,8 @@ export async function searchResources(
     if (asked !== undefined) q.set('patient', `Patient/${patientId}`);
     if (query.code !== undefined) q.set('code', query.code);
     for (const d of query.date === undefined ? [] : Array.isArray(query.date) ? query.date : [query.date]) q.append('date', d);
+    for (const d of query.authoredon === undefined ? [] : Array.isArray(query.authoredon) ? query.authoredon : [query.authoredon])
+      q.append('authoredon', d);
     q.set('_count', String(count));
     q.set('_offset', String(at));
     return `${ctx.baseUrl}/${type}?${q.toString()}`;
@@ -242,7 +254,11 @@ export function capabilityStatement(origin: string, now: Date): CapabilityStatem
     ];
     if (type === 'Observation' || type === 'AllergyIntolerance')
       params.push({ name: 'code', type: 'token' as const, documentation: 'system|code, comma = any of' } as never);
-    if (type !== 'Patient' && type !== 'Practitioner')
+    if (HAS_SUBJECT.has(type))
+      params.push({ name: 'subject', type: 'reference' as const, documentation: 'the same as patient' } as never);
+    if (type === 'MedicationRequest')
+      params.push({ name: 'authoredon', type: 'date' as const, documentation: 'when written: [eq|ne|gt|lt|ge|le]date' } as never);
+    else if (type !== 'Patient' && type !== 'Practitioner')
       params.push({ name: 'date', type: 'date' as const, documentation: '[eq|ne|gt|lt|ge|le]date' } as never);
     return params;
   };

@@ -44,7 +44,7 @@ export const FhirPatientParams = z.strictObject({ id: FhirId });
 /**
  * Search parameters. `patient` (or `subject`) is `Patient/{id}` or `{id}`; `code` is
  * `system|code`, `code` or `|code` (comma = any of); `date` is `[eq|ge|gt|le|lt]YYYY-MM-DD[Thh:mm…]`,
- * repeatable; `_count` a page's size, `_offset` where it starts (the `next` link carries both).
+ * repeatable (`authoredon` for MedicationRequest); `subject` only where R4 has it; `_count` a page's size, `_offset` where it starts (the `next` link carries both).
  * Other parameters are refused (400), so a filter the api does not apply is never silently dropped.
  */
 export const FhirSearchQuery = z.strictObject({
@@ -52,6 +52,8 @@ export const FhirSearchQuery = z.strictObject({
   subject: z.string().max(200).optional(),
   code: z.string().max(500).optional(),
   date: z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]).optional(),
+  /** MedicationRequest's date (R4: when it was written); `date` is refused there */
+  authoredon: z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]).optional(),
   // US Core's page size limit; the offset reaches the end of any record (a next link never 400s).
   _count: z.coerce.number().int().min(0).max(1000).optional(),
   _offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
@@ -59,7 +61,8 @@ export const FhirSearchQuery = z.strictObject({
 });
 
 const anyRole = ['patient', 'doctor'] as const;
-const outcomes = { 400: OperationOutcome, 401: OperationOutcome, 403: OperationOutcome, 404: OperationOutcome };
+// 406: the client asked for XML (Accept or _format); only FHIR JSON is served.
+const outcomes = { 400: OperationOutcome, 401: OperationOutcome, 403: OperationOutcome, 404: OperationOutcome, 406: OperationOutcome };
 
 export const FHIR_ENDPOINTS = {
   fhirMetadata: endpoint({
@@ -71,6 +74,7 @@ export const FHIR_ENDPOINTS = {
     status: 200,
     response: FhirResource,
     errors: [],
+    otherResponses: { 406: OperationOutcome },
   }),
   fhirPatientEverything: endpoint({
     method: 'GET',

@@ -515,6 +515,47 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     expect(problemsOf(noPatient.json())).toEqual([]);
   });
 
+  it('answers 406 to a client that asked for XML (Accept or _format), JSON to one that allows it', async () => {
+    const ask = (url: string, accept?: string) =>
+      t.app.inject({ method: 'GET', url, headers: { ...bearer(patient.token), ...(accept ? { accept } : {}) } });
+    for (const [url, accept] of [
+      ['/fhir/R4/Observation', 'application/fhir+xml'],
+      ['/fhir/R4/Observation', 'application/xml, text/xml;q=0.5'],
+      ['/fhir/R4/Observation?_format=xml', undefined],
+      ['/fhir/R4/Observation?_format=application/fhir%2Bxml', 'application/fhir+json'],
+      ['/fhir/R4/metadata', 'application/fhir+xml'],
+    ] as const) {
+      const res = await ask(url, accept);
+      expect([url, accept, res.statusCode]).toEqual([url, accept, 406]);
+      expect(res.json()).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ code: 'not-supported' }] });
+    }
+    for (const [url, accept] of [
+      ['/fhir/R4/Observation', undefined],
+      ['/fhir/R4/Observation', 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8'],
+      ['/fhir/R4/Observation', 'application/json'],
+      ['/fhir/R4/Observation?_format=json', 'application/fhir+xml'],
+    ] as const)
+      expect([url, accept, (await ask(url, accept)).statusCode]).toEqual([url, accept, 200]);
+  });
+
+  it('searches MedicationRequest by authoredon (R4), refuses its date and a subject where R4 has none', async () => {
+    const written = await get(patient, '/fhir/R4/MedicationRequest?authoredon=ge2000-01-01');
+    expect(written.statusCode).toBe(200);
+    expect((written.json() as Bundle).total).toBeGreaterThan(0);
+    expect((await get(patient, '/fhir/R4/MedicationRequest?authoredon=lt2000-01-01')).json().total).toBe(0);
+    expect((await get(patient, '/fhir/R4/MedicationRequest?date=ge2000-01-01')).statusCode).toBe(400);
+    expect((await get(patient, '/fhir/R4/Observation?authoredon=ge2000-01-01')).statusCode).toBe(400);
+    expect((await get(patient, `/fhir/R4/AllergyIntolerance?subject=Patient/${patient.id}`)).statusCode).toBe(400);
+    expect((await get(patient, `/fhir/R4/Observation?subject=Patient/${patient.id}`)).statusCode).toBe(200);
+    const metadata = (await get(null, '/fhir/R4/metadata')).json();
+    const params = (type: string) =>
+      metadata.rest[0].resource.find((r: { type: string }) => r.type === type).searchParam.map((p: { name: string }) => p.name);
+    expect(params('Observation')).toEqual(expect.arrayContaining(['patient', 'subject', 'code', 'date']));
+    expect(params('MedicationRequest')).toEqual(expect.arrayContaining(['patient', 'subject', 'authoredon']));
+    expect(params('MedicationRequest')).not.toContain('date');
+    expect(params('AllergyIntolerance')).not.toContain('subject');
+  });
+
   it('audits FHIR reads as the app does: list rows for a search and $everything, a read row by id', async () => {
     const rows = () =>
       t.db.db

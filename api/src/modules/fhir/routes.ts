@@ -6,7 +6,15 @@ import { ENDPOINTS, FHIR_MIME, type FhirResource } from 'shared-contracts';
 import type { z } from 'zod';
 import { accessFor } from '../../access';
 import type { AppDeps } from '../../deps';
-import { capabilityStatement, operationOutcome, patientEverything, readResource, searchResources } from '../../fhir';
+import {
+  acceptsFhirJson,
+  capabilityStatement,
+  JSON_ONLY,
+  operationOutcome,
+  patientEverything,
+  readResource,
+  searchResources,
+} from '../../fhir';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { fhirContextFor } from './context';
@@ -25,6 +33,12 @@ const body = (resource: Resource) => resource as unknown as z.infer<typeof FhirR
 
 export function fhirRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
+    // Before the guard: a client that cannot read JSON is told so whoever it is (FHIR R4 http 3.1.0.1.10).
+    app.addHook('onRequest', async (request, reply) => {
+      const format = (request.query as Record<string, unknown> | undefined)?._format;
+      if (!acceptsFhirJson(request.headers.accept, format === undefined ? undefined : String(format)))
+        return reply.code(406).send(operationOutcome(406, JSON_ONLY));
+    });
     app.addHook('onSend', async (_request, reply, payload) => {
       reply.header('content-type', `${FHIR_MIME}; charset=utf-8`);
       return payload;
