@@ -13,7 +13,7 @@ export const SOURCE_CONDITION = '@careloop/source';
  */
 const SHARED_UI_DIR = process.env.CARELOOP_SHARED_UI_DIR;
 const packageDir = (pkg: string): string =>
-  pkg === 'shared-ui' && SHARED_UI_DIR ? SHARED_UI_DIR : path.join(root, 'node_modules', pkg);
+  pkg === '@careloop/shared-ui' && SHARED_UI_DIR ? SHARED_UI_DIR : path.join(root, 'node_modules', pkg);
 const versionOf = (pkg: string): string =>
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   require(path.join(packageDir(pkg), 'package.json')).version;
@@ -26,11 +26,11 @@ export const SINGLETONS = [
   'react',
   'react-dom',
   // the router facade (shared-router/src/index.ts), not react-router itself: only what the apps use ships
-  'shared-router',
+  '@careloop/shared-router',
   'zustand',
   'styled-components',
   '@tanstack/react-query',
-  'shared-auth',
+  '@careloop/shared-auth',
   // shared-ui's fields read the form a remote's view created (useFormContext): one instance.
   'react-hook-form',
 ];
@@ -38,13 +38,13 @@ export const SINGLETONS = [
  * A remote built against a version these do not satisfy must not run on the loaded one (React 18 code on
  * React 19, a shared-auth without the function the remote calls): the load fails and RemoteView explains it.
  */
-const STRICT = new Set(['react', 'react-dom', 'shared-auth']);
+const STRICT = new Set(['react', 'react-dom', '@careloop/shared-auth']);
 /**
  * No module state: each app ships its own copy and uses a loaded one only at the very version it was built
  * with (docs/federation.md "Versioned packages"). A range would hand every app the highest version loaded
  * in the tab: one team's shared-ui release would restyle the other teams' pages and the shell's.
  */
-export const VERSIONED = ['shared-ui', 'shared-contracts'];
+export const VERSIONED = ['@careloop/shared-ui', '@careloop/shared-contracts'];
 
 /** How an app built with `version` of a versioned package shares it: only with apps built with that very version. */
 export const versionedShare = (version: string) => ({ singleton: false, requiredVersion: version, version });
@@ -137,7 +137,7 @@ export function createConfig(
         // provideExternalRuntime adds its runtime plugin by require.resolve, i.e. the CommonJS build, which
         // would pull a second, CommonJS copy of runtime-core into the shell: the ES build shares the one copy.
         [`${INJECT_RUNTIME_PLUGIN}.cjs$`]: `${INJECT_RUNTIME_PLUGIN}.js`,
-        ...(SHARED_UI_DIR ? { 'shared-ui$': path.join(SHARED_UI_DIR, 'src', 'index.ts') } : {}),
+        ...(SHARED_UI_DIR ? { '@careloop/shared-ui$': path.join(SHARED_UI_DIR, 'src', 'index.ts') } : {}),
       },
       // The patched copy lives outside the repo: its own imports resolve from the repo's node_modules.
       ...(SHARED_UI_DIR

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { RuntimeConfig } from 'shared-contracts';
+import type { RuntimeConfig } from '@careloop/shared-contracts';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore -- plain ESM script, no types
 import { startWebServer } from '../scripts/web-server.mjs';

@@ -9,7 +9,7 @@ import type {
   Prescription,
   Reminder,
   ReminderDelivery,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 
 export const patientMe = (patient: Partial<Patient> = {}): PatientMeResponse => ({
   patient: {

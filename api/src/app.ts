@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Redis } from 'ioredis';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS } from 'shared-contracts';
+import { ENDPOINTS } from '@careloop/shared-contracts';
 import type { AppDeps } from './deps';
 import { contractTransform } from './http/openapi';
 import { fallbackStore, RedisHealth, withTimeout } from './http/rate-limit-store';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
-import { ROLES, type Role } from 'shared-contracts';
+import { ROLES, type Role } from '@careloop/shared-contracts';
 import { z } from 'zod';
 
 // Resolves the same from src/ (tests, ts-jest) and dist/ (node): both sit one level below api/.

@@ -5,10 +5,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createBrowserRouter } from 'shared-router';
+import { RouterProvider, createBrowserRouter } from '@careloop/shared-router';
 import { ThemeProvider } from 'styled-components';
-import { configureApi, createQueryClient, loadRuntimeConfig, useSession } from 'shared-auth';
-import { theme } from 'shared-ui';
+import { configureApi, createQueryClient, loadRuntimeConfig, useSession } from '@careloop/shared-auth';
+import { theme } from '@careloop/shared-ui';
 import { Layout } from '../../shell/src/Layout';
 import { NotFound } from '../../shell/src/NotFound';
 import { RouterError } from '../../shell/src/RouterError';

@@ -51,7 +51,7 @@ async function buildWithSharedUiRelease(
   expect(manifest.metaData.buildInfo.buildVersion).toBe(
     JSON.parse(readFileSync(join(ROOT, app, 'package.json'), 'utf8')).version,
   );
-  expect(manifest.shared).toContainEqual(expect.objectContaining({ name: 'shared-ui', version, singleton: false }));
+  expect(manifest.shared).toContainEqual(expect.objectContaining({ name: '@careloop/shared-ui', version, singleton: false }));
   return out;
 }
 

@@ -170,13 +170,13 @@ test('a remote whose manifest needs a newer shared-auth is explained before any 
   await page.route(`${PATIENT}/mf-manifest.json`, async (route) => {
     const answer = await route.fetch();
     const manifest = await answer.json();
-    for (const shared of manifest.shared) if (shared.name === 'shared-auth') shared.requiredVersion = needs;
+    for (const shared of manifest.shared) if (shared.name === '@careloop/shared-auth') shared.requiredVersion = needs;
     await route.fulfill({ response: answer, json: manifest });
   });
 
   await page.goto('/patient/signup');
   await expect(page.getByTestId('remote-incompatible')).toContainText(
-    `This part of CareLoop needs a newer version of shared-auth (${needs}, this page has ${have}); reload or contact support.`,
+    `This part of CareLoop needs a newer version of @careloop/shared-auth (${needs}, this page has ${have}); reload or contact support.`,
   );
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   // Another page of the same remote: explained again, not logged again; the other remotes still work.
@@ -185,6 +185,6 @@ test('a remote whose manifest needs a newer shared-auth is explained before any 
   await page.goBack();
   await expect(page.getByTestId('remote-incompatible')).toBeVisible();
   expect(errors).toHaveLength(1);
-  expect(errors[0]).toContain(`shared-auth ${needs}, this page has ${have}`);
+  expect(errors[0]).toContain(`@careloop/shared-auth ${needs}, this page has ${have}`);
   expect(patientCode).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import type { RemoteRoute } from 'shared-ui';
+import type { RemoteRoute } from '@careloop/shared-ui';
 
 /**
  * Every route remote-doctor serves, once: exposed as remote_doctor/routes to the shell (which sends

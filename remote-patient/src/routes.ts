@@ -1,4 +1,4 @@
-import type { RemoteRoute } from 'shared-ui';
+import type { RemoteRoute } from '@careloop/shared-ui';
 
 /**
  * Every route remote-patient serves, once: exposed as remote_patient/routes to the shell (which

@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type AllergyIntoleranceCreate, type AllergyIntoleranceWrite, type AllergyReport } from 'shared-contracts';
+import {
+  ENDPOINTS,
+  type AllergyIntoleranceCreate,
+  type AllergyIntoleranceWrite,
+  type AllergyReport,
+} from '@careloop/shared-contracts';
 import { call } from './client';
 import { recordsKey } from './records';
 

@@ -5,7 +5,7 @@ import {
   type PatientSignup,
   type Role,
   type TokenResponse,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { call } from './client';
 
 export const login = (role: Role, body: LoginBody) => call(ENDPOINTS[`${role}Login`], { body });

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from 'shared-contracts';
+import { ENDPOINTS } from '@careloop/shared-contracts';
 import { ZodError } from 'zod';
 import { startFakeApi } from '../../test-support/fake-api';
 import { prescription as fixture } from '../../test-support/fixtures';

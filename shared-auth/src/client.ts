@@ -1,5 +1,5 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
-import { fillPath, SESSION_EXPIRED, type EndpointDef } from 'shared-contracts';
+import { fillPath, SESSION_EXPIRED, type EndpointDef } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { noteMfaRequired } from './mfa';
 import { useSession } from './session';

@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from 'shared-contracts';
+import type { RuntimeConfig } from '@careloop/shared-contracts';
 import { z } from 'zod';
 
 // The pages' CSP allows no eval (scripts/web-server.mjs). zod compiles parsers with
@@ -6,7 +6,7 @@ import { z } from 'zod';
 // every web app runs zod without it (the setting is global, shared by every copy of zod).
 z.config({ jitless: true });
 
-export type { RuntimeConfig } from 'shared-contracts';
+export type { RuntimeConfig } from '@careloop/shared-contracts';
 
 export async function loadRuntimeConfig(url = '/runtime-config.json'): Promise<RuntimeConfig> {
   // Not through call(): a static file of the web app itself, read before the api's URL is known.

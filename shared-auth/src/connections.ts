@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, REQUEST_LIST_REFRESH_DELAY_MS, type Role } from 'shared-contracts';
+import { ENDPOINTS, REQUEST_LIST_REFRESH_DELAY_MS, type Role } from '@careloop/shared-contracts';
 import { call } from './client';
 import { profileKey } from './profile';
 import { worklistKey } from './records';

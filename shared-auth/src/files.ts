@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ENDPOINTS, PDF_MIME } from 'shared-contracts';
+import { ENDPOINTS, PDF_MIME } from '@careloop/shared-contracts';
 import { call } from './client';
 
 export const filesKey = (patientId?: string) => ['medical-files', patientId ?? 'mine'] as const;

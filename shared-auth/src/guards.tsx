@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'shared-router';
-import type { Role } from 'shared-contracts';
+import { Navigate } from '@careloop/shared-router';
+import type { Role } from '@careloop/shared-contracts';
 import { idleSignedOutRole } from './idle';
 import { useMfaGate } from './mfa';
 import { useSession } from './session';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'shared-router';
-import { ENDPOINTS, type Role } from 'shared-contracts';
+import { useLocation, useNavigate, useSearchParams } from '@careloop/shared-router';
+import { ENDPOINTS, type Role } from '@careloop/shared-contracts';
 import { logoutOnServer } from './auth';
 import { call } from './client';
 import { useSession } from './session';

@@ -1,4 +1,4 @@
-import { ENDPOINTS, FHIR_MIME } from 'shared-contracts';
+import { ENDPOINTS, FHIR_MIME } from '@careloop/shared-contracts';
 import { call, fetchFile } from './client';
 
 /** `careloop-health-record-2026-11-23.json`: the download's name, dated the person's own day. */

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'shared-router';
+import { useNavigate } from '@careloop/shared-router';
 import { logoutOnServer } from './auth';
 import { clearAllDrafts } from './drafts';
 import { useSession } from './session';

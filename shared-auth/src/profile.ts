@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type DoctorProfileUpdate, type PatientProfileUpdate } from 'shared-contracts';
+import { ENDPOINTS, type DoctorProfileUpdate, type PatientProfileUpdate } from '@careloop/shared-contracts';
 import { call } from './client';
 import { recordsKey } from './records';
 

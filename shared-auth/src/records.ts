@@ -9,7 +9,7 @@ import {
   type Pregnancy,
   type PrescriptionCreate,
   type Role,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { call } from './client';
 
 const FIRST_PAGE = { page: 1, limit: PAGE_SIZE };

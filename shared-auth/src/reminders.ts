@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type ReminderCreate } from 'shared-contracts';
+import { ENDPOINTS, type ReminderCreate } from '@careloop/shared-contracts';
 import { call } from './client';
 
 const remindersKey = ['reminders'] as const;

@@ -1,4 +1,4 @@
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 
 export const dashboardPath = (role: Role) => `/${role}/dashboard`;
 export const otherRole = (role: Role): Role => (role === 'patient' ? 'doctor' : 'patient');

@@ -5,7 +5,7 @@ import {
   type RemoveTwoFactorBody,
   type Role,
   TokenResponse,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { call } from './client';
 
 /** GET /{role}/qrCode: a new secret to scan; on only once a code verifies it. */

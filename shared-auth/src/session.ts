@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist, type PersistStorage } from 'zustand/middleware';
-import { isRole, type Role } from 'shared-contracts';
+import { isRole, type Role } from '@careloop/shared-contracts';
 
 export const TOKEN_KEY = 'token';
 export const ROLE_KEY = 'role';

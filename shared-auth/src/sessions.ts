@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type Role } from 'shared-contracts';
+import { ENDPOINTS, type Role } from '@careloop/shared-contracts';
 import { call } from './client';
 
 export const sessionsKey = (role: Role) => ['sessions', role] as const;

@@ -1,4 +1,4 @@
-import { isRole, type Role } from 'shared-contracts';
+import { isRole, type Role } from '@careloop/shared-contracts';
 import { clearDraftsHere } from './drafts';
 
 /*

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { AuditAction, AuditEntity, AuditEntry, Role, SecurityAction } from 'shared-contracts';
-import { useAccessHistory } from 'shared-auth';
+import type { AuditAction, AuditEntity, AuditEntry, Role, SecurityAction } from '@careloop/shared-contracts';
+import { useAccessHistory } from '@careloop/shared-auth';
 import { Button, Card, EmptyState, Heading, Page, Row } from './components';
 import { ClinicTimeZoneNote, useClinicTime } from './dates';
 

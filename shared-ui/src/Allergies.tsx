@@ -17,7 +17,7 @@ import {
   Text,
   type AllergyIntolerance,
   type Role,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import {
   serverError,
   useAllergies,
@@ -26,7 +26,7 @@ import {
   useReportAllergy,
   useSubstanceSuggestions,
   useUpdateAllergy,
-} from 'shared-auth';
+} from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Row } from './components';
 import { FormSelectField, FormTextAreaField, FormTextField, TextField } from './fields';
 import { emptyAsUnset, useSchemaForm } from './formSchemas';

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import type { Acuity, Assessment } from 'shared-contracts';
+import type { Acuity, Assessment } from '@careloop/shared-contracts';
 import { useClinicTime } from './dates';
 
 /*

@@ -1,9 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseFormReturn } from 'react-hook-form';
-import { useNavigate } from 'shared-router';
-import { DoctorCompleteProfile, type Gender, type PatientCompleteProfile, type Role } from 'shared-contracts';
-import { completeProfile, profileKey, roleTitle, serverError, useSession } from 'shared-auth';
+import { useNavigate } from '@careloop/shared-router';
+import { DoctorCompleteProfile, type Gender, type PatientCompleteProfile, type Role } from '@careloop/shared-contracts';
+import { completeProfile, profileKey, roleTitle, serverError, useSession } from '@careloop/shared-auth';
 import { Banner, Button, Heading, Narrow, Page } from './components';
 import { fieldErrorsFrom, fieldNamesOf, listFromText } from './formSchemas';
 import { SchemaForm } from './SchemaForm';

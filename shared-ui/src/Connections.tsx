@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'shared-router';
+import { Link } from '@careloop/shared-router';
 import styled from 'styled-components';
-import { ConnectionRequestBody, type Role } from 'shared-contracts';
+import { ConnectionRequestBody, type Role } from '@careloop/shared-contracts';
 import {
   otherRole,
   requestConnection,
@@ -12,7 +12,7 @@ import {
   useRespondToRequest,
   useRevokeAssignment,
   type RequestDirection,
-} from 'shared-auth';
+} from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
 import { FormTextField } from './fields';
 import { PatientIdentity, patientIdentityText, type PatientIdentityFacts } from './PatientIdentity';

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from 'shared-router';
+import { Link, useParams } from '@careloop/shared-router';
 import styled from 'styled-components';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import {
   dashboardPath,
   disownEmail,
@@ -13,7 +13,7 @@ import {
   useAccount,
   useSession,
   verifyEmail,
-} from 'shared-auth';
+} from '@careloop/shared-auth';
 import { Banner, Button, Card, Heading, Narrow, Page } from './components';
 import { TextField } from './fields';
 import { theme } from './theme';

@@ -1,4 +1,4 @@
-import { useMedicalFiles } from 'shared-auth';
+import { useMedicalFiles } from '@careloop/shared-auth';
 import { Card, EmptyState } from './components';
 
 /** The PDF links of one patient: the caller's own, or (doctors) an assigned patient's. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { fetchHealthRecordFhir, fetchHealthRecordPdf, healthRecordFileName } from 'shared-auth';
+import { fetchHealthRecordFhir, fetchHealthRecordPdf, healthRecordFileName } from '@careloop/shared-auth';
 import { Banner, Button, Card, Row } from './components';
 
 type Format = 'fhir' | 'pdf';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'shared-router';
-import { ENDPOINTS, googleSignInErrorText, LoginBody, VerifyLoginCodeBody, type Role } from 'shared-contracts';
+import { Link, Navigate, useNavigate, useSearchParams } from '@careloop/shared-router';
+import { ENDPOINTS, googleSignInErrorText, LoginBody, VerifyLoginCodeBody, type Role } from '@careloop/shared-contracts';
 import {
   clearIdleSignOutNotice,
   dashboardPath,
@@ -11,7 +11,7 @@ import {
   serverError,
   useSession,
   verifyLoginCode,
-} from 'shared-auth';
+} from '@careloop/shared-auth';
 import { Banner, Button, Heading, Narrow, Page, Row } from './components';
 import { FormTextField } from './fields';
 import { SchemaForm } from './SchemaForm';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import styled from 'styled-components';
-import { ALERT_SEVERITIES, type MedicationAlert } from 'shared-contracts';
+import { ALERT_SEVERITIES, type MedicationAlert } from '@careloop/shared-contracts';
 import { TextField } from './fields';
 import { theme } from './theme';
 

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { FormProvider, get, type FieldErrors, type FieldValues, type UseFormReturn } from 'react-hook-form';
 import styled from 'styled-components';
-import { serverError } from 'shared-auth';
+import { serverError } from '@careloop/shared-auth';
 import { Banner, Button, Row } from './components';
 import { fieldErrorsFrom } from './formSchemas';
 import { theme } from './theme';

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ComponentProps } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { WEAK_PASSWORD } from 'shared-contracts';
+import { WEAK_PASSWORD } from '@careloop/shared-contracts';
 import styled from 'styled-components';
 import { FormTextField } from './fields';
 import type { PasswordJudgement } from './password-judge';

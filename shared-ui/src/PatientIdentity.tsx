@@ -1,6 +1,6 @@
 import styled from 'styled-components';
-import type { AssignedPatient } from 'shared-contracts';
-import { useDoctorProfile } from 'shared-auth';
+import type { AssignedPatient } from '@careloop/shared-contracts';
+import { useDoctorProfile } from '@careloop/shared-auth';
 import { theme } from './theme';
 
 /** What tells one patient from another of the same name: name, date of birth and e-mail. */

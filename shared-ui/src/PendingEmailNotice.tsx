@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { profileKey, serverError, useSession, withdrawPendingEmail } from 'shared-auth';
+import { profileKey, serverError, useSession, withdrawPendingEmail } from '@careloop/shared-auth';
 import { Banner, Button } from './components';
 
 /**

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { Pregnancy, Role } from 'shared-contracts';
-import { usePatientProfile, usePregnancy, useSetPregnancy } from 'shared-auth';
+import type { Pregnancy, Role } from '@careloop/shared-contracts';
+import { usePatientProfile, usePregnancy, useSetPregnancy } from '@careloop/shared-auth';
 import { Banner, Button, Card } from './components';
 
 const STATUS_TEXT: Record<Pregnancy['status'], string> = {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import type { Prescription, Role } from 'shared-contracts';
-import { serverError, usePrescriptions, useStopPrescription } from 'shared-auth';
+import type { Prescription, Role } from '@careloop/shared-contracts';
+import { serverError, usePrescriptions, useStopPrescription } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
 import { TextField } from './fields';
 import { MedicationAlertList, NotChecked } from './MedicationAlerts';

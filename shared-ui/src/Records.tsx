@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation } from 'shared-router';
+import { Link, useLocation } from '@careloop/shared-router';
 import styled from 'styled-components';
-import { displayValueIn, recordSections, shortLabelOf, type MedicalRecord, type Role } from 'shared-contracts';
-import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from 'shared-auth';
+import { displayValueIn, recordSections, shortLabelOf, type MedicalRecord, type Role } from '@careloop/shared-contracts';
+import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Heading } from './components';
 import { Allergies } from './Allergies';
 import { PregnancyStatus } from './PregnancyStatus';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import styled from 'styled-components';
-import type { Role } from 'shared-contracts';
-import { fetchRecoveryCodesStatus, regenerateRecoveryCodes, serverError } from 'shared-auth';
+import type { Role } from '@careloop/shared-contracts';
+import { fetchRecoveryCodesStatus, regenerateRecoveryCodes, serverError } from '@careloop/shared-auth';
 import { Banner, Button, ButtonLink, Row } from './components';
 import { TextField } from './fields';
 import { theme } from './theme';

@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
-import type { Role } from 'shared-contracts';
-import { RequireSession } from 'shared-auth';
+import type { Role } from '@careloop/shared-contracts';
+import { RequireSession } from '@careloop/shared-auth';
 import { SessionHandoff } from './SessionHandoff';
 
 /**

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { useAccount, useSessionHandoff } from 'shared-auth';
-import type { Role } from 'shared-contracts';
+import { useAccount, useSessionHandoff } from '@careloop/shared-auth';
+import type { Role } from '@careloop/shared-contracts';
 import styled from 'styled-components';
 import { Banner, Button } from './components';
 import { theme } from './theme';

@@ -1,5 +1,5 @@
-import type { Role } from 'shared-contracts';
-import { useEndSessions, useSessions } from 'shared-auth';
+import type { Role } from '@careloop/shared-contracts';
+import { useEndSessions, useSessions } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Page, Row } from './components';
 import { ClinicTimeZoneNote, useClinicTime } from './dates';
 

@@ -1,10 +1,18 @@
 import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Link, Navigate, RouterProvider, createBrowserRouter, Outlet, type RouteObject } from 'shared-router';
+import { Link, Navigate, RouterProvider, createBrowserRouter, Outlet, type RouteObject } from '@careloop/shared-router';
 import styled, { ThemeProvider } from 'styled-components';
-import type { Role } from 'shared-contracts';
-import { configureApi, createQueryClient, dashboardPath, loadRuntimeConfig, roleTitle, useLogout, useSession } from 'shared-auth';
+import type { Role } from '@careloop/shared-contracts';
+import {
+  configureApi,
+  createQueryClient,
+  dashboardPath,
+  loadRuntimeConfig,
+  roleTitle,
+  useLogout,
+  useSession,
+} from '@careloop/shared-auth';
 import { Button, ButtonLink, Card, Page } from './components';
 import { Login } from './Login';
 import { guardRoute, type RemoteRoute } from './RemoteRoutes';

@@ -7,7 +7,7 @@ import {
   VerifyCodeBody,
   type Role,
   type TwoFactorSetupResponse,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import {
   fetchTwoFactorSetup,
   profileKey,
@@ -16,8 +16,8 @@ import {
   useAccount,
   useMfaGate,
   verifyTwoFactorCode,
-} from 'shared-auth';
-import { useNavigate } from 'shared-router';
+} from '@careloop/shared-auth';
+import { useNavigate } from '@careloop/shared-router';
 import { Banner, Button, Card, Heading, Row } from './components';
 import { NewRecoveryCodes, RecoveryCodesPanel, recoveryCodesKey } from './RecoveryCodes';
 import { TextField } from './fields';

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import styled, { createGlobalStyle } from 'styled-components';
 import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css';
-import type { VitalSignTrend } from 'shared-contracts';
+import type { VitalSignTrend } from '@careloop/shared-contracts';
 import { theme } from './theme';
 import { TREND_PANELS, type BandTone, type TrendPanel } from './vitalSignPanels';
 

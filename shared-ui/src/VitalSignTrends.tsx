@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
-import { TREND_MAX_RECORDS, type Role, type VitalSignPoint, type VitalSignTrend } from 'shared-contracts';
-import { useVitalSignTrend } from 'shared-auth';
+import { TREND_MAX_RECORDS, type Role, type VitalSignPoint, type VitalSignTrend } from '@careloop/shared-contracts';
+import { useVitalSignTrend } from '@careloop/shared-auth';
 import { Banner, Card, EmptyState } from './components';
 import { theme } from './theme';
 import { measuresText, timeText } from './vitalSignPanels';

@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { SECURITY_ACTIONS, type AuditEntry, type Role } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { SECURITY_ACTIONS, type AuditEntry, type Role } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { AccessHistoryView, describeSecurity } from './AccessHistory';
 

@@ -1,7 +1,7 @@
-import { useNavigate } from 'shared-router';
-import type { DoctorSignup, PatientSignup, Role } from 'shared-contracts';
+import { useNavigate } from '@careloop/shared-router';
+import type { DoctorSignup, PatientSignup, Role } from '@careloop/shared-contracts';
 import { useFormContext, useWatch, type UseFormReturn } from 'react-hook-form';
-import { dashboardPath, roleTitle, signup, useSession } from 'shared-auth';
+import { dashboardPath, roleTitle, signup, useSession } from '@careloop/shared-auth';
 import { Heading, Narrow, Page } from './components';
 import { FormTextField } from './fields';
 import { MultiStepForm, type Step } from './MultiStepForm';

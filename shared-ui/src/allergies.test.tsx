@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'shared-router';
-import type { AllergyIntolerance } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { MemoryRouter } from '@careloop/shared-router';
+import type { AllergyIntolerance } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi, type Recorded } from '../../test-support/fake-api';
 import { patientMe } from '../../test-support/fixtures';
 import { Allergies } from './Allergies';

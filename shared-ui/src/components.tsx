@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'shared-router';
+import { Link } from '@careloop/shared-router';
 import styled, { css } from 'styled-components';
 import { theme } from './theme';
 

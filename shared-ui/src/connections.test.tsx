@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'shared-router';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { MemoryRouter } from '@careloop/shared-router';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { ConnectRequestForm, RequestList } from './Connections';
 

@@ -1,5 +1,5 @@
 import { createElement } from 'react';
-import { useClinic } from 'shared-auth';
+import { useClinic } from '@careloop/shared-auth';
 
 const OPTIONS: Intl.DateTimeFormatOptions = {
   day: 'numeric',

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type DefaultValues, type FieldValues, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { CURRENT_PASSWORD_WRONG, DUPLICATE_EMAIL, ownEntry } from 'shared-contracts';
+import { CURRENT_PASSWORD_WRONG, DUPLICATE_EMAIL, ownEntry } from '@careloop/shared-contracts';
 import { splitList, withoutEmpty } from './forms';
 
 /**

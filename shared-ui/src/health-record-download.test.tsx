@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { patientMe } from '../../test-support/fixtures';
 import { DOWNLOAD_FAILED, HealthRecordDownload } from './HealthRecordDownload';

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
-import type { MedicationAlert } from 'shared-contracts';
+import type { MedicationAlert } from '@careloop/shared-contracts';
 import { MedicationAlerts, hasStop, overrideSatisfied } from './MedicationAlerts';
 
 const alert = (over: Partial<MedicationAlert>): MedicationAlert => ({

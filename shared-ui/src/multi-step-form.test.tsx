@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { z } from 'zod';
-import { configureApi, signup } from 'shared-auth';
-import { PatientSignup } from 'shared-contracts';
+import { configureApi, signup } from '@careloop/shared-auth';
+import { PatientSignup } from '@careloop/shared-contracts';
 import { startFakeApi } from '../../test-support/fake-api';
 import { FormTextField } from './fields';
 import { fieldErrorsFrom, fieldNamesOf, useSchemaForm } from './formSchemas';

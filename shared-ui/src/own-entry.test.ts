@@ -1,4 +1,4 @@
-import { googleSignInErrorText, ownEntry, DUPLICATE_EMAIL } from 'shared-contracts';
+import { googleSignInErrorText, ownEntry, DUPLICATE_EMAIL } from '@careloop/shared-contracts';
 import { fieldErrorsFrom } from './formSchemas';
 
 // Texts looked up by a key from outside (a query value, a server message) must not reach

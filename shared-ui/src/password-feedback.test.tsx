@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { PatientSignup, WEAK_PASSWORD } from 'shared-contracts';
+import { PatientSignup, WEAK_PASSWORD } from '@careloop/shared-contracts';
 import { AccountFields, ACCOUNT_FIELDS } from './account';
 import { useSchemaForm } from './formSchemas';
 import { MultiStepForm } from './MultiStepForm';

@@ -1,7 +1,7 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
 import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
-import { PASSWORD_MIN_SCORE, passwordUserInputs } from 'shared-contracts';
+import { PASSWORD_MIN_SCORE, passwordUserInputs } from '@careloop/shared-contracts';
 
 // Loaded only through import() (usePasswordFeedback): the dictionaries are megabytes and stay out
 // of every page's first paint. The same library, lists and options as the api's judge

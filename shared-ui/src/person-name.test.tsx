@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { DoctorProfileUpdate, PatientSignup, PERSON_NAME_ERROR } from 'shared-contracts';
+import { DoctorProfileUpdate, PatientSignup, PERSON_NAME_ERROR } from '@careloop/shared-contracts';
 import { FormTextField } from './fields';
 import { useSchemaForm } from './formSchemas';
 import { MultiStepForm } from './MultiStepForm';

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { Prescription, Role } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import type { Prescription, Role } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { doctorMe, prescription } from '../../test-support/fixtures';
 import { PrescriptionList } from './Prescriptions';

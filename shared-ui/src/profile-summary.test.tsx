@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'shared-router';
+import { MemoryRouter } from '@careloop/shared-router';
 import { ProfileSummary } from './DashboardCards';
 
 function renderSummary(email: string) {

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'shared-router';
-import { recordFields, recordSections, shortLabelOf, type MedicalRecord } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { MemoryRouter } from '@careloop/shared-router';
+import { recordFields, recordSections, shortLabelOf, type MedicalRecord } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { assessment } from '../../test-support/fixtures';
 import { RecordDetail, RecordList } from './Records';

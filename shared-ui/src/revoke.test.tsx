@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import type { Role } from 'shared-contracts';
-import { configureApi, createQueryClient, profileKey, useSession } from 'shared-auth';
+import type { Role } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, profileKey, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { AssignedPeople } from './Connections';
 

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { CURRENT_PASSWORD_WRONG, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CODE_WRONG } from 'shared-contracts';
-import { configureApi, createQueryClient, RequireSession, useMfaGate, useSession } from 'shared-auth';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import { CURRENT_PASSWORD_WRONG, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CODE_WRONG } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, RequireSession, useMfaGate, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { patientMe } from '../../test-support/fixtures';
 import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, DoctorCompleteProfileForm } from './CompleteProfileForm';

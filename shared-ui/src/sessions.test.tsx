@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { SessionInfo } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import type { SessionInfo } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { SessionsView } from './Sessions';
 

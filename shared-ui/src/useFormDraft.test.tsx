@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
-import { draftKey, readDraft } from 'shared-auth';
+import { draftKey, readDraft } from '@careloop/shared-auth';
 import { useFormDraft } from './useFormDraft';
 
 const DOCTOR = '7b2d2f5f-9b5c-4a1f-8b4a-3a2a6f2d1b55';

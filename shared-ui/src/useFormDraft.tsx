@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import { draftKey, readDraft, removeDraft, saveDraft, type StoredDraft } from 'shared-auth';
+import { draftKey, readDraft, removeDraft, saveDraft, type StoredDraft } from '@careloop/shared-auth';
 import { Button, Row } from './components';
 import { formatDateTime } from './dates';
 

@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import type { VitalSignTrend } from 'shared-contracts';
+import type { VitalSignTrend } from '@careloop/shared-contracts';
 import VitalSignChart from './VitalSignChart';
 
 // jsdom has no canvas: uPlot is replaced at its module edge to read the options the chart gives it.

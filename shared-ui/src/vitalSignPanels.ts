@@ -1,4 +1,4 @@
-import type { VitalSignPoint, VitalSignTrend } from 'shared-contracts';
+import type { VitalSignPoint, VitalSignTrend } from '@careloop/shared-contracts';
 
 /*
  * The trend chart's panels, one per measure, read by both the view (its accessible name, its

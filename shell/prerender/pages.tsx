@@ -4,9 +4,9 @@
 // The app then renders the same page in a hidden root and swaps it in (src/prerendered.ts).
 import { renderToString } from 'react-dom/server';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'shared-router';
+import { MemoryRouter } from '@careloop/shared-router';
 import { ServerStyleSheet, ThemeProvider } from 'styled-components';
-import { theme } from 'shared-ui';
+import { theme } from '@careloop/shared-ui';
 import publicRoutes from '../../remote-public/src/routes';
 import { Frame } from '../src/Layout';
 

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { Outlet } from 'shared-router';
-import type { Role } from 'shared-contracts';
+import { Outlet } from '@careloop/shared-router';
+import type { Role } from '@careloop/shared-contracts';
 import styled from 'styled-components';
-import { useIdleLogoff, useSession } from 'shared-auth';
-import { GlobalStyle, IdleWarningDialog } from 'shared-ui';
+import { useIdleLogoff, useSession } from '@careloop/shared-auth';
+import { GlobalStyle, IdleWarningDialog } from '@careloop/shared-ui';
 import { Sidebar } from './Sidebar';
 import { TopNav } from './TopNav';
 import { NewVersionBanner } from './NewVersionBanner';

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { Link, MemoryRouter } from 'shared-router';
+import { Link, MemoryRouter } from '@careloop/shared-router';
 import { NewVersionBanner } from './NewVersionBanner';
 import { newReleaseAvailable } from './releases';
 

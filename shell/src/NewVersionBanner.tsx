@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'shared-router';
+import { useLocation } from '@careloop/shared-router';
 import styled from 'styled-components';
-import { Banner, Button } from 'shared-ui';
+import { Banner, Button } from '@careloop/shared-ui';
 import { newReleaseAvailable } from './releases';
 
 /** Besides navigation and focus: a tab left open on one page still hears of a release, without a tight poll. */

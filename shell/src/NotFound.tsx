@@ -1,4 +1,4 @@
-import { ButtonLink, Card, Page } from 'shared-ui';
+import { ButtonLink, Card, Page } from '@careloop/shared-ui';
 
 export function NotFound() {
   return (

@@ -1,6 +1,6 @@
 import { Component, Suspense, lazy, useEffect, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import { useRoutes, type RouteObject } from 'shared-router';
-import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from 'shared-ui';
+import { useRoutes, type RouteObject } from '@careloop/shared-router';
+import { Banner, Button, Card, Page, guardRoute, type RemoteRoute } from '@careloop/shared-ui';
 import { NotFound } from './NotFound';
 import { REMOTE_NAMES, type Owner } from './remotes';
 import { incompatibleShared, needsNewer } from './remoteErrors';

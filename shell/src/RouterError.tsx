@@ -1,5 +1,5 @@
-import { isRouteErrorResponse, useRouteError } from 'shared-router';
-import { Card, Page } from 'shared-ui';
+import { isRouteErrorResponse, useRouteError } from '@careloop/shared-router';
+import { Card, Page } from '@careloop/shared-ui';
 
 /** SPEC §8: the router's default screen for 400, 403, 404, 405 and thrown errors. */
 export function RouterError() {

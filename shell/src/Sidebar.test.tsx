@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { createQueryClient, useSession } from 'shared-auth';
-import type { RemoteNavEntry, RemoteRoute } from 'shared-ui';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import { createQueryClient, useSession } from '@careloop/shared-auth';
+import type { RemoteNavEntry, RemoteRoute } from '@careloop/shared-ui';
 import { loadRemote } from '@module-federation/enhanced/runtime';
 import { routes } from './routes';
 import { sidebarEntries } from './Sidebar';

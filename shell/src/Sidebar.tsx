@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { Link } from 'shared-router';
+import { Link } from '@careloop/shared-router';
 import styled from 'styled-components';
-import type { Role } from 'shared-contracts';
-import { theme, type RemoteRoute } from 'shared-ui';
+import type { Role } from '@careloop/shared-contracts';
+import { theme, type RemoteRoute } from '@careloop/shared-ui';
 import { loadRouteList, useLoadedRouteLists } from './routeLists';
 
 const Aside = styled.aside`

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
-import { Link, NavLink, useLocation } from 'shared-router';
+import { Link, NavLink, useLocation } from '@careloop/shared-router';
 import styled, { css } from 'styled-components';
-import { useLogout, useSession } from 'shared-auth';
-import { Button, theme } from 'shared-ui';
+import { useLogout, useSession } from '@careloop/shared-auth';
+import { Button, theme } from '@careloop/shared-ui';
 import { useDismissable } from './useDismiss';
 
 const Bar = styled.header`

@@ -1,10 +1,10 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createBrowserRouter } from 'shared-router';
+import { RouterProvider, createBrowserRouter } from '@careloop/shared-router';
 import { ThemeProvider } from 'styled-components';
-import { configureApi, configureIdleTimeout, createQueryClient, listenForDraftClearing, useSession } from 'shared-auth';
-import { theme } from 'shared-ui';
+import { configureApi, configureIdleTimeout, createQueryClient, listenForDraftClearing, useSession } from '@careloop/shared-auth';
+import { theme } from '@careloop/shared-ui';
 import { routes } from './routes';
 import { reportCaughtError } from './RemoteView';
 import { runtimeConfig } from './startup';

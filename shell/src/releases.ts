@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from 'shared-auth';
+import type { RuntimeConfig } from '@careloop/shared-auth';
 import { fetchRuntimeConfig } from './runtimeConfigFile';
 
 // No shared module here (types only): remotes.ts calls it from the entry chunk (startup.ts).

@@ -15,6 +15,6 @@ test('other failures are not a mismatch', () => {
 });
 
 test('newer or older than the loaded version', () => {
-  expect(needsNewer({ pkg: 'shared-auth', loaded: '1.1.0', needs: '^1.2.0' })).toBe(true);
+  expect(needsNewer({ pkg: '@careloop/shared-auth', loaded: '1.1.0', needs: '^1.2.0' })).toBe(true);
   expect(needsNewer({ pkg: 'react', loaded: '19.3.1', needs: '^18.3.1' })).toBe(false);
 });

@@ -1,5 +1,5 @@
 import { registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import type { RuntimeConfig } from 'shared-auth';
+import type { RuntimeConfig } from '@careloop/shared-auth';
 import { careloopFederationPlugin } from './federationPlugin';
 import { rememberLoadedReleases } from './releases';
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import type { RemoteRoute } from 'shared-ui';
+import type { RemoteRoute } from '@careloop/shared-ui';
 import { REMOTE_NAMES, type Owner } from './remotes';
 import { isRemoteLoadFailure } from './federationPlugin';
 import { incompatibleRemote, markReported } from './sharedVersions';

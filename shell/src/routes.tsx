@@ -1,6 +1,6 @@
-import type { RouteObject } from 'shared-router';
-import { matchPath, useLocation } from 'shared-router';
-import { RequireSession, useSession } from 'shared-auth';
+import type { RouteObject } from '@careloop/shared-router';
+import { matchPath, useLocation } from '@careloop/shared-router';
+import { RequireSession, useSession } from '@careloop/shared-auth';
 import { Layout } from './Layout';
 import { RouterError } from './RouterError';
 import { RemoteRoutes } from './RemoteView';

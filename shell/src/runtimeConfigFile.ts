@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from 'shared-auth';
+import type { RuntimeConfig } from '@careloop/shared-auth';
 
 // Imports no shared module (types only): it runs from the shell's entry chunk (startup.ts), before
 // the shared chunks arrive. shared-auth's loadRuntimeConfig does the same for the remotes' own pages.

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { createQueryClient, useSession } from 'shared-auth';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import { createQueryClient, useSession } from '@careloop/shared-auth';
 import { ownerOf, routes } from './routes';
 import { forgetRouteLists } from './RemoteView';
 import { VIEW_DEADLINE_MS } from './federationPlugin';
@@ -44,7 +44,7 @@ jest.mock('@module-federation/enhanced/runtime', () => ({
     if (down.has(remote)) throw new Error(`${remote} unreachable`);
     if (tooNew.has(remote))
       throw new Error(
-        `[ Federation Runtime ]: Version 1.1.0 from shell of shared singleton module shared-auth does not satisfy the requirement of ${remote} which needs ^1.2.0)`,
+        `[ Federation Runtime ]: Version 1.1.0 from shell of shared singleton module @careloop/shared-auth does not satisfy the requirement of ${remote} which needs ^1.2.0)`,
       );
     return {
       default: LISTS[remote].map(([path, view, access]) => ({
@@ -160,7 +160,7 @@ test('a remote built against a newer shared-auth shows a contained, explained pa
   tooNew.add('remote_patient');
   renderAt('/patient/signup');
   expect(await screen.findByTestId('remote-incompatible')).toHaveTextContent(
-    'This part of CareLoop needs a newer version of shared-auth (^1.2.0, this page has 1.1.0); reload or contact support.',
+    'This part of CareLoop needs a newer version of @careloop/shared-auth (^1.2.0, this page has 1.1.0); reload or contact support.',
   );
   expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   expect(screen.queryByTestId('remote-error')).not.toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import type { RuntimeConfig } from 'shared-auth';
-import type { RemoteRoute } from 'shared-ui';
+import type { RuntimeConfig } from '@careloop/shared-auth';
+import type { RemoteRoute } from '@careloop/shared-ui';
 import { ownerOf } from './owners';
 import { fetchRuntimeConfig } from './runtimeConfigFile';
 import { REMOTE_NAMES, registerRemoteLocations, type Owner } from './remotes';

@@ -15,7 +15,7 @@ function app(name: string, version: string, share: (version: string) => Share, s
     remotes: [],
     shareStrategy: 'loaded-first',
     shared: {
-      'shared-ui': {
+      '@careloop/shared-ui': {
         version,
         // what the app's own copy would be: its name, so a test sees whose copy a consumer got
         get: () => Promise.resolve(() => ({ builtInto: name, version })),
@@ -28,12 +28,12 @@ function app(name: string, version: string, share: (version: string) => Share, s
 }
 
 async function whoseSharedUi(instance: ModuleFederation) {
-  const factory = await instance.loadShare<{ builtInto: string; version: string }>('shared-ui');
+  const factory = await instance.loadShare<{ builtInto: string; version: string }>('@careloop/shared-ui');
   if (!factory) throw new Error('no shared-ui');
   return factory();
 }
 
-const own = shared['shared-ui'].version;
+const own = shared['@careloop/shared-ui'].version;
 const [major, minor] = own.split('.').map(Number);
 // remote-doctor alone released the next minor: inside every other app's ^range.
 const doctorRelease = `${major}.${minor + 1}.0`;
@@ -73,7 +73,14 @@ test('the versioned packages are exact; the stateful singletons stay singletons 
     const declared = shared[pkg as keyof typeof shared];
     expect(declared).toEqual(expect.objectContaining({ singleton: false, requiredVersion: declared.version }));
   }
-  for (const pkg of ['react', 'react-dom', 'shared-auth', 'shared-router', 'styled-components', '@tanstack/react-query']) {
+  for (const pkg of [
+    'react',
+    'react-dom',
+    '@careloop/shared-auth',
+    '@careloop/shared-router',
+    'styled-components',
+    '@tanstack/react-query',
+  ]) {
     expect(SINGLETONS).toContain(pkg);
     const declared = shared[pkg as keyof typeof shared];
     expect(declared).toEqual(expect.objectContaining({ singleton: true, requiredVersion: `^${declared.version}` }));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { selectRows } from '../adapters/db';
-import { AuditPage, MedicalFilesResponse, UploadUrlResponse } from 'shared-contracts';
+import { AuditPage, MedicalFilesResponse, UploadUrlResponse } from '@careloop/shared-contracts';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../test/clinical';
 import { local, PDF } from '../test/files';
 import { appPerFile, BACKENDS, bearer, countRows, type TestApp, type TestDb } from '../test/helpers';

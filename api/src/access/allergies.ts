@@ -8,7 +8,7 @@ import {
   type AllergyIntoleranceWrite,
   type AllergyList,
   type AllergyReport,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
 import { codeSubstance, readAllergyText, type AllergyEntry } from '../clinical';

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AllergyIntolerance } from 'shared-contracts';
+import type { AllergyIntolerance } from '@careloop/shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import { readAllergyText, type AllergyEntry } from '../clinical';
 import { allergyIntolerances, doctors, medicalRecords, patients, prescriptions } from '../db/schema';

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Pregnancy } from 'shared-contracts';
+import type { Pregnancy } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { assessRecord, buildSummary, type AssessmentContext } from '../clinical';
 import { isoDate } from '../clinical/age';

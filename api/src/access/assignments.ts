@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AssignedDoctor, AssignedPatient } from 'shared-contracts';
+import type { AssignedDoctor, AssignedPatient } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { qualified } from '../db/qualified';
 import { assignments, doctors, patients, reminders } from '../db/schema';

@@ -1,6 +1,6 @@
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { AuditAction, AuditEntity, Role, SecurityAction } from 'shared-contracts';
+import type { AuditAction, AuditEntity, Role, SecurityAction } from '@careloop/shared-contracts';
 import type { Clock } from '../adapters/clock';
 import type { Queryable } from '../adapters/db';
 import { auditLog } from '../db/schema';

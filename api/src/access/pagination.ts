@@ -1,5 +1,5 @@
 import { desc, eq, getTableColumns, getTableName, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AuditEntity, Page, Role } from 'shared-contracts';
+import type { AuditEntity, Page, Role } from '@careloop/shared-contracts';
 import { preparedOnce, type Queryable } from '../adapters/db';
 import type { medicalRecords, prescriptions } from '../db/schema';
 import { assignedPatientIds } from './assignments';

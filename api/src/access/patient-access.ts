@@ -16,7 +16,7 @@ import {
   type PrescriptionCreate,
   type Reminder,
   type ReminderCreate,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
 import type { FileStorage } from '../adapters/storage';

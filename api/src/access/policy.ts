@@ -1,4 +1,4 @@
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { AccessDenied } from '../lib/errors';
 import { isAssigned } from './assignments';

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Prescription } from 'shared-contracts';
+import type { Prescription } from '@careloop/shared-contracts';
 import { preparedOnce, selectRows, type Queryable } from '../adapters/db';
 import { patients, prescriptions } from '../db/schema';
 import { assignedCondition } from './assignments';

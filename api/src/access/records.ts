@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, lte, or, sql } from 'drizzle-orm';
-import type { AssignedPatient, MedicalRecord, MedicalRecordCreate } from 'shared-contracts';
+import type { AssignedPatient, MedicalRecord, MedicalRecordCreate } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { Queryable } from '../adapters/db';
 import { assignments, doctors, medicalRecords, patients, prescriptions, type MedicalRecordBiodata } from '../db/schema';

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, min, sql } from 'drizzle-orm';
-import { REMINDER_DELIVERIES_SHOWN, type Reminder, type ReminderDelivery } from 'shared-contracts';
+import { REMINDER_DELIVERIES_SHOWN, type Reminder, type ReminderDelivery } from '@careloop/shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import { assignments, DELIVERY_STATUSES, doctors, patients, reminderDeliveries, reminders } from '../db/schema';
 

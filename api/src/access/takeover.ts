@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { allergyIntolerances, assignments, medicalFiles, medicalRecords, prescriptions, reminders } from '../db/schema';
 

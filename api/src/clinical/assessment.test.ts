@@ -1,4 +1,4 @@
-import type { Assessment, MedicalRecord } from 'shared-contracts';
+import type { Assessment, MedicalRecord } from '@careloop/shared-contracts';
 import { assessRecord, CRITICAL, type AssessmentContext } from './assessment';
 import { buildSummary } from './summary';
 import { compareRisk, patientAcuity, worklistOrder, type WorklistEntry } from './worklist';

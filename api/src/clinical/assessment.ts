@@ -1,4 +1,11 @@
-import type { Acuity, Assessment, AssessmentFinding, MedicalRecord, MedicationAlert, Pregnancy } from 'shared-contracts';
+import type {
+  Acuity,
+  Assessment,
+  AssessmentFinding,
+  MedicalRecord,
+  MedicationAlert,
+  Pregnancy,
+} from '@careloop/shared-contracts';
 import { ageOn, type Age } from './age';
 import { infectionWordIn } from './infection';
 import { medicationAlerts, readAllergyText, uncodedDrug, VOCABULARY_VERSION, type AllergyEntry } from './medication-safety';

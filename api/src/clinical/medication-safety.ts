@@ -1,4 +1,4 @@
-import type { MedicationAlert } from 'shared-contracts';
+import type { MedicationAlert } from '@careloop/shared-contracts';
 import { readAllergyText } from './allergy-text';
 import { groupName, interactionKeys, interactionsBetween, INTERACTION_GROUPS, type Interaction } from './interactions';
 import { findSubstances, type Mention } from './substance-matcher';

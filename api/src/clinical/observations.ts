@@ -1,4 +1,4 @@
-import type { MedicalRecord } from 'shared-contracts';
+import type { MedicalRecord } from '@careloop/shared-contracts';
 import { news2, type Consciousness, type News2Result, type Spo2Scale } from './news2';
 import {
   parseBloodPressure,

@@ -1,7 +1,7 @@
 import { readAllergyText } from './allergy-text';
 import { buildSummary, DISCLAIMER, inline } from './summary';
 import { VOCABULARY_VERSION } from './medication-safety';
-import type { MedicalRecord } from 'shared-contracts';
+import type { MedicalRecord } from '@careloop/shared-contracts';
 import { assessment as emptyAssessment } from '../../../test-support/fixtures';
 
 type Gpe = MedicalRecord['examination']['generalPhysicalExamination'];

@@ -1,4 +1,4 @@
-import type { Assessment, AssessmentFinding, MedicalRecord, MedicationAlert } from 'shared-contracts';
+import type { Assessment, AssessmentFinding, MedicalRecord, MedicationAlert } from '@careloop/shared-contracts';
 import { assessRecord, distinctTexts } from './assessment';
 import type { AllergyEntry } from './medication-safety';
 import { normalise } from './vocabulary';
@@ -6,7 +6,7 @@ import { NEWS2_LABELS, type News2Result } from './news2';
 import { recordObservations } from './observations';
 import { bpCategory, flag, fmt, rangeText, REFERENCE, type Reading } from './vitals';
 // The record's field labels are the record descriptor's.
-import { recordField, recordSections, summaryLabelOf, type RecordFieldName } from 'shared-contracts';
+import { recordField, recordSections, summaryLabelOf, type RecordFieldName } from '@careloop/shared-contracts';
 
 /*
  * The deterministic decision-support summary of one medical record: a Markdown text (only "## "

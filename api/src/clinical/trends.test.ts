@@ -1,4 +1,4 @@
-import type { MedicalRecord } from 'shared-contracts';
+import type { MedicalRecord } from '@careloop/shared-contracts';
 import { localDateTime } from './age';
 import { vitalSignTrend } from './trends';
 

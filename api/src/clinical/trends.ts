@@ -1,4 +1,4 @@
-import type { MedicalRecord, VitalSignPoint, VitalSignTrend } from 'shared-contracts';
+import type { MedicalRecord, VitalSignPoint, VitalSignTrend } from '@careloop/shared-contracts';
 import { localDateTime } from './age';
 import { NEWS2_RISK_BANDS } from './news2';
 import { recordObservations } from './observations';

@@ -7,7 +7,7 @@ import {
   RESPIRATORY_RATE_RANGE,
   SIGNED_OR_EXPONENT,
   type GlucoseUnit,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 
 /*
  * Reading the record's vital signs: parsing the typed text, rejecting values no living patient can

@@ -1,4 +1,4 @@
-import type { Acuity, AssessmentFinding, MedicalRecord } from 'shared-contracts';
+import type { Acuity, AssessmentFinding, MedicalRecord } from '@careloop/shared-contracts';
 import { acuityRank, highestAcuity } from './assessment';
 import type { News2Result } from './news2';
 

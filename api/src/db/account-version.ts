@@ -1,5 +1,5 @@
 import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { qualified } from './qualified';
 import { accountTables } from './schema';

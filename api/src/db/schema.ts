@@ -26,14 +26,14 @@ import type {
   Pregnancy,
   PrescriptionOverride,
   SummaryInfo,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import type {
   ALLERGY_CATEGORIES,
   ALLERGY_CLINICAL_STATUSES,
   ALLERGY_CRITICALITIES,
   ALLERGY_TYPES,
   ALLERGY_VERIFICATION_STATUSES,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 
 // Patients and doctors are separate tables: an e-mail is unique per role, not across roles.
 // E-mails are stored lower-cased (the contract lower-cases them), so a plain unique index is enough.

@@ -1,5 +1,5 @@
 import type { CodeableConcept, RiskAssessment } from '@medplum/fhirtypes';
-import type { Acuity } from 'shared-contracts';
+import type { Acuity } from '@careloop/shared-contracts';
 import type { PatientRows } from '../access';
 import { ACUITY_TEXT } from '../clinical';
 

@@ -1,5 +1,5 @@
 import type { Bundle, BundleLink, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
-import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from 'shared-contracts';
+import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type FhirRowKind, type PatientAccess } from '../access';
 import { HttpError } from '../lib/errors';
@@ -47,7 +47,14 @@ const ROWS_OF: Record<FhirType, FhirRowKind[]> = {
 };
 
 /** The types whose R4 search has `subject` (the others: `patient` only). */
-const HAS_SUBJECT = new Set<FhirType>(['Encounter', 'Observation', 'Composition', 'RiskAssessment', 'MedicationRequest', 'DocumentReference']);
+const HAS_SUBJECT = new Set<FhirType>([
+  'Encounter',
+  'Observation',
+  'Composition',
+  'RiskAssessment',
+  'MedicationRequest',
+  'DocumentReference',
+]);
 
 const OWNER_KIND: Partial<Record<AuditEntity, 'record' | 'allergy' | 'prescription' | 'file'>> = {
   medical_record: 'record',
@@ -56,7 +63,13 @@ const OWNER_KIND: Partial<Record<AuditEntity, 'record' | 'allergy' | 'prescripti
   medical_file: 'file',
 };
 
-const ISSUE_CODE: Record<number, string> = { 400: 'invalid', 401: 'login', 403: 'forbidden', 404: 'not-found', 406: 'not-supported' };
+const ISSUE_CODE: Record<number, string> = {
+  400: 'invalid',
+  401: 'login',
+  403: 'forbidden',
+  404: 'not-found',
+  406: 'not-supported',
+};
 
 export function operationOutcome(status: number, diagnostics: string): OperationOutcome {
   return {

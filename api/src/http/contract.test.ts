@@ -1,7 +1,7 @@
 jest.mock('fastify', () => jest.requireActual('../quality/route-spy').spyingFastify());
 
 import type { FastifyInstance } from 'fastify';
-import { ENDPOINTS, routePattern, type Endpoint } from 'shared-contracts';
+import { ENDPOINTS, routePattern, type Endpoint } from '@careloop/shared-contracts';
 import { seenRoutes } from '../quality/route-spy';
 import { createTestApp, createTestDb, type TestApp, type TestDb } from '../test/helpers';
 

@@ -1,4 +1,4 @@
-import { ENDPOINTS, ROLES, type Endpoint, type Role } from 'shared-contracts';
+import { ENDPOINTS, ROLES, type Endpoint, type Role } from '@careloop/shared-contracts';
 import { appPerFile, BACKENDS, bearer, signup } from '../test/helpers';
 
 // Every endpoint that needs a session: what a browser or a proxy must never keep.

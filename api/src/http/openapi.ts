@@ -1,6 +1,6 @@
 import type { SwaggerTransform } from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { ENDPOINTS, PDF_MIME, routePattern, type Endpoint } from 'shared-contracts';
+import { ENDPOINTS, PDF_MIME, routePattern, type Endpoint } from '@careloop/shared-contracts';
 import { routeSchema } from './route';
 
 /** The contract endpoint a route serves: route() (./route.ts) names it by its operationId. */

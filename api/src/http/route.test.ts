@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { endpoint, MessageResponse } from 'shared-contracts';
+import { endpoint, MessageResponse } from '@careloop/shared-contracts';
 import { z } from 'zod';
 import { HttpError } from '../lib/errors';
 import { createTestApp, createTestDb, signup, type TestApp, type TestDb } from '../test/helpers';

@@ -11,7 +11,7 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorResponse, routePattern, type Endpoint, type EndpointDef } from 'shared-contracts';
+import { ErrorResponse, routePattern, type Endpoint, type EndpointDef } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { AppDeps } from '../app';
 import { actorOf, auditDenied } from '../access';

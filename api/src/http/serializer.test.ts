@@ -1,5 +1,5 @@
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
-import { ErrorResponse, Prescription } from 'shared-contracts';
+import { ErrorResponse, Prescription } from '@careloop/shared-contracts';
 import { z } from 'zod';
 import { prescription } from '../../../test-support/fixtures';
 import { serializerCompiler } from './serializer';

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { WEAK_PASSWORD } from 'shared-contracts';
+import { WEAK_PASSWORD } from '@careloop/shared-contracts';
 import {
   appPerFile,
   BACKENDS,

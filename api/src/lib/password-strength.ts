@@ -1,7 +1,7 @@
 import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
 import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
-import { PASSWORD_MIN_SCORE, WEAK_PASSWORD, passwordUserInputs } from 'shared-contracts';
+import { PASSWORD_MIN_SCORE, WEAK_PASSWORD, passwordUserInputs } from '@careloop/shared-contracts';
 import { HttpError } from './errors';
 
 // NIST 800-63B 5.1.1.2 / ASVS 2.1.7: refuse common, breached-style and guessable passwords.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { MedicalFilesResponse, UploadUrlResponse } from 'shared-contracts';
+import { MedicalFilesResponse, UploadUrlResponse } from '@careloop/shared-contracts';
 import { runDueReminders } from '../access';
 import { openDatabase, selectRows, type DbAdapter } from '../adapters/db';
 import { reminders } from '../db/schema';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { selectRows } from '../adapters/db';
 import { account, prescriptionBody, recordBody, type Account } from '../test/clinical';
 import { local, PDF } from '../test/files';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { inArray } from 'drizzle-orm';
-import { Reminder } from 'shared-contracts';
+import { Reminder } from '@careloop/shared-contracts';
 import { openDatabase, type DbAdapter } from '../adapters/db';
 import { reminderDeliveries, reminders } from '../db/schema';
 import { account, connect } from '../test/clinical';

@@ -3,7 +3,7 @@ jest.mock('fastify', () => jest.requireActual('./route-spy').spyingFastify());
 
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { ENDPOINTS, PDF_MIME, routePattern } from 'shared-contracts';
+import { ENDPOINTS, PDF_MIME, routePattern } from '@careloop/shared-contracts';
 import { createSession } from '../modules/auth/sessions';
 import { BACKENDS } from '../test/helpers';
 import { buildCast, closeCast, countAll, tableNames, type Cast } from './cast';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
-import { ROLES, type Role } from 'shared-contracts';
+import { ROLES, type Role } from '@careloop/shared-contracts';
 import { doctors, patients, sessions } from '../db/schema';
 import { hashToken } from '../lib/tokens';
 import { issueHandoffCode } from '../modules/handoff/codes';

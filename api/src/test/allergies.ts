@@ -1,4 +1,4 @@
-import type { AllergyIntoleranceWrite } from 'shared-contracts';
+import type { AllergyIntoleranceWrite } from '@careloop/shared-contracts';
 import type { Account } from './clinical';
 import { bearer, type TestApp } from './helpers';
 

@@ -1,4 +1,4 @@
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { assign } from '../access';
 import { bearer, signup, uniqueEmail, type TestApp } from './helpers';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { UploadUrlResponse } from 'shared-contracts';
+import { UploadUrlResponse } from '@careloop/shared-contracts';
 import {
   allergyIntolerances,
   assignments,

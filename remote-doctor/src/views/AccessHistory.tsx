@@ -1,4 +1,4 @@
-import { AccessHistoryView } from 'shared-ui';
+import { AccessHistoryView } from '@careloop/shared-ui';
 
 /** /doctor/access-history: the doctor account's security log (sign-ins, password, two-factor…). */
 export default function AccessHistory() {

@@ -1,4 +1,4 @@
-import { ConnectRequestForm, Page } from 'shared-ui';
+import { ConnectRequestForm, Page } from '@careloop/shared-ui';
 
 export default function AssignPatients() {
   return (

@@ -1,4 +1,4 @@
-import { MIN_YEARS_OF_EXPERIENCE } from 'shared-contracts';
+import { MIN_YEARS_OF_EXPERIENCE } from '@careloop/shared-contracts';
 import {
   COMPLETE_PROFILE_GENDERS,
   CompleteProfileForm,
@@ -6,7 +6,7 @@ import {
   FormSelectField,
   FormTextField,
   useSchemaForm,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 
 export default function CompleteProfile() {
   const form = useSchemaForm(DoctorCompleteProfileForm, {

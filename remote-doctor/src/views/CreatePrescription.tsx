@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { useNavigate, useParams } from 'shared-router';
+import { useNavigate, useParams } from '@careloop/shared-router';
 import {
   CalendarDate,
   MAX_COURSE_DAYS,
   PrescriptionFields,
   type AllergyIntolerance,
   type PrescriptionCreate,
-} from 'shared-contracts';
-import { createPrescription, overrideRequiredAlerts, useAllergies } from 'shared-auth';
+} from '@careloop/shared-contracts';
+import { createPrescription, overrideRequiredAlerts, useAllergies } from '@careloop/shared-auth';
 import {
   Banner,
   Button,
@@ -29,7 +29,7 @@ import {
   splitList,
   useFormDraft,
   useSchemaForm,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 
 const COURSES = ['days', 'until', 'long-term'] as const;
 const COURSE_LABELS = { days: 'For a number of days', until: 'Until a date', 'long-term': 'Long-term (until stopped)' };

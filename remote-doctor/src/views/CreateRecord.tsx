@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'shared-router';
+import { useNavigate, useParams } from '@careloop/shared-router';
 import { useFormContext, useWatch } from 'react-hook-form';
 import {
   RecordForm,
@@ -14,8 +14,8 @@ import {
   vitalsCheckName,
   type ParsedRecordForm,
   type PlacedRecordField,
-} from 'shared-contracts';
-import { createMedicalRecord, overrideRequiredAlerts } from 'shared-auth';
+} from '@careloop/shared-contracts';
+import { createMedicalRecord, overrideRequiredAlerts } from '@careloop/shared-auth';
 import {
   EmptyState,
   FieldHint,
@@ -34,7 +34,7 @@ import {
   splitList,
   useFormDraft,
   useSchemaForm,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
 

@@ -1,5 +1,14 @@
-import { useDoctorProfile } from 'shared-auth';
-import { DashboardCard, ProfilePlaceholder, Grid, Heading, Page, ProfileSummary, joinList, VerifyEmailBanner } from 'shared-ui';
+import { useDoctorProfile } from '@careloop/shared-auth';
+import {
+  DashboardCard,
+  ProfilePlaceholder,
+  Grid,
+  Heading,
+  Page,
+  ProfileSummary,
+  joinList,
+  VerifyEmailBanner,
+} from '@careloop/shared-ui';
 import { Worklist } from './Worklist';
 
 export default function Dashboard() {

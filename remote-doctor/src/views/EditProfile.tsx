@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'shared-router';
-import { DoctorProfileFields, GENDERS, needsCurrentPassword, type Gender } from 'shared-contracts';
-import { useDoctorProfile, useUpdateProfile } from 'shared-auth';
+import { useNavigate } from '@careloop/shared-router';
+import { DoctorProfileFields, GENDERS, needsCurrentPassword, type Gender } from '@careloop/shared-contracts';
+import { useDoctorProfile, useUpdateProfile } from '@careloop/shared-auth';
 import {
   AccountFields,
   EDIT_ACCOUNT_FIELDS,
@@ -15,7 +15,7 @@ import {
   listFromText,
   onlyFilledIn,
   useSchemaForm,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 
 const EMPTY = {
   name: '',

@@ -1,6 +1,15 @@
 import { useState } from 'react';
-import { useDoctorProfile } from 'shared-auth';
-import { Card, EmptyState, Heading, MedicalFileList, Page, PatientIdentity, PickerField, patientIdentityText } from 'shared-ui';
+import { useDoctorProfile } from '@careloop/shared-auth';
+import {
+  Card,
+  EmptyState,
+  Heading,
+  MedicalFileList,
+  Page,
+  PatientIdentity,
+  PickerField,
+  patientIdentityText,
+} from '@careloop/shared-ui';
 
 /** /doctor/dashboard/medical-files: the files of one assigned patient at a time. */
 export default function MedicalFiles() {

@@ -1,7 +1,7 @@
-import { Link } from 'shared-router';
+import { Link } from '@careloop/shared-router';
 import styled from 'styled-components';
-import { useDoctorProfile } from 'shared-auth';
-import { Card, EmptyState, Heading, Page, PatientIdentity, theme } from 'shared-ui';
+import { useDoctorProfile } from '@careloop/shared-auth';
+import { Card, EmptyState, Heading, Page, PatientIdentity, theme } from '@careloop/shared-ui';
 
 const Rows = styled.ul`
   list-style: none;

@@ -1,5 +1,5 @@
-import { useSearchParams } from 'shared-router';
-import { Page, RecordList } from 'shared-ui';
+import { useSearchParams } from '@careloop/shared-router';
+import { Page, RecordList } from '@careloop/shared-ui';
 
 /** /doctor/all-medical-records, or ?patientId=… for one assigned patient's records (from the dashboard). */
 export default function Records() {

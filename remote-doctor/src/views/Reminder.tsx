@@ -5,8 +5,8 @@ import {
   type AssignedPatient,
   type Reminder as ReminderItem,
   type ReminderDelivery,
-} from 'shared-contracts';
-import { useCancelReminder, useDoctorProfile, useReminders, useScheduleReminder } from 'shared-auth';
+} from '@careloop/shared-contracts';
+import { useCancelReminder, useDoctorProfile, useReminders, useScheduleReminder } from '@careloop/shared-auth';
 import {
   Banner,
   Button,
@@ -22,7 +22,7 @@ import {
   patientIdentityText,
   useClinicTime,
   useSchemaForm,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 
 /** Whom the typed address reaches, when it is one of the doctor's patients. */
 function ReminderRecipient({ patient }: { patient?: AssignedPatient }) {

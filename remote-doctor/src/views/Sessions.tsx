@@ -1,4 +1,4 @@
-import { SessionsView } from 'shared-ui';
+import { SessionsView } from '@careloop/shared-ui';
 
 /** /doctor/sessions: the account's signed-in devices (shared-ui's view). */
 export default function Sessions() {

@@ -1,5 +1,5 @@
-import { DoctorSignup, GENDERS, MIN_YEARS_OF_EXPERIENCE } from 'shared-contracts';
-import { EMPTY_ACCOUNT, FormSelectField, FormTextField, SignupForm, listFromText, useSchemaForm } from 'shared-ui';
+import { DoctorSignup, GENDERS, MIN_YEARS_OF_EXPERIENCE } from '@careloop/shared-contracts';
+import { EMPTY_ACCOUNT, FormSelectField, FormTextField, SignupForm, listFromText, useSchemaForm } from '@careloop/shared-ui';
 
 /** The api's signup schema; the lists are typed as comma-separated text (SPEC §5). */
 const SignupFormSchema = DoctorSignup.extend({

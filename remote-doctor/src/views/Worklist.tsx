@@ -1,7 +1,7 @@
 import styled from 'styled-components';
-import type { WorklistItem } from 'shared-contracts';
-import { useDoctorProfile, useWorklist } from 'shared-auth';
-import { AssignedPeople, ClinicTimeZoneNote, theme, useClinicTime } from 'shared-ui';
+import type { WorklistItem } from '@careloop/shared-contracts';
+import { useDoctorProfile, useWorklist } from '@careloop/shared-auth';
+import { AssignedPeople, ClinicTimeZoneNote, theme, useClinicTime } from '@careloop/shared-ui';
 
 /** "NEWS2 7 (high)", "NEWS2 incomplete (at least 3)", "NEWS2 not applicable (under 16)" or "No vital signs yet". */
 export function news2Text(latest: WorklistItem['latest']): string {

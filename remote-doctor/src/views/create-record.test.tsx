@@ -1,8 +1,14 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { MedicalRecordCreate, localDateTimeHere, recordFields, recordSteps, type MedicalRecord } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import {
+  MedicalRecordCreate,
+  localDateTimeHere,
+  recordFields,
+  recordSteps,
+  type MedicalRecord,
+} from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { assessment } from '../../../test-support/fixtures';
 import CreateRecord from './CreateRecord';

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { doctorMe } from '../../../test-support/fixtures';
 import Dashboard from './Dashboard';

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { OVERRIDE_REQUIRED_ERROR, type MedicationAlert } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import { OVERRIDE_REQUIRED_ERROR, type MedicationAlert } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { prescription } from '../../../test-support/fixtures';
 import CreatePrescription from './CreatePrescription';

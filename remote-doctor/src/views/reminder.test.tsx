@@ -1,9 +1,9 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'shared-router';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
-import type { Reminder as ReminderItem } from 'shared-contracts';
-import { formatDateTime } from 'shared-ui';
+import { MemoryRouter } from '@careloop/shared-router';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
+import type { Reminder as ReminderItem } from '@careloop/shared-contracts';
+import { formatDateTime } from '@careloop/shared-ui';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { reminder, reminderDelivery } from '../../../test-support/fixtures';
 import Reminder from './Reminder';

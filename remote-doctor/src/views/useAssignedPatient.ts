@@ -1,4 +1,4 @@
-import { useDoctorProfile } from 'shared-auth';
+import { useDoctorProfile } from '@careloop/shared-auth';
 
 /** The assigned patient (name, date of birth, e-mail) from the doctor's profile, undefined when not assigned; and the doctor's id. */
 export function useAssignedPatient(patientId: string) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { MedicationAlert } from 'shared-contracts';
-import { fetchDrugAlerts } from 'shared-auth';
+import type { MedicationAlert } from '@careloop/shared-contracts';
+import { fetchDrugAlerts } from '@careloop/shared-auth';
 
 /**
  * The prescribing check of a drug (the patient's allergies, on file and typed, and active

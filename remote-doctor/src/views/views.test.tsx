@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
-import { preloadPasswordJudge } from 'shared-ui';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
+import { preloadPasswordJudge } from '@careloop/shared-ui';
 import { startFakeApi } from '../../../test-support/fake-api';
 import Dashboard from './Dashboard';
 import EditProfile from './EditProfile';

@@ -1,9 +1,9 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from 'shared-router';
-import type { WorklistItem } from 'shared-contracts';
-import { formatDateTime } from 'shared-ui';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
+import type { WorklistItem } from '@careloop/shared-contracts';
+import { formatDateTime } from '@careloop/shared-ui';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { doctorMe } from '../../../test-support/fixtures';
 import { ageText, changeText, news2Text, Worklist } from './Worklist';

@@ -1,5 +1,11 @@
-import { MARITAL_STATUSES, PatientCompleteProfile } from 'shared-contracts';
-import { COMPLETE_PROFILE_GENDERS, CompleteProfileForm, FormSelectField, FormTextField, useSchemaForm } from 'shared-ui';
+import { MARITAL_STATUSES, PatientCompleteProfile } from '@careloop/shared-contracts';
+import {
+  COMPLETE_PROFILE_GENDERS,
+  CompleteProfileForm,
+  FormSelectField,
+  FormTextField,
+  useSchemaForm,
+} from '@careloop/shared-ui';
 
 export default function CompleteProfile() {
   const form = useSchemaForm(PatientCompleteProfile, {

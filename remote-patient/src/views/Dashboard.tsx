@@ -1,5 +1,5 @@
-import { Navigate } from 'shared-router';
-import { usePatientProfile } from 'shared-auth';
+import { Navigate } from '@careloop/shared-router';
+import { usePatientProfile } from '@careloop/shared-auth';
 import {
   AssignedPeople,
   DashboardCard,
@@ -10,7 +10,7 @@ import {
   ProfileSummary,
   TwoFactorSuggestion,
   VerifyEmailBanner,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 
 export default function Dashboard() {
   const { data } = usePatientProfile();

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'shared-router';
-import { GENDERS, MARITAL_STATUSES, PatientProfileUpdate, type Gender, type MaritalStatus } from 'shared-contracts';
-import { usePatientProfile, useUpdateProfile } from 'shared-auth';
+import { useNavigate } from '@careloop/shared-router';
+import { GENDERS, MARITAL_STATUSES, PatientProfileUpdate, type Gender, type MaritalStatus } from '@careloop/shared-contracts';
+import { usePatientProfile, useUpdateProfile } from '@careloop/shared-auth';
 import {
   AccountFields,
   EDIT_ACCOUNT_FIELDS,
@@ -13,7 +13,7 @@ import {
   Page,
   onlyFilledIn,
   useSchemaForm,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 
 const EMPTY = {
   name: '',

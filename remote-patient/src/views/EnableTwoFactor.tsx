@@ -1,4 +1,4 @@
-import { Page, TwoFactorSettings } from 'shared-ui';
+import { Page, TwoFactorSettings } from '@careloop/shared-ui';
 
 export default function EnableTwoFactor() {
   return (

@@ -1,4 +1,4 @@
-import { Page, RequestList } from 'shared-ui';
+import { Page, RequestList } from '@careloop/shared-ui';
 
 export default function IncomingRequests() {
   return (

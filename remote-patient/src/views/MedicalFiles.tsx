@@ -1,4 +1,4 @@
-import { ButtonLink, Heading, MedicalFileList, Page, Row } from 'shared-ui';
+import { ButtonLink, Heading, MedicalFileList, Page, Row } from '@careloop/shared-ui';
 
 export default function MedicalFiles() {
   return (

@@ -1,5 +1,5 @@
-import { useParams } from 'shared-router';
-import { Page, RecordPage } from 'shared-ui';
+import { useParams } from '@careloop/shared-router';
+import { Page, RecordPage } from '@careloop/shared-ui';
 
 /** /all-medical-records/{id}: one record, read-only. */
 export default function MedicalRecord() {

@@ -1,4 +1,4 @@
-import { Page, PrescriptionList } from 'shared-ui';
+import { Page, PrescriptionList } from '@careloop/shared-ui';
 
 export default function Prescriptions() {
   return (

@@ -1,4 +1,4 @@
-import { Card, Page } from 'shared-ui';
+import { Card, Page } from '@careloop/shared-ui';
 
 /** Only in a build with CARELOOP_QA_ROUTE set: proves a remote adds a route with no shell release. */
 export default function QaProbe() {

@@ -1,4 +1,4 @@
-import { Page, RecordList } from 'shared-ui';
+import { Page, RecordList } from '@careloop/shared-ui';
 
 export default function Records() {
   return (

@@ -1,5 +1,5 @@
-import { GENDERS, MARITAL_STATUSES, PatientSignup } from 'shared-contracts';
-import { EMPTY_ACCOUNT, FormSelectField, FormTextField, SignupForm, emptyAsUnset, useSchemaForm } from 'shared-ui';
+import { GENDERS, MARITAL_STATUSES, PatientSignup } from '@careloop/shared-contracts';
+import { EMPTY_ACCOUNT, FormSelectField, FormTextField, SignupForm, emptyAsUnset, useSchemaForm } from '@careloop/shared-ui';
 
 /** The api's signup schema; a date of birth left empty is not sent. */
 const SignupFormSchema = PatientSignup.extend({ DOB: emptyAsUnset(PatientSignup.shape.DOB) });

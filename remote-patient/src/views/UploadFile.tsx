@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Link } from 'shared-router';
-import { PDF_MIME } from 'shared-contracts';
-import { putFile, requestUploadUrl, usePatientProfile } from 'shared-auth';
-import { Banner, Button, Heading, Narrow, Page } from 'shared-ui';
+import { Link } from '@careloop/shared-router';
+import { PDF_MIME } from '@careloop/shared-contracts';
+import { putFile, requestUploadUrl, usePatientProfile } from '@careloop/shared-auth';
+import { Banner, Button, Heading, Narrow, Page } from '@careloop/shared-ui';
 
 type State = { step: 'idle' } | { step: 'sending'; progress: number } | { step: 'done' } | { step: 'failed' };
 

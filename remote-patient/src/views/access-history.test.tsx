@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { AUDIT_ENTITIES, DATA_ACTIONS, type AuditEntry } from 'shared-contracts';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { AUDIT_ENTITIES, DATA_ACTIONS, type AuditEntry } from '@careloop/shared-contracts';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import AccessHistory, { describeAccess } from './AccessHistory';
 

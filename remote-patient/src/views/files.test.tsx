@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from 'shared-router';
-import { configureApi, createQueryClient, useSession } from 'shared-auth';
+import { MemoryRouter } from '@careloop/shared-router';
+import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../../test-support/fake-api';
 import { patientMe } from '../../../test-support/fixtures';
 import MedicalFiles from './MedicalFiles';

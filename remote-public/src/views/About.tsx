@@ -1,4 +1,4 @@
-import { ButtonLink, Row } from 'shared-ui';
+import { ButtonLink, Row } from '@careloop/shared-ui';
 import { ChartIcon, HeartHandIcon, ShieldIcon, StethoscopeIcon } from './icons';
 import { CardGrid, IconBadge, InfoCard, Prose, PublicPage, Section, SectionTitle, MISSION } from './PublicPage';
 

@@ -1,6 +1,6 @@
 import styled from 'styled-components';
-import { CONTACT_EMAIL } from 'shared-contracts';
-import { theme } from 'shared-ui';
+import { CONTACT_EMAIL } from '@careloop/shared-contracts';
+import { theme } from '@careloop/shared-ui';
 import { MailIcon } from './icons';
 import { IconBadge, Prose, PublicPage, Section, SectionTitle, MISSION } from './PublicPage';
 

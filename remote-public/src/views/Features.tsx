@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { ButtonLink, Row, theme } from 'shared-ui';
+import { ButtonLink, Row, theme } from '@careloop/shared-ui';
 import { CheckIcon } from './icons';
 import { Prose, PublicPage, Section, SectionTitle } from './PublicPage';
 

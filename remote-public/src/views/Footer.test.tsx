@@ -1,5 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'shared-router';
+import { MemoryRouter } from '@careloop/shared-router';
 import { Footer } from './Footer';
 
 const renderFooter = () =>

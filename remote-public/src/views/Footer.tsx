@@ -1,8 +1,8 @@
 import type { ComponentType, SVGProps } from 'react';
-import { Link } from 'shared-router';
+import { Link } from '@careloop/shared-router';
 import styled from 'styled-components';
-import { CONTACT_EMAIL } from 'shared-contracts';
-import { theme } from 'shared-ui';
+import { CONTACT_EMAIL } from '@careloop/shared-contracts';
+import { theme } from '@careloop/shared-ui';
 import { FacebookIcon, InstagramIcon, LinkedInIcon, XIcon } from './icons';
 
 export const FOOTER_LINKS: { label: string; to: string }[] = [

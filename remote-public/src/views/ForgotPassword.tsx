@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Link } from 'shared-router';
-import { ForgotPasswordBody, type Role } from 'shared-contracts';
-import { requestPasswordReset, roleTitle } from 'shared-auth';
-import { Banner, Button, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm } from 'shared-ui';
+import { Link } from '@careloop/shared-router';
+import { ForgotPasswordBody, type Role } from '@careloop/shared-contracts';
+import { requestPasswordReset, roleTitle } from '@careloop/shared-auth';
+import { Banner, Button, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm } from '@careloop/shared-ui';
 
 /** /{role}/forgot-password: the answer is the same whether or not the e-mail has an account. */
 export default function ForgotPassword({ role }: { role: Role }) {

@@ -1,5 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'shared-router';
+import { MemoryRouter } from '@careloop/shared-router';
 import Landing from './Landing';
 import { SHOWCASE_CARDS, SLIDE_SPEED_MS } from './Showcase';
 

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { ButtonLink, theme } from 'shared-ui';
+import { ButtonLink, theme } from '@careloop/shared-ui';
 import { Footer } from './Footer';
 import { CheckIcon } from './icons';
 import { PublicMain } from './PublicPage';

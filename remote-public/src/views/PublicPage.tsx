@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
-import { theme } from 'shared-ui';
+import { theme } from '@careloop/shared-ui';
 import { Footer, MISSION } from './Footer';
 
 export { MISSION };

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { Link, useParams } from 'shared-router';
-import { PASSWORD_MIN, ResetPasswordBody, type Role } from 'shared-contracts';
-import { resetPassword, serverError } from 'shared-auth';
+import { Link, useParams } from '@careloop/shared-router';
+import { PASSWORD_MIN, ResetPasswordBody, type Role } from '@careloop/shared-contracts';
+import { resetPassword, serverError } from '@careloop/shared-auth';
 import {
   Banner,
   Button,
@@ -14,7 +14,7 @@ import {
   SchemaForm,
   fieldErrorsFrom,
   useSchemaForm,
-} from 'shared-ui';
+} from '@careloop/shared-ui';
 
 /** The api's body plus the repeated password, which only the form has. */
 const ResetFormSchema = ResetPasswordBody.extend({ confirm: ResetPasswordBody.shape.password });

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import styled, { keyframes } from 'styled-components';
-import { theme } from 'shared-ui';
+import { theme } from '@careloop/shared-ui';
 import { aiPatientCareImage, collaborativePracticeImage, empoweringCliniciansImage, informedDecisionsImage } from './images';
 
 /** SPEC §3 "Showcase card". */

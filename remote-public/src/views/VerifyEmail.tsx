@@ -1,5 +1,5 @@
-import type { Role } from 'shared-contracts';
-import { VerifyEmailView } from 'shared-ui';
+import type { Role } from '@careloop/shared-contracts';
+import { VerifyEmailView } from '@careloop/shared-ui';
 
 /** /{role}/verify-email/{token}: the one view both roles use lives in shared-ui. */
 export default function VerifyEmail({ role }: { role: Role }) {

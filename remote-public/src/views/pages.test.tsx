@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'shared-router';
-import { CONTACT_EMAIL } from 'shared-contracts';
+import { MemoryRouter } from '@careloop/shared-router';
+import { CONTACT_EMAIL } from '@careloop/shared-contracts';
 import About from './About';
 import Contact from './Contact';
 import Features from './Features';

@@ -62,7 +62,13 @@ export const FhirSearchQuery = z.strictObject({
 
 const anyRole = ['patient', 'doctor'] as const;
 // 406: the client asked for XML (Accept or _format); only FHIR JSON is served.
-const outcomes = { 400: OperationOutcome, 401: OperationOutcome, 403: OperationOutcome, 404: OperationOutcome, 406: OperationOutcome };
+const outcomes = {
+  400: OperationOutcome,
+  401: OperationOutcome,
+  403: OperationOutcome,
+  404: OperationOutcome,
+  406: OperationOutcome,
+};
 
 export const FHIR_ENDPOINTS = {
   fhirMetadata: endpoint({

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 
 /*
  * Where medical PDFs live. Two implementations behind one interface:

@@ -1,4 +1,4 @@
-import type { MedicationAlert } from 'shared-contracts';
+import type { MedicationAlert } from '@careloop/shared-contracts';
 import { medicationAlerts, readAllergyText, type AllergyEntry } from '../medication-safety';
 
 /*

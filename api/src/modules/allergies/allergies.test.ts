@@ -7,7 +7,7 @@ import {
   AllergyList,
   STATUS_REASON_REQUIRED,
   REPORT_UNCONFIRMED_ERROR,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { selectRows } from '../../adapters/db';
 import { allergyEntriesFor } from '../../access';
 import { medicationAlerts, readAllergyText } from '../../clinical';

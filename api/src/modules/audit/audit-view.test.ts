@@ -1,4 +1,4 @@
-import { AuditPage } from 'shared-contracts';
+import { AuditPage } from '@careloop/shared-contracts';
 import { account, connect, prescriptionBody, recordBody, setClock } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
 

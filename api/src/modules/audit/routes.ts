@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, SECURITY_ACTIONS, type Role, type SecurityAction } from 'shared-contracts';
+import { ENDPOINTS, SECURITY_ACTIONS, type Role, type SecurityAction } from '@careloop/shared-contracts';
 import type { AppDeps } from '../../deps';
 import { auditLog, doctors, patients } from '../../db/schema';
 import { route } from '../../http/route';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { AuditPage, type Role } from 'shared-contracts';
+import { AuditPage, type Role } from '@careloop/shared-contracts';
 import { selectRows } from '../../adapters/db';
 import { account, connect, type Account } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, PASSWORD, readOutbox, totpCode, type TestApp } from '../../test/helpers';

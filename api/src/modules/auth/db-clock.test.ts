@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { BACKENDS, appPerFile, bearer, readOutbox, signup, type TestApp } from '../../test/helpers';
 
 /*

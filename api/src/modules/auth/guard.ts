@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MFA_REQUIRED, SESSION_EXPIRED, type Role } from 'shared-contracts';
+import { MFA_REQUIRED, SESSION_EXPIRED, type Role } from '@careloop/shared-contracts';
 import type { AppDeps } from '../../deps';
 import { HttpError } from '../../lib/errors';
 import { findActiveSession, sessionRanOut, type Session } from './sessions';

@@ -6,7 +6,7 @@ import {
   TWO_FACTOR_ALREADY_ON,
   TWO_FACTOR_CODE_WRONG,
   type Role,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { selectRows } from '../../adapters/db';
 import {
   appPerFile,

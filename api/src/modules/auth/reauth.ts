@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { CURRENT_PASSWORD_WRONG, type Role } from 'shared-contracts';
+import { CURRENT_PASSWORD_WRONG, type Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { doctors, patients } from '../../db/schema';
 import { HttpError } from '../../lib/errors';

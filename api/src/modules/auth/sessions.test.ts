@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { auditLog, sessions } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import { account, type Account } from '../../test/clinical';

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Config } from '../../config';
 import type { Db, Queryable } from '../../adapters/db';
 import { accountTables, sessions } from '../../db/schema';

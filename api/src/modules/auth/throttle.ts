@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { loginFailures } from '../../db/schema';
 import { HttpError } from '../../lib/errors';

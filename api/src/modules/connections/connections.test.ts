@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { selectRows } from '../../adapters/db';
 import { assignments, connectionRequests, patients } from '../../db/schema';
 import { appPerFile, BACKENDS, bearer, countRows, signup, uniqueEmail, type TestApp, type TestDb } from '../../test/helpers';

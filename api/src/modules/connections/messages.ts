@@ -1,4 +1,4 @@
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 
 export { DOCTOR_ACCESS_ENDED, DOCTOR_NOT_FOUND, PATIENT_NOT_FOUND, PATIENT_RELEASED } from '../../access';
 

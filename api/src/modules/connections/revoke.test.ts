@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { AuditPage, type Role } from 'shared-contracts';
+import { AuditPage, type Role } from '@careloop/shared-contracts';
 import { isAssigned } from '../../access';
 import { auditLog, connectionRequests, reminders } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, type Account } from '../../test/clinical';

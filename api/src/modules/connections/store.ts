@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gt, lt, sql } from 'drizzle-orm';
-import type { ConnectionRequest, Role } from 'shared-contracts';
+import type { ConnectionRequest, Role } from '@careloop/shared-contracts';
 import { selectRows, type Queryable } from '../../adapters/db';
 import { connectionMisses, connectionRequests, doctors, patients } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/errors';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { accountTables, accountTokens, auditLog, connectionRequests, patients, reminderDeliveries } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
 import {

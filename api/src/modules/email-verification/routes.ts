@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
+import { ENDPOINTS, ROLES, type Role } from '@careloop/shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { accountTables, accountTokens } from '../../db/schema';

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
 import { boundToAccount, securityVersionOf } from '../../db/account-version';
 import { qualified } from '../../db/qualified';

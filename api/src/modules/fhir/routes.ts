@@ -2,7 +2,7 @@ import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Resource } from '@medplum/fhirtypes';
-import { ENDPOINTS, FHIR_MIME, type FhirResource } from 'shared-contracts';
+import { ENDPOINTS, FHIR_MIME, type FhirResource } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { accessFor } from '../../access';
 import type { AppDeps } from '../../deps';

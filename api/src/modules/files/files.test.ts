@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { MedicalFilesResponse, UploadUrlResponse } from 'shared-contracts';
+import { MedicalFilesResponse, UploadUrlResponse } from '@careloop/shared-contracts';
 import { auditLog, medicalFiles } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';
 import { local, PDF } from '../../test/files';

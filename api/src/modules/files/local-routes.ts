@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, PDF_MIME, type SignedFileQuery } from 'shared-contracts';
+import { ENDPOINTS, PDF_MIME, type SignedFileQuery } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { signedDownload, signedUploads } from '../../access';
 import { contentDisposition, type LocalFileServer, type ReceivedUpload, UploadRejected } from '../../adapters/storage';

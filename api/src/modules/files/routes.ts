@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, PDF_MIME } from 'shared-contracts';
+import { ENDPOINTS, PDF_MIME } from '@careloop/shared-contracts';
 import { accessFor } from '../../access';
 import { safeFileName } from '../../adapters/storage';
 import type { AppDeps } from '../../deps';

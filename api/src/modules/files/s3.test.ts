@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 // s3rver ships no types; a functional S3 stand-in (it does not check signatures, STACK.md).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped CommonJS package
 const S3rver = require('s3rver') as new (opts: object) => { run(): Promise<{ port: number }>; close(): Promise<void> };
-import { MedicalFilesResponse, UploadUrlResponse } from 'shared-contracts';
+import { MedicalFilesResponse, UploadUrlResponse } from '@careloop/shared-contracts';
 import { S3Storage } from '../../adapters/storage';
 import { medicalFiles } from '../../db/schema';
 import { account, type Account } from '../../test/clinical';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { MedicalFilesResponse, UploadUrlResponse } from 'shared-contracts';
+import { MedicalFilesResponse, UploadUrlResponse } from '@careloop/shared-contracts';
 import { openDatabase, type DbAdapter } from '../../adapters/db';
 import { outboxDir } from '../../adapters/mail';
 import { createStorage } from '../../adapters/storage';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as oidc from 'openid-client';
-import { Email, ENDPOINTS, type GoogleSignInError } from 'shared-contracts';
+import { Email, ENDPOINTS, type GoogleSignInError } from '@careloop/shared-contracts';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../adapters/db';
 import { oidcLogins, patients } from '../../db/schema';

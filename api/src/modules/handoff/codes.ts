@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
 import { boundToAccount, securityVersionOf } from '../../db/account-version';
 import { accountTokens } from '../../db/schema';

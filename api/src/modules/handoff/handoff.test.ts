@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { HANDOFF_INVALID, type Role } from 'shared-contracts';
+import { HANDOFF_INVALID, type Role } from '@careloop/shared-contracts';
 import { auditLog } from '../../db/schema';
 import { account, type Account } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, countRows, totpCode, type TestApp } from '../../test/helpers';

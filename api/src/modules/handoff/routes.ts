@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, HANDOFF_INVALID, ROLES } from 'shared-contracts';
+import { ENDPOINTS, HANDOFF_INVALID, ROLES } from '@careloop/shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { perIpCredentialLimit, route } from '../../http/route';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS } from 'shared-contracts';
+import { ENDPOINTS } from '@careloop/shared-contracts';
 import { outboxDir } from '../../adapters/mail';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';

@@ -1,4 +1,4 @@
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Mailer } from '../../adapters/mail';
 import type { BackgroundTasks } from '../../lib/background';
 

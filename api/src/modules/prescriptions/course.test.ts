@@ -10,7 +10,7 @@ import {
   Prescription,
   PrescriptionCreated,
   PRESCRIPTION_NOT_ACTIVE,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { auditLog, prescriptions } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, countRows, createTestApp, createTestDb, logIn, type TestApp, type TestDb } from '../../test/helpers';

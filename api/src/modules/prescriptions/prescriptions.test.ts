@@ -7,7 +7,7 @@ import {
   Prescription,
   PrescriptionCreated,
   PrescriptionList,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { randomUUID } from 'node:crypto';
 import { ALLERGY_ENTRY_COLUMNS, allergyNotesOf, allergyRowsOf, insertAllergies, noteKey } from '../../access/allergy-entries';
 import { revokeAssignment } from '../../access/assignments';

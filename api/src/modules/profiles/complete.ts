@@ -1,6 +1,6 @@
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, type DoctorCompleteProfile, type PatientCompleteProfile, type Role } from 'shared-contracts';
+import { ENDPOINTS, type DoctorCompleteProfile, type PatientCompleteProfile, type Role } from '@careloop/shared-contracts';
 import type { AppDeps } from '../../deps';
 import type { Queryable } from '../../adapters/db';
 import { doctors, patients } from '../../db/schema';

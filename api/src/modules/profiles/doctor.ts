@@ -6,7 +6,7 @@ import {
   DoctorUpdateResponse,
   type Doctor,
   type Gender,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { doctors } from '../../db/schema';
 import { assignedPatientsOf } from '../../access';

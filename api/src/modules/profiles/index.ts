@@ -1,4 +1,4 @@
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { doctorProfile } from './doctor';
 import { patientProfile } from './patient';
 import type { AnyProfileSpec } from './spec';

@@ -1,4 +1,4 @@
-import { PERSON_NAME_ERROR, PERSON_NAME_MIXED_SCRIPTS_ERROR, PERSON_NAME_STACKED_MARKS_ERROR } from 'shared-contracts';
+import { PERSON_NAME_ERROR, PERSON_NAME_MIXED_SCRIPTS_ERROR, PERSON_NAME_STACKED_MARKS_ERROR } from '@careloop/shared-contracts';
 import { appPerFile, BACKENDS, bearer, signup, uniqueEmail } from '../../test/helpers';
 
 // Names are shown to the other role (lists, requests) and put in mails: nothing that can break a

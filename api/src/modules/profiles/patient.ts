@@ -7,7 +7,7 @@ import {
   type Gender,
   type MaritalStatus,
   type Patient,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { patients, sessions } from '../../db/schema';
 import type { Db, Queryable } from '../../adapters/db';

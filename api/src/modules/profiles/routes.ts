@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CURRENT_PASSWORD_REQUIRED, ENDPOINTS, ROLES, type DoctorMeResponse } from 'shared-contracts';
+import { CURRENT_PASSWORD_REQUIRED, ENDPOINTS, ROLES, type DoctorMeResponse } from '@careloop/shared-contracts';
 import { actorOf, auditPatientsListed, securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';

@@ -1,4 +1,4 @@
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../../adapters/db';
 import type { Session, SessionLimits } from '../auth/sessions';

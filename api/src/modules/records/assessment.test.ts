@@ -1,4 +1,4 @@
-import { Assessment, MedicalRecord, MedicalRecordCreated, WorklistResponse } from 'shared-contracts';
+import { Assessment, MedicalRecord, MedicalRecordCreated, WorklistResponse } from '@careloop/shared-contracts';
 import { newAllergy } from '../../test/allergies';
 import { account, connect, recordBody, type Account } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer } from '../../test/helpers';

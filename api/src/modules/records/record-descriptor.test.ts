@@ -15,7 +15,7 @@ import {
   stepsOf,
   summaryLabelOf,
   valueIn,
-} from 'shared-contracts';
+} from '@careloop/shared-contracts';
 import { buildSummary } from '../../clinical/summary';
 import { assessment as emptyAssessment } from '../../../../test-support/fixtures';
 

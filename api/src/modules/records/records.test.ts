@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { MedicalRecord, MedicalRecordCreated, MedicalRecordList } from 'shared-contracts';
+import { MedicalRecord, MedicalRecordCreated, MedicalRecordList } from '@careloop/shared-contracts';
 import { selectRows } from '../../adapters/db';
 import { auditLog, medicalRecords } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ENDPOINTS, type WorklistItem } from 'shared-contracts';
+import { ENDPOINTS, type WorklistItem } from '@careloop/shared-contracts';
 import { accessFor } from '../../access';
 import { narrativeSummary } from '../../adapters/model';
 import { news2Change, patientAcuity, recordObservations, worklistOrder, type News2Parameter } from '../../clinical';

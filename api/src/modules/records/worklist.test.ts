@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { WorklistResponse } from 'shared-contracts';
+import { WorklistResponse } from '@careloop/shared-contracts';
 import { auditLog } from '../../db/schema';
 import { account, connect, recordBody, type Account } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer } from '../../test/helpers';

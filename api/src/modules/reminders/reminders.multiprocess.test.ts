@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
-import { Reminder } from 'shared-contracts';
+import { Reminder } from '@careloop/shared-contracts';
 import { reminderDeliveries } from '../../db/schema';
 import { account, connect } from '../../test/clinical';
 import { bearer, createTestApp, createTestDb, parseEml, type TestApp, type TestDb } from '../../test/helpers';

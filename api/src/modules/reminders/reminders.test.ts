@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { Reminder, ReminderList } from 'shared-contracts';
+import { Reminder, ReminderList } from '@careloop/shared-contracts';
 import type { Mailer } from '../../adapters/mail';
 import { patients, reminderDeliveries, reminders } from '../../db/schema';
 import { account, connect, type Account } from '../../test/clinical';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS } from 'shared-contracts';
+import { ENDPOINTS } from '@careloop/shared-contracts';
 import { accessFor } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';

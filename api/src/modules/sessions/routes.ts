@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ROLES } from 'shared-contracts';
+import { ENDPOINTS, ROLES } from '@careloop/shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';

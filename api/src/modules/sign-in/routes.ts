@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ROLES, type Role } from 'shared-contracts';
+import { ENDPOINTS, ROLES, type Role } from '@careloop/shared-contracts';
 import { securityEvent, signedInFrom } from '../../access';
 import type { AppDeps } from '../../deps';
 import { perIpCredentialLimit, route } from '../../http/route';

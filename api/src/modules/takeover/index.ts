@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { namedByClinicalRows, securityEvent, wipeHolderData } from '../../access';
 import type { Queryable, Tx } from '../../adapters/db';
 import type { FileStorage } from '../../adapters/storage';

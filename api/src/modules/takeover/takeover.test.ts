@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import type { Role } from 'shared-contracts';
-import { CURRENT_PASSWORD_WRONG } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
+import { CURRENT_PASSWORD_WRONG } from '@careloop/shared-contracts';
 import { accountTables, auditLog } from '../../db/schema';
 import { account, type Account } from '../../test/clinical';
 import {

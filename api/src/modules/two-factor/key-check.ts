@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isNotNull, or } from 'drizzle-orm';
-import { ROLES, type Role } from 'shared-contracts';
+import { ROLES, type Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { createSecretBox, loadEncryptionKey } from '../../lib/secret-box';
 import type { KeySource } from '../../lib/key-file';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { MFA_REQUIRED, CURRENT_PASSWORD_WRONG } from 'shared-contracts';
+import { MFA_REQUIRED, CURRENT_PASSWORD_WRONG } from '@careloop/shared-contracts';
 import { auditLog, recoveryCodes } from '../../db/schema';
 import {
   appPerFile,

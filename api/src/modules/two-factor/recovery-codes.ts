@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
-import { RECOVERY_CODE_COUNT, type Role } from 'shared-contracts';
+import { RECOVERY_CODE_COUNT, type Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { recoveryCodes } from '../../db/schema';
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, ROLES, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CODE_WRONG, type Role } from 'shared-contracts';
+import { ENDPOINTS, ROLES, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CODE_WRONG, type Role } from '@careloop/shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
 import { perIpCredentialLimit, route } from '../../http/route';

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { TWO_FACTOR_OFF } from '../../db/two-factor-off';
-import type { Role } from 'shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { doctors } from '../../db/schema';
 import { accountTables } from '../profiles/accounts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { doctors, patients } from '../../db/schema';
 import { appPerFile, BACKENDS, PASSWORD, bearer, signup, totpCode, type TestApp } from '../../test/helpers';
-import { TWO_FACTOR_ALREADY_ON } from 'shared-contracts';
+import { TWO_FACTOR_ALREADY_ON } from '@careloop/shared-contracts';
 import { INVALID_CODE, TWO_FACTOR_DISABLED } from './routes';
 
 type Role = 'patient' | 'doctor';

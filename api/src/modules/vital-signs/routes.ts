@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, TREND_MAX_RECORDS } from 'shared-contracts';
+import { ENDPOINTS, TREND_MAX_RECORDS } from '@careloop/shared-contracts';
 import { accessFor } from '../../access';
 import { vitalSignTrend } from '../../clinical';
 import type { AppDeps } from '../../deps';

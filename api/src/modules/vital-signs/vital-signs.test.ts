@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { VitalSignTrend } from 'shared-contracts';
+import { VitalSignTrend } from '@careloop/shared-contracts';
 import { auditLog } from '../../db/schema';
 import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
