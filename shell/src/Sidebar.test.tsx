@@ -1,12 +1,10 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
-import { createQueryClient, useSession } from '@careloop/shared-auth';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { useSession } from '@careloop/shared-auth';
 import type { RemoteNavEntry, RemoteRoute } from '@careloop/shared-ui';
 import { loadRemote } from '@module-federation/enhanced/runtime';
-import { routes } from './routes';
 import { sidebarEntries } from './Sidebar';
 import { forgetRouteLists } from './RemoteView';
+import { renderShellAt } from './renderShellAt';
 
 // The federation runtime is the network edge: a double that "downloads" a remote's route list or fails.
 const down = new Set<string>();
@@ -45,15 +43,6 @@ jest.mock('@module-federation/enhanced/runtime', () => ({
 }));
 const routeListLoads = (remote: string) => jest.mocked(loadRemote).mock.calls.filter(([id]) => id === `${remote}/routes`).length;
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
 const sidebar = () => screen.findByRole('complementary', { name: 'Account' });
 const linkTexts = (aside: HTMLElement) =>
   within(aside)
@@ -87,7 +76,7 @@ test("a role's entries come from the routes that declare them, for that role onl
 });
 
 test("the signed-in role's sidebar renders its remote's declared entries as links, none when logged out", async () => {
-  renderAt('/about');
+  renderShellAt('/about');
   expect(await screen.findByText('view remote_public/about')).toBeInTheDocument();
   expect(screen.queryByRole('complementary', { name: 'Account' })).not.toBeInTheDocument();
 
@@ -100,7 +89,7 @@ test("the signed-in role's sidebar renders its remote's declared entries as link
 
 test("the page and the sidebar share one load of the role's route list", async () => {
   useSession.getState().login('t', 'patient');
-  renderAt('/patient/edit');
+  renderShellAt('/patient/edit');
   expect(await screen.findByText('view remote_patient/patient/edit')).toBeInTheDocument();
   const aside = await sidebar();
   expect(await within(aside).findByRole('link', { name: 'Personal Information' })).toHaveAttribute('href', '/patient/edit');
@@ -111,7 +100,7 @@ test("the page and the sidebar share one load of the role's route list", async (
 test('a remote whose route list fails adds no entries; the others still show, and its own come once Retry loads it', async () => {
   useSession.getState().login('t', 'patient');
   down.add('remote_patient');
-  const router = renderAt('/features');
+  const router = renderShellAt('/features');
   expect(await screen.findByText('view remote_public/features')).toBeInTheDocument();
   const aside = await sidebar();
   expect(await within(aside).findByRole('link', { name: 'Feature tour' })).toBeInTheDocument();

@@ -1,9 +1,8 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
-import { createQueryClient, useSession } from '@careloop/shared-auth';
-import { ownerOf, routes } from './routes';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { useSession } from '@careloop/shared-auth';
+import { ownerOf } from './routes';
 import { forgetRouteLists } from './RemoteView';
+import { renderShellAt } from './renderShellAt';
 import { VIEW_DEADLINE_MS } from './federationPlugin';
 
 // The federation runtime is the network edge: a double that "downloads" a remote's route list or fails.
@@ -62,16 +61,6 @@ jest.mock('@module-federation/enhanced/runtime', () => ({
   }),
 }));
 
-function renderAt(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
-}
-
 beforeEach(() => {
   forgetRouteLists();
   down.clear();
@@ -85,7 +74,7 @@ beforeEach(() => {
 });
 
 test('/ shows the landing page logged out and the stored role dashboard logged in', async () => {
-  renderAt('/');
+  renderShellAt('/');
   expect(await screen.findByText('view remote_public/Landing')).toBeInTheDocument();
   act(() => useSession.getState().login('t', 'doctor'));
   expect(await screen.findByText('view remote_doctor/Dashboard')).toBeInTheDocument();
@@ -103,14 +92,14 @@ test('a URL belongs to the owner of its longest prefix; exact exceptions go to r
 
 test("the owner's own list serves the URL, params and guards included", async () => {
   useSession.getState().login('t', 'patient');
-  renderAt('/patient/edit');
+  renderShellAt('/patient/edit');
   expect(await screen.findByText('view remote_patient/EditProfile')).toBeInTheDocument();
 });
 
 test('a route an owner adds to its list is served with no change to the shell', async () => {
   LISTS.remote_patient.push(['/patient/new-page', 'NewPage']);
   try {
-    renderAt('/patient/new-page');
+    renderShellAt('/patient/new-page');
     expect(await screen.findByText('view remote_patient/NewPage')).toBeInTheDocument();
   } finally {
     LISTS.remote_patient.pop();
@@ -118,37 +107,37 @@ test('a route an owner adds to its list is served with no change to the shell', 
 });
 
 test('a URL under a prefix whose owner has no such route shows the not-found screen', async () => {
-  renderAt('/doctor/no-such-page');
+  renderShellAt('/doctor/no-such-page');
   expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
 });
 
 test("/prescription is served by the signed-in role's own list", async () => {
   useSession.getState().login('t', 'patient');
-  renderAt('/prescription');
+  renderShellAt('/prescription');
   expect(await screen.findByText('view remote_patient/Prescriptions')).toBeInTheDocument();
 });
 
 test('a protected route sends a logged-out visitor to /', async () => {
-  const router = renderAt('/doctor/dashboard');
+  const router = renderShellAt('/doctor/dashboard');
   expect(await screen.findByText('view remote_public/Landing')).toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/');
 });
 
 test("a patient cannot open the doctor's pages", async () => {
   useSession.getState().login('t', 'patient');
-  const router = renderAt('/doctor/edit');
+  const router = renderShellAt('/doctor/edit');
   expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/');
 });
 
 test('an unknown URL shows the not-found screen', async () => {
-  renderAt('/no/such/page');
+  renderShellAt('/no/such/page');
   expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
 });
 
 test('a remote that fails is contained: the nav stays, Retry loads it once it is back', async () => {
   down.add('remote_doctor');
-  renderAt('/doctor/signup');
+  renderShellAt('/doctor/signup');
   expect(await screen.findByTestId('remote-error')).toHaveTextContent('The doctor area could not be loaded.');
   expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
   down.clear();
@@ -158,7 +147,7 @@ test('a remote that fails is contained: the nav stays, Retry loads it once it is
 
 test('a remote built against a newer shared-auth shows a contained, explained panel, not a TypeError', async () => {
   tooNew.add('remote_patient');
-  renderAt('/patient/signup');
+  renderShellAt('/patient/signup');
   expect(await screen.findByTestId('remote-incompatible')).toHaveTextContent(
     'This part of CareLoop needs a newer version of @careloop/shared-auth (^1.2.0, this page has 1.1.0); reload or contact support.',
   );
@@ -169,7 +158,7 @@ test('a remote built against a newer shared-auth shows a contained, explained pa
 
 test('a view whose chunk keeps failing shows the panel after 3 requests; Retry loads only that view', async () => {
   useSession.getState().login('t', 'patient');
-  const router = renderAt('/patient/dashboard');
+  const router = renderShellAt('/patient/dashboard');
   expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
   failingViews.add('remote_patient/EditProfile');
   // Personal Information: the dashboard gives way to the panel, the URL is the edit page's.
@@ -194,7 +183,7 @@ test('a view whose chunk keeps failing shows the panel after 3 requests; Retry l
 test('leaving a failed view and coming back is a new navigation: it is tried again', async () => {
   useSession.getState().login('t', 'patient');
   failingViews.add('remote_patient/EditProfile');
-  const router = renderAt('/patient/edit');
+  const router = renderShellAt('/patient/edit');
   expect(await screen.findByTestId('remote-error', {}, { timeout: 5000 })).toBeInTheDocument();
   await act(() => router.navigate('/patient/dashboard'));
   expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
@@ -209,7 +198,7 @@ test('a view whose chunk never answers shows the panel at the deadline, and Retr
   try {
     useSession.getState().login('t', 'patient');
     hangingViews.add('remote_patient/EditProfile');
-    renderAt('/patient/edit');
+    renderShellAt('/patient/edit');
     // React renders at the end of each act: step until the view's chunk is asked for.
     for (let i = 0; i < 10 && !viewRequests.has('remote_patient/EditProfile'); i++)
       await act(() => jest.advanceTimersByTimeAsync(10));
@@ -235,7 +224,7 @@ test('a view whose chunk never answers shows the panel at the deadline, and Retr
 });
 
 test('Sign In and Create an account dropdowns open, list both roles, and close on a press outside', async () => {
-  renderAt('/about');
+  renderShellAt('/about');
   fireEvent.click(screen.getByRole('button', { name: /Sign In/ }));
   const menu = screen.getByRole('list', { name: 'Sign In' });
   expect(within(menu).getByRole('link', { name: 'As Patient' })).toHaveAttribute('href', '/login/patient');
@@ -251,7 +240,7 @@ test('Sign In and Create an account dropdowns open, list both roles, and close o
 
 test('the active link is marked; Home only in the mobile menu; My Account and Log Out when logged in', async () => {
   useSession.getState().login('t', 'patient');
-  renderAt('/team');
+  renderShellAt('/team');
   const nav = screen.getByRole('navigation', { name: 'Main' });
   expect(within(nav).getByRole('link', { name: 'Team' })).toHaveClass('active');
   expect(within(nav).queryByRole('link', { name: 'Home' })).not.toBeInTheDocument();
@@ -264,7 +253,7 @@ test('the active link is marked; Home only in the mobile menu; My Account and Lo
 
 test('Log Out clears the session and goes to /', async () => {
   useSession.getState().login('t', 'patient');
-  const router = renderAt('/patient/edit');
+  const router = renderShellAt('/patient/edit');
   fireEvent.click(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('button', { name: 'Log Out' }));
   expect(router.state.location.pathname).toBe('/');
   expect(localStorage.getItem('token')).toBeNull();
