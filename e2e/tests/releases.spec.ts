@@ -48,12 +48,7 @@ test('a tab opened before remote-patient is redeployed keeps working, offers the
     releaseRemote({ owner: 'patient', dist, site, url: origin(RELEASES_PORT), config: configFile }) as { id: string };
   const releaseA = deploy(join(ROOT, 'remote-patient', 'dist'));
   const shell = await serveApp('shell', shellPort, configFile);
-  const patient: Server = await startWebServer({
-    dir: site,
-    port: RELEASES_PORT,
-    host: '127.0.0.1',
-    runtimeConfigFile: configFile,
-  });
+  const patient: Server = await serveReleaseSite(site, configFile);
   try {
     await page.goto(`${origin(shellPort)}/patient/signup`);
     await expect(page.getByRole('heading', { name: 'Create your patient account' })).toBeVisible();
@@ -117,12 +112,7 @@ test("a release folder's QA page runs remote-patient alone from that folder, and
   }) as { id: string };
   const email = uniqueEmail('release-qa');
   await signUpVia(request, 'patient', { email, name: 'Ines Duarte' });
-  const patient: Server = await startWebServer({
-    dir: site,
-    port: RELEASES_PORT,
-    host: '127.0.0.1',
-    runtimeConfigFile: configFile,
-  });
+  const patient: Server = await serveReleaseSite(site, configFile);
   try {
     const release = `${origin(RELEASES_PORT)}/releases/${id}`;
     // The release says which version of remote-patient it is, in its folder's name and its manifest.
@@ -187,3 +177,8 @@ test('a remote that accepts connections and never answers shows the contained pa
     await new Promise((resolve) => hanging.close(resolve));
   }
 });
+
+/** The remote's release site (its releases/ folders, as a deploy serves them) on RELEASES_PORT. */
+function serveReleaseSite(site: string, runtimeConfigFile: string): Promise<Server> {
+  return startWebServer({ dir: site, port: RELEASES_PORT, host: '127.0.0.1', runtimeConfigFile });
+}
