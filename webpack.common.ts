@@ -159,7 +159,7 @@ export function createConfig(
         shared,
         // The default, version-first, fetches every remote at start-up: one down remote would blank the shell.
         shareStrategy: 'loaded-first',
-        // Federated types cost too much build time here (README "Federated types").
+        // Federated types cost too much build time here (docs/architecture.md "Federated types").
         dts: false,
         // mf-manifest.json beside a remote's remoteEntry.js: the shell may register a remote by either URL.
         // Not for the shell: nobody loads it as a remote.

@@ -23,7 +23,7 @@ run(bin('webpack'), [
   ...['shell', 'remote-public', 'remote-patient', 'remote-doctor'].flatMap((app) => ['-c', `${app}/webpack.config.ts`]),
 ]);
 // The first screen of `/` and of the logins as HTML, rendered from the sources just built
-// (README "Prerendered first screens").
+// (docs/remotes.md "Prerendered first screens").
 await prerender();
 // Each app's headers for hosts that serve files only (docs/deploy-static.md), for the shell's default
 // runtime-config.json; a deployment writes them again for its own. No meta policy in the pages here:

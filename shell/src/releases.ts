@@ -4,8 +4,7 @@ import { fetchRuntimeConfig } from './runtimeConfigFile';
 // No shared module here (types only): remotes.ts calls it from the entry chunk (startup.ts).
 
 /**
- * A deploy adds a release folder and then points runtime-config.json at it (README "Releasing a remote
- * alone"). This tab keeps loading the release it started with, whose files stay; when the file names
+ * A deploy adds a release folder and then points runtime-config.json at it (docs/releases.md). This tab keeps loading the release it started with, whose files stay; when the file names
  * another one, the tab offers a reload and never reloads by itself (a form may be half filled in).
  */
 let loaded: RuntimeConfig['remotes'] | undefined;

@@ -72,7 +72,7 @@ const ALLOWED_GROWTH: { route: RegExp; status: number; table: string; by: number
     status: 401,
     table: 'audit_log',
     by: 1,
-    why: "a failed sign-in to an existing account is in its owner's security log (README: Security log)",
+    why: "a failed sign-in to an existing account is in its owner's security log (docs/security.md: Security log)",
   },
   {
     route: /^POST \/(patient|doctor)\/verify2FA$/,
