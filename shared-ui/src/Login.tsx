@@ -8,6 +8,7 @@ import {
   login,
   roleTitle,
   idleSignOutNotice,
+  httpStatus,
   serverError,
   useSession,
   verifyLoginCode,
@@ -19,6 +20,8 @@ import { useSchemaForm } from './formSchemas';
 import { SessionHandoff } from './SessionHandoff';
 
 const FAILED = 'Could not authenticate';
+/** A refused code (401): the usual cause is a phone whose clock drifted (SPEC §8's banner, then why). */
+export const CODE_REFUSED = `${FAILED}. That code didn't work — check your authenticator's time, or use a recovery code.`;
 /** The code step's field of the api's body (the account id comes from the first step). */
 const CodeForm = VerifyLoginCodeBody.pick({ code: true });
 
@@ -33,7 +36,8 @@ export function Login({ role }: { role: Role }) {
   const [accountId, setAccountId] = useState<string | null>(() =>
     params.get('twoFactorRequired') === 'true' ? params.get(role === 'patient' ? 'patientId' : 'doctorId') : null,
   );
-  const [failed, setFailed] = useState(false);
+  // The banner's text when the last attempt failed (null: none shown).
+  const [failed, setFailed] = useState<string | null>(null);
   // SPEC §8: the server's message is kept, not shown.
   const [, setServerMessage] = useState<string | undefined>();
   // Google sign-in returns here with ?token=<one-time code>&role (SessionHandoff below), or with ?error.
@@ -49,13 +53,13 @@ export function Login({ role }: { role: Role }) {
     navigate(dashboardPath(role));
   };
 
-  async function attempt(call: () => Promise<void>) {
-    setFailed(false);
+  async function attempt(call: () => Promise<void>, refused = FAILED) {
+    setFailed(null);
     try {
       await call();
     } catch (err) {
       setServerMessage(await serverError(err));
-      setFailed(true);
+      setFailed(httpStatus(err) === 401 ? refused : FAILED);
     }
   }
 
@@ -71,7 +75,7 @@ export function Login({ role }: { role: Role }) {
   const submitCode = (code: string) =>
     attempt(async () => {
       finish((await verifyLoginCode(role, accountId!, code)).token);
-    });
+    }, CODE_REFUSED);
 
   const loginPage = (
     <Page>
@@ -92,7 +96,7 @@ export function Login({ role }: { role: Role }) {
               required
               autoFocus
             />
-            {failed && <Banner tone="error">{FAILED}</Banner>}
+            {failed && <Banner tone="error">{failed}</Banner>}
             <Row>
               <Button type="submit" disabled={codeForm.formState.isSubmitting}>
                 Verify
@@ -103,7 +107,7 @@ export function Login({ role }: { role: Role }) {
           <SchemaForm key="credentials" form={credentials} onSubmit={submitCredentials}>
             <FormTextField name="email" label="Email" type="email" autoComplete="username" required />
             <FormTextField name="password" label="Password" type="password" autoComplete="current-password" required />
-            {failed && <Banner tone="error">{FAILED}</Banner>}
+            {failed && <Banner tone="error">{failed}</Banner>}
             <Row>
               <Button type="submit" disabled={credentials.formState.isSubmitting}>
                 Log In

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
 import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
-import { preloadPasswordJudge } from '@careloop/shared-ui';
+import { CODE_REFUSED, preloadPasswordJudge } from '@careloop/shared-ui';
 import { startFakeApi } from '../../../test-support/fake-api';
 import ForgotPassword from './ForgotPassword';
 import Login from './Login';
@@ -78,7 +78,11 @@ test('two-factor login: the code field and Verify replace the credentials; a wro
   expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
   fireEvent.change(code, { target: { value: '000000' } });
   fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
-  expect(await screen.findByRole('alert')).toHaveTextContent('Could not authenticate');
+  // SPEC §8's banner, then the likely cause: a phone whose clock drifted.
+  expect(await screen.findByRole('alert')).toHaveTextContent(
+    "Could not authenticate. That code didn't work — check your authenticator's time, or use a recovery code.",
+  );
+  expect(screen.getByRole('alert')).toHaveTextContent(CODE_REFUSED);
   fireEvent.change(code, { target: { value: '123456' } });
   fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
   await waitFor(() => expect(router.state.location.pathname).toBe('/doctor/dashboard'));
