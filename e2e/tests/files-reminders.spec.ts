@@ -57,7 +57,7 @@ test('a patient uploads a PDF with a visible progress bar and opens it; the assi
   // A file that is not a PDF is refused.
   await page.getByLabel('PDF file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await page.getByRole('button', { name: 'Upload' }).click();
-  await expect(page.getByText('Could not upload your file')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText('Could not upload your file. Only PDF files can be uploaded.');
 
   await page.getByRole('link', { name: 'See your files' }).click();
   const link = page.getByRole('list', { name: 'Medical files' }).getByRole('link', { name: 'Blood test – March.pdf' });

@@ -4,7 +4,11 @@ import { PDF_MIME } from '@careloop/shared-contracts';
 import { putFile, requestUploadUrl, usePatientProfile } from '@careloop/shared-auth';
 import { Banner, Button, Heading, Narrow, Page } from '@careloop/shared-ui';
 
-type State = { step: 'idle' } | { step: 'sending'; progress: number } | { step: 'done' } | { step: 'failed' };
+type State = { step: 'idle' } | { step: 'sending'; progress: number } | { step: 'done' } | { step: 'failed'; why?: string };
+
+/** SPEC §8's failure text, then why when we know it. */
+const FAILED = 'Could not upload your file';
+export const NOT_A_PDF = `${FAILED}. Only PDF files can be uploaded.`;
 
 /** /patient/dashboard/medical-files/upload: one PDF, straight to storage through a one-time URL. */
 export default function UploadFile() {
@@ -16,7 +20,7 @@ export default function UploadFile() {
     // SPEC §5: nothing happens without a file.
     if (!file || !data) return;
     if (file.type !== PDF_MIME) {
-      setState({ step: 'failed' });
+      setState({ step: 'failed', why: NOT_A_PDF });
       return;
     }
     setState({ step: 'sending', progress: 0 });
@@ -64,7 +68,7 @@ export default function UploadFile() {
             </>
           )}
           {state.step === 'done' && <Banner tone="success">File upload successful</Banner>}
-          {state.step === 'failed' && <Banner tone="error">Could not upload your file</Banner>}
+          {state.step === 'failed' && <Banner tone="error">{state.why ?? FAILED}</Banner>}
           <Button type="submit" disabled={state.step === 'sending'}>
             Upload
           </Button>

@@ -62,7 +62,7 @@ test('a PDF asks for a one-time URL, is PUT there as application/pdf, then "File
   expect(put.headers['content-type']).toBe('application/pdf');
 });
 
-test('a refused upload or a non-PDF says "Could not upload your file"', async () => {
+test('a refused upload says "Could not upload your file"; a non-PDF says why', async () => {
   putStatus = 415;
   renderView(<UploadFile />);
   await waitFor(() => expect(fake.requests.some((r) => r.path === '/patient/me')).toBe(true));
@@ -71,7 +71,7 @@ test('a refused upload or a non-PDF says "Could not upload your file"', async ()
   expect(await screen.findByText('Could not upload your file')).toBeInTheDocument();
   choose(new File(['hello'], 'notes.txt', { type: 'text/plain' }));
   fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
-  expect(await screen.findByText('Could not upload your file')).toBeInTheDocument();
+  expect(await screen.findByText('Could not upload your file. Only PDF files can be uploaded.')).toBeInTheDocument();
   expect(fake.requests.filter((r) => r.path.includes('notes.txt'))).toHaveLength(0);
 });
 
