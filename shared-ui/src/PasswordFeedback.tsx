@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ComponentProps } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { WEAK_PASSWORD } from '@careloop/shared-contracts';
+import { PASSWORD_MIN, WEAK_PASSWORD } from '@careloop/shared-contracts';
 import styled from 'styled-components';
 import { FormTextField } from './fields';
 import type { PasswordJudgement } from './password-judge';
@@ -64,23 +64,39 @@ const Feedback = styled.div<{ $strong: boolean }>`
   }
 `;
 
-/** What zxcvbn says of the password, shown under its field and read out politely as it changes. */
-export function PasswordFeedback({ id, judgement }: { id: string; judgement: PasswordJudgement | undefined }) {
+/** The one message under a password still too short: length comes before strength. */
+export const TOO_SHORT = `At least ${PASSWORD_MIN} characters.`;
+
+/**
+ * What zxcvbn says of the password, shown under its field and read out politely as it changes;
+ * while it is too short (`tooShort`), only that.
+ */
+export function PasswordFeedback({
+  id,
+  judgement,
+  tooShort = false,
+}: {
+  id: string;
+  judgement: PasswordJudgement | undefined;
+  tooShort?: boolean;
+}) {
   return (
-    <Feedback id={id} aria-live="polite" $strong={!!judgement?.strong} data-testid="password-feedback">
-      {judgement &&
-        (judgement.strong ? (
-          'Strong enough.'
-        ) : (
-          <>
-            {WEAK_PASSWORD}
-            <ul>
-              {judgement.feedback.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          </>
-        ))}
+    <Feedback id={id} aria-live="polite" $strong={!tooShort && !!judgement?.strong} data-testid="password-feedback">
+      {tooShort
+        ? TOO_SHORT
+        : judgement &&
+          (judgement.strong ? (
+            'Strong enough.'
+          ) : (
+            <>
+              {WEAK_PASSWORD}
+              <ul>
+                {judgement.feedback.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </>
+          ))}
     </Feedback>
   );
 }
@@ -102,7 +118,10 @@ export function NewPasswordField({
   const judgement = usePasswordFeedback(password, words);
   // The server knows words the form may not (the account behind a reset link): while its refusal
   // stands under the field, "Strong enough." would contradict it.
+  // One message at a time: the field's own error (too short, or the server's refusal) alone; else
+  // the length until it is long enough; then the strength.
   const refused = !!getFieldState(name, formState).error;
+  const tooShort = password.length > 0 && password.length < PASSWORD_MIN;
   const feedbackId = useId();
   return (
     <>
@@ -114,7 +133,7 @@ export function NewPasswordField({
         onFocus={() => void preloadPasswordJudge().catch(() => undefined)}
         {...field}
       />
-      <PasswordFeedback id={feedbackId} judgement={refused && judgement?.strong ? undefined : judgement} />
+      <PasswordFeedback id={feedbackId} judgement={refused ? undefined : judgement} tooShort={!refused && tooShort} />
     </>
   );
 }

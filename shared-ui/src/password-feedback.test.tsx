@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { PatientSignup, WEAK_PASSWORD } from '@careloop/shared-contracts';
 import { AccountFields, ACCOUNT_FIELDS } from './account';
 import { useSchemaForm } from './formSchemas';
@@ -56,4 +56,20 @@ test("a password made of the person's own name is weak for them, not for somebod
   expect(await screen.findByText('Strong enough.', {}, LOAD)).toBeInTheDocument();
   type('Name', 'Zorblax Quintero');
   expect(await screen.findByText('There should not be any personal or page related data.', {}, LOAD)).toBeInTheDocument();
+});
+
+test('one message at a time: the length while too short, then the strength; a refused field shows its error alone', async () => {
+  const onFinish = jest.fn();
+  render(<AccountForm mode="signup" onFinish={onFinish} />);
+  type('Password', 'abc');
+  expect(feedback()).toHaveTextContent(/^At least 8 characters\.$/);
+  type('Password', 'abcdefgh');
+  await waitFor(() => expect(feedback()).toHaveTextContent(WEAK_PASSWORD), LOAD);
+  expect(feedback()).not.toHaveTextContent('At least');
+
+  type('Password', 'abc');
+  fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
+  expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+  expect(feedback()).toBeEmptyDOMElement();
+  expect(onFinish).not.toHaveBeenCalled();
 });
