@@ -45,9 +45,17 @@ test('a patient signs up, follows the link from the .eml, and only then can a do
   await expect(page.getByRole('status')).toHaveText('Your e-mail address is verified. Thank you!');
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
-  // A link works once.
+  // A link works once; opened again it says it was used, and offers only the way in.
   const again = await request.post(`${API_URL}/patient/verify-email/${link!.split('/').pop()}`, { data: { password: PASSWORD } });
-  expect(again.status()).toBe(400);
+  expect(again.status()).toBe(410);
+  await page.goto(link!);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Verify my e-mail address' }).click();
+  await expect(page.getByRole('status')).toHaveText(
+    'This verification link was already used: your e-mail address is verified. Sign in to continue.',
+  );
+  await expect(page.getByLabel('Password')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'I did not create this account' })).toHaveCount(0);
 
   await page.getByRole('link', { name: 'Go to your dashboard' }).click();
   await expect(page).toHaveURL(/\/patient\/dashboard$/);

@@ -6,6 +6,7 @@ import type { Role } from '@careloop/shared-contracts';
 import {
   dashboardPath,
   disownEmail,
+  httpStatus,
   otherRole,
   profileKey,
   resendVerification,
@@ -19,6 +20,8 @@ import { TextField } from './fields';
 import { theme } from './theme';
 
 type Outcome = { tone: 'success' | 'error'; text: string };
+/** `used`: the link was spent and the address is verified (410): only a way in is offered. */
+type VerifyOutcome = { tone: Outcome['tone'] | 'used'; text: string };
 
 /**
  * /{role}/verify-email/{token}: the link from the verification mail. The token is posted only when
@@ -33,7 +36,7 @@ export function VerifyEmailView({ role }: { role: Role }) {
   const signedInAs = useSession((s) => (s.token ? s.role : null));
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<VerifyOutcome | null>(null);
 
   async function verify(event: FormEvent) {
     event.preventDefault();
@@ -45,7 +48,8 @@ export function VerifyEmailView({ role }: { role: Role }) {
       // The dashboard's banner reads the profile: it must learn the address is verified now.
       void queryClient.invalidateQueries({ queryKey: profileKey(role) });
     } catch (err) {
-      setOutcome({ tone: 'error', text: (await serverError(err)) ?? 'Could not verify your e-mail address. Try again?' });
+      const text = (await serverError(err)) ?? 'Could not verify your e-mail address. Try again?';
+      setOutcome({ tone: httpStatus(err) === 410 ? 'used' : 'error', text });
     } finally {
       setBusy(false);
     }
@@ -70,9 +74,9 @@ export function VerifyEmailView({ role }: { role: Role }) {
     <Page>
       <Narrow>
         <Heading>Verify your e-mail address</Heading>
-        {outcome?.tone === 'success' ? (
+        {outcome?.tone === 'success' || outcome?.tone === 'used' ? (
           <>
-            <Banner tone="success">{outcome.text}</Banner>
+            <Banner tone={outcome.tone === 'success' ? 'success' : 'info'}>{outcome.text}</Banner>
             {next}
           </>
         ) : (

@@ -84,6 +84,20 @@ describe('verify page', () => {
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login/patient');
   });
 
+  test('a link already used (410) says so and offers only Sign in: no password form, no disown', async () => {
+    useSession.getState().logout();
+    const text = 'This verification link was already used: your e-mail address is verified. Sign in to continue.';
+    verifyReply = { status: 410, body: { error: text } };
+    renderAt(`/patient/verify-email/${TOKEN}`, '/patient/verify-email/:token', <VerifyEmailView role="patient" />);
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct horse battery' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify my e-mail address' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(text);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('link').map((a) => a.textContent)).toEqual(['Sign in']);
+  });
+
   test('"I did not create this account" posts the disown call, without a password, and shows the outcome', async () => {
     useSession.getState().logout();
     renderAt(`/patient/verify-email/${TOKEN}`, '/patient/verify-email/:token', <VerifyEmailView role="patient" />);

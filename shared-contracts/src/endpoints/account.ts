@@ -321,14 +321,14 @@ export const EMAIL_VERIFICATION_ENDPOINTS = {
       summary:
         "Prove the account's e-mail with the link from the verification mail and the account's password (once, within 24 hours)",
       description:
-        "token is the secret of the e-mailed link. 400: unknown, used, expired, or the account's e-mail or password changed since it was sent; 403: wrong password (counts as a failed login); 409: another account has the address by now.",
+        "token is the secret of the e-mailed link. 400: unknown, used, expired, or the account's e-mail or password changed since it was sent; 403: wrong password (counts as a failed login); 409: another account has the address by now; 410: already used, and the address is the account's, verified (sign in).",
       tags: [role, 'email-verification'],
       access: 'public',
       params: VerifyEmailParams,
       body: VerifyEmailBody,
       status: 200,
       response: MessageResponse,
-      errors: [400, 403, 409, 429],
+      errors: [400, 403, 409, 410, 429],
     }),
   ),
   ...perRole('disownEmail', (role) =>

@@ -24,6 +24,7 @@ import {
   RESEND_TOO_SOON,
   VERIFY_DONE,
   VERIFY_INVALID,
+  VERIFY_USED,
   VERIFY_MAIL_SUBJECT,
   VERIFY_TAKEN,
 } from './messages';
@@ -74,7 +75,7 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
       expect(Math.abs(rows[0].expiresAt.getTime() - (Date.now() + 24 * HOUR))).toBeLessThan(60_000);
     });
 
-    it('the link verifies once: emailVerified turns true, a security-log row, the second use 400', async () => {
+    it('the link verifies once: emailVerified turns true, a security-log row, the second use 410 "already used"', async () => {
       const who = await unverified(role);
       expect((await me(who)).emailVerified).toBe(false);
       const token = await verificationTokenFor(t.app, role, who.email);
@@ -87,9 +88,38 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
         .from(auditLog)
         .where(and(eq(auditLog.entityId, who.id), eq(auditLog.action, 'email-verify')));
       expect(log).toHaveLength(1);
-      const again = await verify(role, token);
-      expect(again.statusCode).toBe(400);
-      expect(again.json()).toEqual({ error: VERIFY_INVALID });
+      // Used, and the address is the account's, verified: said as such (sign in), with no password needed.
+      const again = await verify(role, token, 'not the password');
+      expect(again.statusCode).toBe(410);
+      expect(again.json()).toEqual({ error: VERIFY_USED });
+      expect(
+        await db()
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.entityId, who.id), eq(auditLog.action, 'email-verify'))),
+      ).toHaveLength(1);
+      // The other role's path for the same link knows nothing of it.
+      expect((await verify(other(role), token)).statusCode).toBe(400);
+    });
+
+    it('an older link of an address verified by a newer one says "already used" too; a spent link of another address stays invalid', async () => {
+      const who = await unverified(role);
+      const older = await verificationTokenFor(t.app, role, who.email);
+      t.clock.advance(61_000);
+      const resend = await t.app.inject({ method: 'POST', url: `/${role}/verify-email/resend`, headers: bearer(who.token) });
+      expect(resend.statusCode).toBe(200);
+      const newer = await verificationTokenFor(t.app, role, who.email);
+      expect(newer).not.toBe(older);
+      expect((await verify(role, newer)).statusCode).toBe(200);
+      expect((await verify(role, older)).statusCode).toBe(410);
+
+      // 409 'taken' spends a link whose address another account holds: nothing of this account is verified by it.
+      const holder = await account(t, role);
+      const loser = await unverified(role);
+      const link = await issueEmailToken(db(), { role, accountId: loser.id, email: holder.email, now: t.clock.now() });
+      expect((await verify(role, link)).statusCode).toBe(409);
+      const spent = await verify(role, link);
+      expect([spent.statusCode, spent.json()]).toEqual([400, { error: VERIFY_INVALID }]);
     });
 
     it('400 after 24 hours (test clock), and nothing changes', async () => {

@@ -3,6 +3,8 @@ export const VERIFY_MAIL_SUBJECT = 'Verify your CareLoop e-mail address';
 export const VERIFY_DONE = 'Your e-mail address is verified. Thank you!';
 export const VERIFY_INVALID =
   "This verification link is invalid, already used or expired, or the account's e-mail or password changed since it was sent";
+/** A spent link whose address is the account's, verified (410): nothing is left to do but sign in. */
+export const VERIFY_USED = 'This verification link was already used: your e-mail address is verified. Sign in to continue.';
 export const DISOWN_DONE = 'The account made with this e-mail address was deleted. Thank you for telling us.';
 export const DISOWN_CHANGE_DONE = 'This e-mail address will not be added to that account.';
 export const DISOWN_VERIFIED = 'This account is verified: it cannot be deleted from a verification link';

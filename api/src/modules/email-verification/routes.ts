@@ -11,7 +11,7 @@ import { endOtherSessions } from '../auth/sessions';
 import { NOTICES, sendNotice } from '../notices';
 import { confirmCurrentPassword } from '../auth/reauth';
 import { deleteUnverifiedAccount, removeStoredFiles } from '../takeover';
-import { consumeEmailToken, findEmailToken, issueEmailToken, liveEmailToken, verificationLink } from './tokens';
+import { consumeEmailToken, emailTokenDone, findEmailToken, issueEmailToken, liveEmailToken, verificationLink } from './tokens';
 import {
   ALREADY_VERIFIED,
   DISOWN_CHANGE_DONE,
@@ -23,6 +23,7 @@ import {
   resendDone,
   VERIFY_DONE,
   VERIFY_INVALID,
+  VERIFY_USED,
   VERIFY_MAIL_SUBJECT,
   VERIFY_TAKEN,
   verifyMailText,
@@ -59,7 +60,11 @@ export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           // The link alone proves only a mailbox: the account's password is asked too, so a
           // stranger's link (someone signed up with this address) verifies nothing for them.
           const found = await findEmailToken(db.db, role, request.params.token, now);
-          if (!found) throw new HttpError(400, VERIFY_INVALID);
+          if (!found) {
+            // Spent, and the address is the account's, verified: say so (no password asked; nothing changes).
+            if (await emailTokenDone(db.db, role, request.params.token)) throw new HttpError(410, VERIFY_USED);
+            throw new HttpError(400, VERIFY_INVALID);
+          }
           // A wrong password counts as a failed login of the account (throttle.ts) and spends nothing.
           await confirmCurrentPassword(db.db, role, found.accountId, request.body.password, now, {
             client: request.ip,

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Role } from '@careloop/shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
 import { boundToAccount, securityVersionOf } from '../../db/account-version';
@@ -142,6 +142,31 @@ export async function findEmailToken(
     .where(liveEmailToken(role, token, now))
     .limit(1);
   return row?.email ? { accountId: row.accountId, email: row.email } : undefined;
+}
+
+/**
+ * Whether an 'email-verify' token of `role` was spent and its address is now the account's,
+ * verified: the link did its work (itself, or a newer link to the same address did), so the page
+ * can say so instead of "invalid". Kept for a day after expiry (issueEmailToken's clean-up).
+ */
+export async function emailTokenDone(db: Queryable, role: Role, token: string): Promise<boolean> {
+  const t = accountTables[role];
+  const [row] = await db
+    .select({ id: t.id })
+    .from(accountTokens)
+    .innerJoin(t, eq(t.id, accountTokens.accountId))
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(token)),
+        eq(accountTokens.role, role),
+        eq(accountTokens.purpose, 'email-verify'),
+        isNotNull(accountTokens.usedAt),
+        eq(t.email, accountTokens.email),
+        isNotNull(t.emailVerifiedAt),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**
