@@ -1,6 +1,6 @@
 import type { CodeableConcept, Coding, Observation, Quantity } from '@medplum/fhirtypes';
 import type { PatientRows } from '../access';
-import { NEWS2_LABELS, NEWS2_PARAMETERS, recordObservations } from '../clinical';
+import { NEWS2_LABELS, NEWS2_PARAMETERS, recordObservations, type News2Parameter } from '../clinical';
 import { instantOfWallTime } from '../clinical/age';
 import { toMedicalRecord } from '../access';
 
@@ -39,6 +39,11 @@ export const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-ab
 const NOT_PERFORMED: CodeableConcept = {
   coding: [{ system: DATA_ABSENT_REASON, code: 'not-performed', display: 'Not Performed' }],
   text: 'Not measured',
+};
+/** A reading was written but is unreadable or implausible: measured, perhaps, but not usable (never "not performed"). */
+const UNUSABLE: CodeableConcept = {
+  coding: [{ system: DATA_ABSENT_REASON, code: 'error', display: 'Error' }],
+  text: 'Recorded, but unreadable or implausible: not scored',
 };
 
 const loinc = (code: string, display: string): Coding => ({ system: LOINC, code, display });
@@ -162,6 +167,14 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
   // at least that, never read as the score.
   if (o.news2.subScores.length > 0) {
     const scored = new Map(o.news2.subScores.map((s) => [s.parameter, s.score]));
+    // the parsed reading of each numeric parameter: one written but not usable is not "not performed"
+    const readings: Partial<Record<News2Parameter, { status: string }>> = {
+      respirationRate: o.rr,
+      oxygenSaturation: o.spo2,
+      systolicBP: o.bp,
+      pulse: o.pulse,
+      temperature: o.temp,
+    };
     const missing = o.news2.complete ? [] : o.news2.missing.map((m) => NEWS2_LABELS[m].label);
     out.push({
       ...base('news2', null, category('survey', 'Survey'), { text: 'NEWS2 score' }),
@@ -178,7 +191,9 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
         const points = scored.get(parameter);
         return {
           code: { text: `${NEWS2_LABELS[parameter].label} (NEWS2 points)` },
-          ...(points !== undefined ? { valueInteger: points } : { dataAbsentReason: NOT_PERFORMED }),
+          ...(points !== undefined
+            ? { valueInteger: points }
+            : { dataAbsentReason: (readings[parameter]?.status ?? 'missing') === 'missing' ? NOT_PERFORMED : UNUSABLE }),
         };
       }),
     });
