@@ -2,7 +2,16 @@
 // (.dependency-cruiser.cjs enforces it), so every rule is testable on its own.
 export { acuityRank, ageAtAdmission, assessRecord, highestAcuity, type AssessmentContext } from './assessment';
 export { ACUITY_TEXT, buildSummary, DISCLAIMER, inline, type Summary, type SummaryOptions } from './summary';
-export { news2, NEWS2_LABELS, news2Band, news2SubScore, type News2Band, type News2Parameter, type News2Result } from './news2';
+export {
+  news2,
+  NEWS2_LABELS,
+  NEWS2_PARAMETERS,
+  news2Band,
+  news2SubScore,
+  type News2Band,
+  type News2Parameter,
+  type News2Result,
+} from './news2';
 export {
   bpCategory,
   parseBloodPressure,

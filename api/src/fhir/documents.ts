@@ -2,9 +2,16 @@ import type { AllergyIntolerance, Composition, DetectedIssue, DocumentReference,
 import { createHash } from 'node:crypto';
 import { categoryOf, prescriptionStatus, unreviewedReadings, type AllergyNote, type PatientRows } from '../access';
 import { LOINC } from './observations';
-import { nonEmpty, text } from './resources';
+import { CARELOOP_SYSTEMS, nonEmpty, text } from './resources';
 
 type RecordRow = PatientRows['records'][number];
+
+/**
+ * An entry's criticality only where one was stated: 'unable-to-assess' is CareLoop's fill-in when
+ * nobody said (a patient's report defaults to it, the allergy form starts on it, a note naming no
+ * reaction's severity reads as it), so it is left out: FHIR reads a missing criticality as not known.
+ */
+const statedCriticality = (c: AllergyIntolerance['criticality']) => (c && c !== 'unable-to-assess' ? { criticality: c } : {});
 
 /** A structured allergy entry (already in FHIR's vocabulary: issue 13) as an AllergyIntolerance. */
 export function toAllergyIntolerance(a: PatientRows['allergies'][number]): AllergyIntolerance {
@@ -20,7 +27,7 @@ export function toAllergyIntolerance(a: PatientRows['allergies'][number]): Aller
     },
     type: a.type,
     category: [a.category],
-    criticality: a.criticality,
+    ...statedCriticality(a.criticality),
     // the vocabulary's codes are CareLoop's own, not a published code system: the substance goes as text
     code: { text: a.substanceText },
     patient: { reference: `Patient/${a.patientId}` },
@@ -61,7 +68,8 @@ export function toNoteAllergyIntolerances(patientId: string, notes: AllergyNote[
     },
     type: entry.type,
     category: [categoryOf(entry)],
-    criticality: entry.criticality,
+    // from a note: high or low only where it states a reaction's severity (allergy-text)
+    ...statedCriticality(entry.criticality),
     code: { text: entry.substance.text },
     patient: { reference: `Patient/${patientId}` },
     recordedDate: note.at.toISOString(),
@@ -143,12 +151,25 @@ export function toMedicationRequest(p: PatientRows['prescriptions'][number], tod
   };
 }
 
+/**
+ * What an uploaded file is, as far as CareLoop knows: a medical PDF someone uploaded. Its content
+ * is not read, so no LOINC document type (34133-9 and the like would claim a kind of note nobody
+ * checked): CareLoop's own code, and the category as text.
+ */
+export const UPLOADED_PDF_TYPE = {
+  coding: [{ system: CARELOOP_SYSTEMS.documentType, code: 'uploaded-medical-pdf', display: 'Uploaded medical PDF' }],
+  text: 'Uploaded medical PDF',
+};
+export const UPLOADED_DOCUMENT_CATEGORY = { text: 'Uploaded medical document' };
+
 /** An uploaded PDF as a DocumentReference whose attachment is a short-lived signed URL. */
 export function toDocumentReference(f: PatientRows['files'][number], url: string): DocumentReference {
   return {
     resourceType: 'DocumentReference',
     id: f.id,
     status: 'current',
+    type: UPLOADED_PDF_TYPE,
+    category: [UPLOADED_DOCUMENT_CATEGORY],
     subject: { reference: `Patient/${f.patientId}` },
     date: (f.storedAt ?? f.createdAt).toISOString(),
     description: f.fileName,

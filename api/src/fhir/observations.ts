@@ -1,6 +1,6 @@
 import type { CodeableConcept, Coding, Observation, Quantity } from '@medplum/fhirtypes';
 import type { PatientRows } from '../access';
-import { NEWS2_LABELS, recordObservations } from '../clinical';
+import { NEWS2_LABELS, NEWS2_PARAMETERS, recordObservations, type News2Parameter } from '../clinical';
 import { instantOfWallTime } from '../clinical/age';
 import { toMedicalRecord } from '../access';
 
@@ -33,6 +33,18 @@ export const LOINC_CODES = {
 const category = (code: 'vital-signs' | 'laboratory' | 'survey', display: string): CodeableConcept[] => [
   { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code, display }] },
 ];
+
+export const SUPPLEMENTAL_OXYGEN = 'Supplemental oxygen';
+export const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
+const NOT_PERFORMED: CodeableConcept = {
+  coding: [{ system: DATA_ABSENT_REASON, code: 'not-performed', display: 'Not Performed' }],
+  text: 'Not measured',
+};
+/** A reading was written but is unreadable or implausible: measured, perhaps, but not usable (never "not performed"). */
+const UNUSABLE: CodeableConcept = {
+  coding: [{ system: DATA_ABSENT_REASON, code: 'error', display: 'Error' }],
+  text: 'Recorded, but unreadable or implausible: not scored',
+};
 
 const loinc = (code: string, display: string): Coding => ({ system: LOINC, code, display });
 const quantity = (value: number, unit: string, code = unit): Quantity => ({ value, unit, system: UCUM, code });
@@ -130,6 +142,10 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
         text: 'SpO2',
       }),
       valueQuantity: quantity(o.spo2.value, '%'),
+      // Air or supplemental oxygen, as recorded: a yes/no with no flow or concentration, so neither
+      // LOINC 3151-8 (inhaled oxygen flow rate) nor 3150-0 (inhaled oxygen concentration), whose
+      // values would be numbers nobody measured, but a component coded by its text.
+      ...(o.onOxygen !== null ? { component: [{ code: { text: SUPPLEMENTAL_OXYGEN }, valueBoolean: o.onOxygen }] } : {}),
     });
   if (o.sugar.status === 'ok') {
     const { value, unit, postPrandial } = o.sugar.value;
@@ -145,15 +161,42 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
     });
   }
   // NEWS2 (Royal College of Physicians 2017): no LOINC code is certain for it, so it is coded by
-  // its text, with the RCP chart as the method. A partial score says which parameters it lacks.
-  if (o.news2.subScores.length > 0)
+  // its text, with the RCP chart as the method; each of its seven parameters is a component (its
+  // points, or not-performed). A partial score (fewer than seven parameters) keeps the sum of
+  // what was scored as its value, and its interpretation says it is incomplete: the full score is
+  // at least that, never read as the score.
+  if (o.news2.subScores.length > 0) {
+    const scored = new Map(o.news2.subScores.map((s) => [s.parameter, s.score]));
+    // the parsed reading of each numeric parameter: one written but not usable is not "not performed"
+    const readings: Partial<Record<News2Parameter, { status: string }>> = {
+      respirationRate: o.rr,
+      oxygenSaturation: o.spo2,
+      systolicBP: o.bp,
+      pulse: o.pulse,
+      temperature: o.temp,
+    };
+    const missing = o.news2.complete ? [] : o.news2.missing.map((m) => NEWS2_LABELS[m].label);
     out.push({
       ...base('news2', null, category('survey', 'Survey'), { text: 'NEWS2 score' }),
       method: { text: 'Royal College of Physicians. National Early Warning Score (NEWS) 2, 2017' },
       valueInteger: o.news2.total,
-      ...(o.news2.complete
-        ? {}
-        : { note: [{ text: `Partial score, not measured: ${o.news2.missing.map((m) => NEWS2_LABELS[m].label).join(', ')}` }] }),
+      ...(missing.length
+        ? {
+            interpretation: [
+              { text: `Incomplete: the full score is at least ${o.news2.total}; not measured: ${missing.join(', ')}` },
+            ],
+          }
+        : {}),
+      component: NEWS2_PARAMETERS.map((parameter) => {
+        const points = scored.get(parameter);
+        return {
+          code: { text: `${NEWS2_LABELS[parameter].label} (NEWS2 points)` },
+          ...(points !== undefined
+            ? { valueInteger: points }
+            : { dataAbsentReason: (readings[parameter]?.status ?? 'missing') === 'missing' ? NOT_PERFORMED : UNUSABLE }),
+        };
+      }),
     });
+  }
   return out;
 }

@@ -1,4 +1,4 @@
-import type { Encounter, HumanName, Patient, Practitioner } from '@medplum/fhirtypes';
+import type { Encounter, HumanName, Identifier, Patient, Practitioner } from '@medplum/fhirtypes';
 import type { DoctorRow, PatientRows } from '../access';
 
 /*
@@ -9,6 +9,19 @@ import type { DoctorRow, PatientRows } from '../access';
 
 type PatientRow = PatientRows['patient'];
 type RecordRow = PatientRows['records'][number];
+
+/**
+ * CareLoop's own naming systems (URIs under careloop.example, which CareLoop controls): the
+ * identifier systems of its accounts (the value is the account id) and its code system for the
+ * kinds of documents it stores. docs/fhir.md lists them.
+ */
+export const CARELOOP_SYSTEMS = {
+  patientId: 'https://careloop.example/fhir/sid/patient-id',
+  doctorId: 'https://careloop.example/fhir/sid/doctor-id',
+  documentType: 'https://careloop.example/fhir/CodeSystem/document-type',
+} as const;
+
+const identifier = (system: string, value: string): Identifier[] => [{ system, value }];
 
 /** Only the non-empty strings of a list; undefined when none is left (FHIR: no empty arrays). */
 export function nonEmpty<T>(items: (T | null | undefined | '')[]): T[] | undefined {
@@ -33,7 +46,25 @@ const MARITAL: Record<string, { code: string; display: string }> = {
   Unmarried: { code: 'U', display: 'unmarried' },
 };
 
-const nameOf = (name: string): HumanName[] | undefined => (text(name) ? [{ text: text(name) }] : undefined);
+/** One word of letters (any script), hyphens or apostrophes only inside it: "Ada", "Smith-Jones", "O'Brien". */
+const NAME_WORD = /^\p{L}+(?:['’-]\p{L}+)*$/u;
+/** A leading doctor's title, with or without its full stop. */
+const DOCTOR_TITLE = /^dr\.?$/i;
+
+/**
+ * A name as written (`text`, always), split into `given`/`family` only when that is unambiguous:
+ * exactly two words of letters (given, family). Anything else (one word, three words, initials,
+ * digits) is left as text only: which part is the family name cannot be known. For a doctor a
+ * leading "Dr"/"Dr." is the `prefix`, never part of a name.
+ */
+export function humanNameOf(name: string, options: { titled?: boolean } = {}): HumanName[] | undefined {
+  const full = text(name);
+  if (!full) return undefined;
+  const words = full.split(/\s+/);
+  const prefix = options.titled && words.length > 1 && DOCTOR_TITLE.test(words[0]) ? [words.shift()!] : undefined;
+  const parts = words.length === 2 && words.every((w) => NAME_WORD.test(w)) ? { given: [words[0]], family: words[1] } : {};
+  return [{ text: full, ...parts, ...(prefix ? { prefix } : {}) }];
+}
 
 export function toPatient(p: PatientRow): Patient {
   const marital = MARITAL[p.maritalStatus];
@@ -48,8 +79,9 @@ export function toPatient(p: PatientRow): Patient {
   return {
     resourceType: 'Patient',
     id: p.id,
+    identifier: identifier(CARELOOP_SYSTEMS.patientId, p.id),
     active: true,
-    name: nameOf(p.name),
+    name: humanNameOf(p.name),
     telecom: [{ system: 'email', value: p.email }],
     gender: GENDER[p.gender] ?? 'unknown',
     ...(p.dob ? { birthDate: p.dob } : {}),
@@ -69,8 +101,9 @@ export function toPractitioner(d: DoctorRow): Practitioner {
   return {
     resourceType: 'Practitioner',
     id: d.id,
+    identifier: identifier(CARELOOP_SYSTEMS.doctorId, d.id),
     active: true,
-    name: nameOf(d.name),
+    name: humanNameOf(d.name, { titled: true }),
     telecom: [{ system: 'email', value: d.email }],
     gender: GENDER[d.gender] ?? 'unknown',
     qualification: nonEmpty(d.qualifications.map(text))?.map((q) => ({ code: { text: q } })),
@@ -82,6 +115,21 @@ const ENCOUNTER_CLASS: Record<string, { code: string; display: string }> = {
   Emergency: { code: 'EMER', display: 'emergency' },
   Outpatient: { code: 'AMB', display: 'ambulatory' },
 };
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}$/;
+
+/**
+ * When the encounter began: its date of admission (the clinic-calendar day the record was
+ * written for); for a row without a readable one, the day its signs were measured (the local
+ * observation time's date: a time of day needs a zone this pure mapping does not have); else the
+ * instant the record was written.
+ */
+function encounterStart(r: RecordRow): string {
+  if (ISO_DATE.test(r.biodata.dateOfAdmission ?? '')) return r.biodata.dateOfAdmission;
+  const measured = LOCAL_DATE_TIME.exec(r.examination.generalPhysicalExamination.observedAt ?? '');
+  return measured ? measured[1] : r.createdAt.toISOString();
+}
 
 /** One medical record is one encounter: admitted on its date of admission, by the doctor who wrote it. */
 export function toEncounter(r: RecordRow): Encounter {
@@ -99,9 +147,7 @@ export function toEncounter(r: RecordRow): Encounter {
         individual: { reference: `Practitioner/${r.doctorId}`, display: text(r.doctorInfo.doctorName) },
       },
     ],
-    period: {
-      start: /^\d{4}-\d{2}-\d{2}$/.test(r.biodata.dateOfAdmission) ? r.biodata.dateOfAdmission : r.createdAt.toISOString(),
-    },
+    period: { start: encounterStart(r) },
     ...(text(mode) ? { hospitalization: { admitSource: { text: text(mode) } } } : {}),
   };
 }

@@ -82,7 +82,7 @@ const bundle: Bundle = {
         subject: { reference: 'Patient/p1' },
         encounter: { reference: 'Encounter/r1' },
         valueInteger: 3,
-        note: [{ text: 'Partial score, not measured: temperature' }],
+        interpretation: [{ text: 'Incomplete: the full score is at least 3; not measured: Temperature' }],
       },
     },
     {
@@ -152,7 +152,7 @@ describe('healthRecordLines', () => {
     expect(lines).toContain('Blood pressure: 128/84 mmHg');
     expect(lines).toContain(`Respiratory rate: ${NOT_MEASURED}`);
     expect(lines).toContain(`Body temperature: ${NOT_MEASURED}`);
-    expect(lines).toContain('NEWS2: 3 — Partial score, not measured: temperature');
+    expect(lines).toContain('NEWS2: 3 — Incomplete: the full score is at least 3; not measured: Temperature');
   });
 
   it('gives the summary as plain text, no markup', () => {
