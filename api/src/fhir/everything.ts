@@ -86,6 +86,7 @@ function typesOf(param: EverythingQuery['_type']): FhirType[] {
   return FHIR_TYPES.filter((t) => names.includes(t));
 }
 
+/** The latest of some instants (ms), the missing ones left out. */
 const latest = (...at: (Date | string | null | undefined)[]) =>
   Math.max(...at.filter((a) => a != null).map((a) => new Date(a!).getTime()));
 
@@ -197,10 +198,8 @@ export async function patientEverything(
     if (query._type !== undefined) q.set('_type', types.join(','));
     if (query.start !== undefined) q.set('start', query.start);
     if (query.end !== undefined) q.set('end', query.end);
-    if (query._count !== undefined) {
-      q.set('_count', String(count));
-      q.set('_offset', String(at));
-    }
+    if (query._count !== undefined) q.set('_count', String(count));
+    if (query._count !== undefined || query._offset !== undefined) q.set('_offset', String(at));
     const search = q.toString();
     return `${ctx.baseUrl}/Patient/${patientId}/$everything${search ? `?${search}` : ''}`;
   };
