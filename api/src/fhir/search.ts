@@ -1,10 +1,11 @@
 import type { Bundle, BundleLink, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from '@careloop/shared-contracts';
 import type { z } from 'zod';
-import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type FhirRowKind, type PatientAccess } from '../access';
+import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type PatientAccess } from '../access';
 import { HttpError } from '../lib/errors';
 import { NOTE_ALLERGY_ID } from './documents';
 import { resourcesOf, searchset, type FhirContext } from './everything';
+import { ENTITY_OF, LISTED_AS, ROWS_OF } from './kinds';
 import { toPractitioner } from './resources';
 
 /** The same text whether the resource is missing or not the caller's (no probing of ids). */
@@ -12,39 +13,6 @@ export const notFound = (type: string, id: string) => `${type}/${id} not found`;
 export const PATIENT_PARAM_REQUIRED = 'patient is required: search one patient at a time (patient=Patient/{id})';
 
 const DEFAULT_COUNT = 20;
-
-/** The app's entity a resource type is read from: its audit rows name it. */
-const ENTITY_OF: Record<FhirType, AuditEntity | null> = {
-  Patient: null,
-  Practitioner: null,
-  Encounter: 'medical_record',
-  Observation: 'medical_record',
-  Composition: 'medical_record',
-  RiskAssessment: 'medical_record',
-  AllergyIntolerance: 'allergy_intolerance',
-  MedicationRequest: 'prescription',
-  DocumentReference: 'medical_file',
-};
-
-/** The audit list row of a search: the profile for Patient, the care team (connections) for Practitioner. */
-const LISTED_AS: Record<FhirType, AuditEntity> = {
-  ...(ENTITY_OF as Record<FhirType, AuditEntity>),
-  Patient: 'account',
-  Practitioner: 'assignment',
-};
-
-/** The rows a search of the type is made from (the patient's own row always comes). */
-const ROWS_OF: Record<FhirType, FhirRowKind[]> = {
-  Patient: [],
-  Practitioner: ['doctors'],
-  Encounter: ['records'],
-  Observation: ['records'],
-  Composition: ['records'],
-  RiskAssessment: ['records'],
-  AllergyIntolerance: ['allergies'],
-  MedicationRequest: ['prescriptions'],
-  DocumentReference: ['files'],
-};
 
 /** The types whose R4 search has `subject` (the others: `patient` only). */
 const HAS_SUBJECT = new Set<FhirType>([
@@ -259,6 +227,16 @@ export async function searchResources(
   return searchset(page, ctx, { total: matches.length, links });
 }
 
+/** `$everything`'s parameters, as the CapabilityStatement documents them. */
+export const EVERYTHING_PARAMETERS = [
+  'Parameters (GET): `_since` (instant: resources recorded or changed at or after it);',
+  '`_type` (resource types to include, comma-separated);',
+  '`start`, `end` (dates YYYY[-MM[-DD]], both included: care dates of encounters, observations,',
+  'prescriptions (authoredOn) and documents; the Patient, Practitioners and allergies always come);',
+  '`_count` (page size, up to 1000) with `_offset`: follow the `next` link, which carries every parameter;',
+  'without `_count`, one page. `total` is exact; any other parameter is a 400.',
+].join(' ');
+
 /** `GET /fhir/R4/metadata`: what this server does — read and search of each type, and $everything. */
 export function capabilityStatement(origin: string, now: Date): CapabilityStatement {
   const search = (type: FhirType) => {
@@ -308,7 +286,15 @@ export function capabilityStatement(origin: string, now: Date): CapabilityStatem
             { name: '_offset', type: 'number' as const },
           ],
           ...(type === 'Patient'
-            ? { operation: [{ name: 'everything', definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything' }] }
+            ? {
+                operation: [
+                  {
+                    name: 'everything',
+                    definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything',
+                    documentation: EVERYTHING_PARAMETERS,
+                  },
+                ],
+              }
             : {}),
         })),
       },

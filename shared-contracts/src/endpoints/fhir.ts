@@ -60,6 +60,29 @@ export const FhirSearchQuery = z.strictObject({
   _format: z.string().max(40).optional(),
 });
 
+/** A FHIR `date` of a day, a month or a year (YYYY, YYYY-MM, YYYY-MM-DD), a real one. */
+const FhirDate = z
+  .string()
+  .regex(/^\d{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?$/, { error: 'Expected a date: YYYY, YYYY-MM or YYYY-MM-DD' })
+  .refine((d) => d.length < 10 || new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), { error: 'Not a calendar date' });
+
+/**
+ * `Patient/{id}/$everything` parameters (R4 patient-operation-everything): `_since` an instant
+ * (resources recorded or changed at or after it), `_type` resource types to include (comma-separated,
+ * repeatable; an unknown one is a 400), `start`/`end` the care dates (a day, month or year, both
+ * ends included), `_count` a page's size and `_offset` where it starts (the `next` link carries
+ * every parameter). Without `_count` the whole answer is one page. Other parameters are refused (400).
+ */
+export const FhirEverythingQuery = z.strictObject({
+  _since: z.iso.datetime({ offset: true, error: 'Expected an instant: YYYY-MM-DDThh:mm:ss[.sss](Z|+hh:mm)' }).optional(),
+  _type: z.union([z.string().max(300), z.array(z.string().max(300)).max(FHIR_TYPES.length)]).optional(),
+  start: FhirDate.optional(),
+  end: FhirDate.optional(),
+  _count: z.coerce.number().int().min(0).max(1000).optional(),
+  _offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
+  _format: z.string().max(40).optional(),
+});
+
 const anyRole = ['patient', 'doctor'] as const;
 // 406: the client asked for XML (Accept or _format); only FHIR JSON is served.
 const outcomes = {
@@ -86,10 +109,11 @@ export const FHIR_ENDPOINTS = {
     method: 'GET',
     path: '/fhir/R4/Patient/{id}/$everything',
     summary:
-      "Everything CareLoop holds on a patient as a FHIR searchset Bundle: the patient's own, or an assigned patient's (doctor)",
+      "Everything CareLoop holds on a patient as a FHIR searchset Bundle: the patient's own, or an assigned patient's (doctor); filtered by _since, _type, start and end, paged by _count",
     tags: ['fhir'],
     access: anyRole,
     params: FhirPatientParams,
+    query: FhirEverythingQuery,
     status: 200,
     response: FhirResource,
     errors: [],

@@ -22,7 +22,7 @@ import { fhirContextFor } from './context';
 /**
  * The read-only FHIR R4 api (issue 15) under /fhir/R4:
  *   GET /fhir/R4/metadata                   the CapabilityStatement (public)
- *   GET /fhir/R4/Patient/{id}/$everything   everything on a patient, a searchset Bundle
+ *   GET /fhir/R4/Patient/{id}/$everything   everything on a patient, a searchset Bundle (_since, _type, start, end, _count)
  *   GET /fhir/R4/{type}?patient=…           search (Observation also by code and date; _count/_offset)
  *   GET /fhir/R4/{type}/{id}                read
  * Who may see what, the 404s and the audit rows are the access layer's (the same rules as the app);
@@ -59,7 +59,7 @@ export function fhirRoutes(deps: AppDeps): FastifyPluginAsyncZod {
     route(app, deps, ENDPOINTS.fhirMetadata, async () => body(capabilityStatement(deps.config.apiPublicUrl, deps.clock.now())));
 
     route(app, deps, ENDPOINTS.fhirPatientEverything, async (request) =>
-      body(await patientEverything(accessFor(deps, request), request.params.id, fhirContextFor(deps, request))),
+      body(await patientEverything(accessFor(deps, request), request.params.id, fhirContextFor(deps, request), request.query)),
     );
 
     route(app, deps, ENDPOINTS.fhirSearch, async (request) =>
