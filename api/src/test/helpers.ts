@@ -13,6 +13,7 @@ import { createStorage, type FileStorage } from '../adapters/storage';
 import { createSecretBox, loadEncryptionKey } from '../lib/secret-box';
 import { openDatabase, selectRows, type DbAdapter } from '../adapters/db';
 import { loadConfig, type Config } from '../config';
+import { copyPgliteTemplate, postgresTemplate } from './template-db';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -27,30 +28,34 @@ export interface TestDb {
   cleanup(): Promise<void>;
 }
 
-/** A fresh, migrated database: a temp dir for PGlite, a new database on the server for PostgreSQL. */
+/**
+ * A fresh, migrated database of its own: a temp dir for PGlite, a new database on the server for
+ * PostgreSQL, each a copy of a template migrated once per migrations folder (test/template-db.ts).
+ * `{ migrate: false }` gives an empty database, for tests of the migrations themselves.
+ */
 export async function createTestDb(backend: Backend, { migrate = true } = {}): Promise<TestDb> {
   if (backend === 'pglite') {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-api-test-'));
+    if (migrate) await copyPgliteTemplate(dataDir);
     const adapter = await openDatabase({ dataDir });
-    if (migrate) await adapter.migrate();
     return {
       adapter,
       dataDir,
       reopen: () => openDatabase({ dataDir }),
       async cleanup() {
         await adapter.close();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        await fs.promises.rm(dataDir, { recursive: true, force: true });
       },
     };
   }
   // One database per test file, so parallel files never see each other's rows.
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `careloop_test_${randomBytes(6).toString('hex')}`;
-  await withClient(adminUrl, (c) => c.query(`create database ${name}`));
+  const template = migrate ? ` template ${await postgresTemplate(adminUrl)}` : '';
+  await withClient(adminUrl, (c) => c.query(`create database ${name}${template}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const adapter = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
-  if (migrate) await adapter.migrate();
   const opened: DbAdapter[] = [adapter];
   return {
     adapter,
