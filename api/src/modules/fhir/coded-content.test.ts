@@ -14,7 +14,7 @@ import { medicalRecords } from '../../db/schema';
 import { CARELOOP_SYSTEMS, humanNameOf } from '../../fhir';
 import { newAllergy } from '../../test/allergies';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
-import { local, PDF } from '../../test/files';
+import { storePdf } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 
@@ -128,15 +128,7 @@ describe.each(BACKENDS)('FHIR R4 coded content on %s', (backend) => {
       }),
     };
 
-    const upload = await get(patient, `/medical-record/${patient.id}?fileType=application%2Fpdf&fileName=Scan.pdf`);
-    expect(upload.statusCode).toBe(200);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: local(upload.json().uploadUrl),
-      headers: { 'content-type': 'application/pdf' },
-      payload: PDF,
-    });
-    expect(put.statusCode).toBeLessThan(300);
+    await storePdf(t, patient, 'Scan.pdf');
 
     // today is 2025-03-20 on the clinic's calendar: the five-day course (to 2025-03-07) has ended
     setClock(t, '2025-03-20T12:00:00Z');

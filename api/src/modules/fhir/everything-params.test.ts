@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { PatientAccess } from '../../access';
 import { allergyIntolerances, auditLog } from '../../db/schema';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
-import { local, PDF } from '../../test/files';
+import { storePdf } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 
@@ -78,19 +78,7 @@ describe.each(BACKENDS)('FHIR Patient/$everything parameters on %s', (backend) =
     expect(summary.statusCode).toBe(200);
 
     setClock(t, '2025-04-01T09:00:00Z');
-    const upload = await t.app.inject({
-      method: 'GET',
-      url: `/medical-record/${patient.id}?fileType=application%2Fpdf&fileName=${encodeURIComponent('Blood test.pdf')}`,
-      headers: bearer(patient.token),
-    });
-    expect(upload.statusCode).toBe(200);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: local(upload.json().uploadUrl),
-      headers: { 'content-type': 'application/pdf' },
-      payload: PDF,
-    });
-    expect(put.statusCode).toBeLessThan(300);
+    await storePdf(t, patient, 'Blood test.pdf');
     records.may = await write('2025-05-10', 'May visit');
     setClock(t, '2025-06-01T09:00:00Z');
 

@@ -6,7 +6,7 @@ import { revokeAssignment } from '../../access';
 import { allergyIntolerances, auditLog, medicalRecords } from '../../db/schema';
 import { newAllergy } from '../../test/allergies';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
-import { local, PDF } from '../../test/files';
+import { local, storePdf } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 import { freePort } from '../../test/faults-kit';
@@ -82,19 +82,7 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     });
     expect(rx.statusCode).toBe(201);
 
-    const upload = await t.app.inject({
-      method: 'GET',
-      url: `/medical-record/${patient.id}?fileType=application%2Fpdf&fileName=${encodeURIComponent('Blood test.pdf')}`,
-      headers: bearer(patient.token),
-    });
-    expect(upload.statusCode).toBe(200);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: local(upload.json().uploadUrl),
-      headers: { 'content-type': 'application/pdf' },
-      payload: PDF,
-    });
-    expect(put.statusCode).toBeLessThan(300);
+    await storePdf(t, patient, 'Blood test.pdf');
 
     const now = t.clock.now();
     await t.db.db.insert(allergyIntolerances).values({
