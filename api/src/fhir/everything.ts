@@ -55,6 +55,14 @@ export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<
   ];
 }
 
+/** A page's self link, and next and previous where there are such pages (`url(offset)` builds each). */
+export function pageLinks(url: (offset: number) => string, offset: number, count: number, total: number): BundleLink[] {
+  const links: BundleLink[] = [{ relation: 'self', url: url(offset) }];
+  if (count > 0 && offset + count < total) links.push({ relation: 'next', url: url(offset + count) });
+  if (offset > 0) links.push({ relation: 'previous', url: url(Math.max(0, offset - count)) });
+  return links;
+}
+
 export function searchset(
   resources: Resource[],
   ctx: FhirContext,
@@ -203,11 +211,8 @@ export async function patientEverything(
     const search = q.toString();
     return `${ctx.baseUrl}/Patient/${patientId}/$everything${search ? `?${search}` : ''}`;
   };
-  const links: BundleLink[] = [{ relation: 'self', url: url(offset) }];
-  if (query._count !== undefined) {
-    if (count > 0 && offset + count < resources.length) links.push({ relation: 'next', url: url(offset + count) });
-    if (offset > 0) links.push({ relation: 'previous', url: url(Math.max(0, offset - count)) });
-  }
+  const links: BundleLink[] =
+    query._count !== undefined ? pageLinks(url, offset, count, resources.length) : [{ relation: 'self', url: url(offset) }];
   const page = query._count === undefined && offset === 0 ? resources : resources.slice(offset, offset + count);
   return searchset(page, ctx, { total: resources.length, links });
 }

@@ -1,10 +1,10 @@
-import type { Bundle, BundleLink, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
+import type { Bundle, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type PatientAccess } from '../access';
 import { HttpError } from '../lib/errors';
 import { NOTE_ALLERGY_ID } from './documents';
-import { resourcesOf, searchset, type FhirContext } from './everything';
+import { pageLinks, resourcesOf, searchset, type FhirContext } from './everything';
 import { ENTITY_OF, LISTED_AS, ROWS_OF } from './kinds';
 import { toPractitioner } from './resources';
 
@@ -221,10 +221,7 @@ export async function searchResources(
     q.set('_offset', String(at));
     return `${ctx.baseUrl}/${type}?${q.toString()}`;
   };
-  const links: BundleLink[] = [{ relation: 'self', url: url(offset) }];
-  if (count > 0 && offset + count < matches.length) links.push({ relation: 'next', url: url(offset + count) });
-  if (offset > 0) links.push({ relation: 'previous', url: url(Math.max(0, offset - count)) });
-  return searchset(page, ctx, { total: matches.length, links });
+  return searchset(page, ctx, { total: matches.length, links: pageLinks(url, offset, count, matches.length) });
 }
 
 /** `$everything`'s parameters, as the CapabilityStatement documents them. */
