@@ -37,14 +37,16 @@ export async function markRejected(db: Queryable, id: string): Promise<void> {
     .where(and(eq(medicalFiles.id, id), eq(medicalFiles.status, 'pending')));
 }
 
-/** The patient's files in the given states, newest first (index medical_files_patient_created_idx). */
+/**
+ * Every one of the patient's files in the given states, newest first (index
+ * medical_files_patient_created_idx). No cap: a list that silently stops would hide a document.
+ */
 export async function filesOf(db: Queryable, patientId: string, statuses: MedicalFileRow['status'][]): Promise<MedicalFileRow[]> {
   return db
     .select()
     .from(medicalFiles)
     .where(and(eq(medicalFiles.patientId, patientId), inArray(medicalFiles.status, statuses)))
-    .orderBy(desc(medicalFiles.createdAt), desc(medicalFiles.id))
-    .limit(500);
+    .orderBy(desc(medicalFiles.createdAt), desc(medicalFiles.id));
 }
 
 export async function storedKeys(db: Queryable, keys: string[]): Promise<Set<string>> {

@@ -146,14 +146,18 @@ export async function latestRecordsOf(
   return { records: rows.slice(0, limit).map(toMedicalRecord), truncated: rows.length > limit };
 }
 
-/** The patient's prescriptions for the summary, newest first (at most 200). */
+/**
+ * Every distinct drug and allergy list of the patient's prescriptions, for the summary: each
+ * combination once, the most recently prescribed first. No cap: a drug left out would be a drug
+ * the summary's checks never saw.
+ */
 export async function prescriptionsForSummary(db: Queryable, patientId: string) {
   return db
     .select({ prescribedDrug: prescriptions.prescribedDrug, allergies: prescriptions.allergies })
     .from(prescriptions)
     .where(eq(prescriptions.patientId, patientId))
-    .orderBy(desc(prescriptions.createdAt), desc(prescriptions.id))
-    .limit(200);
+    .groupBy(prescriptions.prescribedDrug, prescriptions.allergies)
+    .orderBy(sql`max(${prescriptions.createdAt}) desc`, prescriptions.prescribedDrug);
 }
 
 /**

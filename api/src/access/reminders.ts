@@ -62,8 +62,7 @@ export async function remindersOf(
     .innerJoin(patients, eq(patients.id, reminders.patientId))
     .leftJoin(assignments, and(eq(assignments.doctorId, reminders.doctorId), eq(assignments.patientId, reminders.patientId)))
     .where(eq(reminders.doctorId, doctorId))
-    .orderBy(desc(reminders.createdAt), desc(reminders.id))
-    .limit(500);
+    .orderBy(desc(reminders.createdAt), desc(reminders.id));
 }
 
 /** Cancels the doctor's own reminder: nothing more is sent, retries included. Undefined if not theirs. */

@@ -332,6 +332,28 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
         expect.objectContaining({ action: 'read', entity: 'medical_file', patientId: patient.id, entityId: file.id }),
       ]);
     });
+
+    it('lists every stored file, however many: no cap hides the oldest', async () => {
+      const patient = await account(t, 'patient');
+      const { uploadUrl: url } = await newUpload(t, patient, 'oldest.pdf');
+      expect((await put(t, url, PDF)).statusCode).toBe(200);
+      const base = t.clock.now().getTime();
+      await tdb.adapter.db.insert(medicalFiles).values(
+        Array.from({ length: 520 }, (_, i) => ({
+          patientId: patient.id,
+          storageKey: `${patient.id}/${crypto.randomUUID()}.pdf`,
+          fileName: `later-${i}.pdf`,
+          size: PDF.length,
+          status: 'stored' as const,
+          createdAt: new Date(base + (i + 1) * 1000),
+          storedAt: new Date(base + (i + 1) * 1000),
+        })),
+      );
+      const body = MedicalFilesResponse.parse((await list(t, patient)).json());
+      expect(body.fileName).toHaveLength(521);
+      expect(body.presignedUrl).toHaveLength(521);
+      expect(body.fileName.at(-1)).toBe('oldest.pdf');
+    });
   });
 
   describe('over real HTTP', () => {

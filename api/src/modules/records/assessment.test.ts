@@ -1,4 +1,5 @@
 import { Assessment, MedicalRecord, MedicalRecordCreated, WorklistResponse } from '@careloop/shared-contracts';
+import { prescriptions } from '../../db/schema';
 import { newAllergy } from '../../test/allergies';
 import { account, connect, recordBody, type Account } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer } from '../../test/helpers';
@@ -159,6 +160,41 @@ describe.each(BACKENDS)('the clinical assessment over HTTP on %s', (backend) => 
     expect(third.summary).toBe(after.summary);
     expect(third.summaryInfo).toEqual(after.summaryInfo);
     expect(third.assessment).toEqual(after.assessment);
+  });
+
+  it('the summary reads every drug on file, however long the history: an old one behind 210 newer prescriptions is still checked', async () => {
+    const { doctor, patient } = await careOf({ name: 'Lon Ghistory', DOB: '1950-01-01' });
+    const base = t().clock.now().getTime();
+    const prescription = (drug: string, at: number, allergies: string[] = []) => ({
+      patientId: patient.id,
+      doctorId: doctor.id,
+      prescribedDrug: drug,
+      dosage: '5 mg',
+      administrationRoute: 'oral',
+      dosageFrequency: 'once a day',
+      allergies,
+      assignedBy: 'Dr Test',
+      createdAt: new Date(at),
+      longTerm: true,
+    });
+    await fixture.tdb.adapter.db
+      .insert(prescriptions)
+      .values([
+        prescription('Warfarin', base - 400 * 86_400_000, ['sulfa drugs - rash']),
+        ...Array.from({ length: 210 }, (_, i) => prescription('Paracetamol', base - (300 - i) * 86_400_000)),
+      ]);
+    const { record } = await create(doctor, patient, { drug: 'Ibuprofen', gpe: WELL });
+    const res = await t().app.inject({
+      method: 'POST',
+      url: `/medicalhistory/summary/${record._id}`,
+      headers: bearer(doctor.token),
+      payload: {},
+    });
+    expect(res.statusCode).toBe(200);
+    const summary: string = res.json().summary;
+    expect(summary).toContain('Warfarin');
+    expect(summary).toContain('sulfa drugs - rash');
+    expect(summary).toContain('Paracetamol');
   });
 
   it('the worklist ranks by acuity then NEWS2, from the latest observation set, which a record without vitals never replaces', async () => {

@@ -26,6 +26,7 @@ import { claimNext, DEFAULT_LEASE_MS, deliver, UNKNOWN_OUTCOME } from '../../acc
 import { DAY_MS } from '../../access/reminder-schedule';
 
 const MIN = 60 * 1000;
+const DAY = 24 * 60 * MIN;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
@@ -245,6 +246,30 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       const after = ReminderList.parse((await listOf(doctor)).json());
       expect(after.find((r) => r._id === b.reminder._id)).toMatchObject({ status: 'cancelled', nextRunAt: null });
       expect(ReminderList.parse((await listOf(other.doctor)).json())).toHaveLength(1);
+    });
+
+    it("lists every one of a long-serving doctor's reminders: no cap hides the oldest", async () => {
+      const { doctor, patient } = await pair();
+      const first = await schedule(doctor, patient);
+      const base = t.clock.now().getTime();
+      await db()
+        .insert(reminders)
+        .values(
+          Array.from({ length: 520 }, (_, i) => ({
+            doctorId: doctor.id,
+            patientId: patient.id,
+            patientName: 'Pat Ient',
+            subject: `Later reminder ${i}`,
+            text: 'Walk for 20 minutes.',
+            startAt: new Date(base + DAY),
+            intervalDays: 0,
+            status: 'cancelled' as const,
+            createdAt: new Date(base + (i + 1) * 1000),
+          })),
+        );
+      const listed = ReminderList.parse((await listOf(doctor)).json());
+      expect(listed).toHaveLength(521);
+      expect(listed.at(-1)?._id).toBe(first.reminder._id);
     });
   });
 
