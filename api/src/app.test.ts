@@ -148,8 +148,19 @@ describe.each(BACKENDS)('app on %s', (backend) => {
     );
     expect(redactUrl('/medicalhistories?page=1&limit=10')).toBe('/medicalhistories?page=1&limit=10');
     expect(redactUrl('/files/a/b.pdf?expires=1&name=x.pdf&sig=abcdef')).toBe(
-      '/files/a/b.pdf?expires=1&name=x.pdf&sig=[redacted]',
+      '/files/a/b.pdf?expires=1&name=[redacted]&sig=[redacted]',
     );
+  });
+
+  it('logs no query value but paging and the like: file names and searches never reach the logs', () => {
+    expect(redactUrl('/medical-record/p1?fileType=application%2Fpdf&fileName=Maria%20Lopez%20HIV%20result.pdf')).toBe(
+      '/medical-record/p1?fileType=application%2Fpdf&fileName=[redacted]',
+    );
+    expect(redactUrl('/fhir/R4/Patient?name=Lopez&birthdate=1985-03-12&_count=10')).toBe(
+      '/fhir/R4/Patient?name=[redacted]&birthdate=[redacted]&_count=10',
+    );
+    // a parameter nobody has listed yet is redacted too
+    expect(redactUrl('/anything?newThing=secret')).toBe('/anything?newThing=[redacted]');
   });
 
   it('hides unexpected errors behind 500 { error }', async () => {
@@ -178,6 +189,30 @@ describe.each(BACKENDS)('app on %s', (backend) => {
       expect(lines.join('\n')).not.toContain(token);
     } finally {
       await t3.app.close();
+    }
+  });
+
+  it("names each request: the caller's plausible X-Request-Id kept, else a new UUID, in the answer and the log", async () => {
+    const lines: string[] = [];
+    const t4 = await createTestApp(tdb.adapter, { LOG_LEVEL: 'info' }, undefined, (line) => lines.push(line));
+    try {
+      const fresh = await t4.app.inject({ method: 'GET', url: '/health' });
+      const id = String(fresh.headers['x-request-id']);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const again = await t4.app.inject({ method: 'GET', url: '/health' });
+      expect(again.headers['x-request-id']).not.toBe(id);
+      expect(lines.some((l) => JSON.parse(l).reqId === id)).toBe(true);
+
+      const given = await t4.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'lb-7f3a9c21.eu-west' } });
+      expect(given.headers['x-request-id']).toBe('lb-7f3a9c21.eu-west');
+      expect(lines.some((l) => JSON.parse(l).reqId === 'lb-7f3a9c21.eu-west')).toBe(true);
+      for (const bad of ['short', 'x'.repeat(129), 'has space in it', '<script>alert(1)</script>']) {
+        const res = await t4.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': bad } });
+        expect(res.headers['x-request-id']).not.toBe(bad);
+        expect(String(res.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    } finally {
+      await t4.app.close();
     }
   });
 });

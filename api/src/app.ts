@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS } from '@careloop/shared-contracts';
 import type { AppDeps } from './deps';
+import { requestIdOf } from './http/request-id';
 import { contractTransform } from './http/openapi';
 import { fallbackStore, RedisHealth, withTimeout } from './http/rate-limit-store';
 import { addSecurityHeaders } from './http/security-headers';
@@ -110,6 +111,8 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     ...serverTimeouts(config),
     // Malformed URLs fail in the router, before the error handler: answer them in the api's shape,
     // without echoing the URL (it may hold a reset token or a signed file link).
@@ -128,6 +131,10 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   }).withTypeProvider<ZodTypeProvider>();
 
   app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+  // Every answer names its request, so a report or a proxy's log leads to the api's lines.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   // Before any route: server.ts's closeWithin() needs every request counted.
   trackRequestsForShutdown(app);
 
@@ -271,6 +278,13 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
 }
 
 /** Hides secrets in a request URL: the token of a reset or verification link, and credential-like query values (file URL signatures too). */
+/**
+ * Query values a log line may keep: paging and similar, never data. Any other value is redacted,
+ * so a parameter added later (a file's name, a search by name or e-mail) cannot put patient
+ * information or a credential into the logs.
+ */
+const LOGGED_QUERY_VALUES = new Set(['page', 'limit', '_count', '_offset', 'expires', 'fileType', 'iss', '_format']);
+
 export function redactUrl(url: string): string {
   const [pathPart, query] = url.split('?', 2);
   const safePath = pathPart
@@ -278,10 +292,15 @@ export function redactUrl(url: string): string {
     // An e-mail verification link (not the fixed /resend).
     .replace(/(\/verify-email\/)(?!resend$)[^/?]+/, '$1[redacted]');
   if (query === undefined) return safePath;
-  const safeQuery = query.replace(
-    /(^|&)(code|state|token|id_token|access_token|sig|x-amz-signature|x-amz-credential)=[^&]*/gi,
-    '$1$2=[redacted]',
-  );
+  const safeQuery = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair.slice(0, 64);
+      const key = pair.slice(0, eq);
+      return LOGGED_QUERY_VALUES.has(key) ? pair : `${key.slice(0, 64)}=[redacted]`;
+    })
+    .join('&');
   return `${safePath}?${safeQuery}`;
 }
 
