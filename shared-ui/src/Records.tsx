@@ -228,7 +228,13 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
                   <button type="button" aria-current={r._id === current?._id} onClick={() => setSelected(r._id)}>
                     <strong>{r.title}</strong>
                     <small>
-                      {role === 'doctor' ? `${r.biodata.name} · ` : `${r.doctorInfo.doctorName} · `}
+                      {/* a doctor's list mixes patients: name, birth date and e-mail tell namesakes apart */}
+                      {role === 'doctor' ? (
+                        <AssignedPatientIdentity inline patientId={r.patient} fallbackName={r.biodata.name} />
+                      ) : (
+                        r.doctorInfo.doctorName
+                      )}
+                      {' · '}
                       {r.biodata.dateOfAdmission}
                     </small>
                   </button>

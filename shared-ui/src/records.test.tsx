@@ -4,7 +4,7 @@ import { MemoryRouter } from '@careloop/shared-router';
 import { recordFields, recordSections, shortLabelOf, type MedicalRecord } from '@careloop/shared-contracts';
 import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
-import { assessment } from '../../test-support/fixtures';
+import { assessment, doctorMe } from '../../test-support/fixtures';
 import { RecordDetail, RecordList } from './Records';
 import { SummaryText } from './SummaryText';
 import { formatDateTime } from './dates';
@@ -285,6 +285,41 @@ test('pregnancy: a doctor reads and sets it beside the records (gestation only w
     fireEvent.click(within(card).getByRole('button', { name: 'Save pregnancy status' }));
     expect(await within(card).findByText('Pregnant, 32 weeks')).toBeInTheDocument();
     expect(local.requests.find((r) => r.method === 'PUT')?.body).toEqual({ status: 'pregnant', gestationWeeks: 32 });
+  } finally {
+    await local.close();
+    configureApi(fake.url);
+  }
+});
+
+test("a doctor's unfiltered list tells namesakes apart: name, birth date and e-mail on every row", async () => {
+  const other = { ...record, _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a45', patient: '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a12' };
+  const local = await startFakeApi({
+    'GET /medicalhistories': { status: 200, body: { items: [record, other], page: 1, limit: 10, total: 2 } },
+    'GET /vital-signs': { status: 200, body: { points: [], truncated: false } },
+    'GET /doctor/me': {
+      status: 200,
+      body: doctorMe({
+        assignedPatients: [
+          { patient: record.patient, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' },
+          { patient: other.patient, name: 'Asha Rao', DOB: '1991-07-02', email: 'asha.rao@example.org' },
+        ],
+      }),
+    },
+  });
+  configureApi(local.url);
+  try {
+    renderView(<RecordList role="doctor" />);
+    const list = await screen.findByRole('list', { name: 'Medical records' });
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('button')
+          .map((b) => b.querySelector('small')?.textContent),
+      ).toEqual([
+        expect.stringMatching(/^Asha Rao · born 12 Mar 1980 \(\d+\) · asha@example\.com · 2026-11-20$/),
+        expect.stringMatching(/^Asha Rao · born 2 Jul 1991 \(\d+\) · asha\.rao@example\.org · 2026-11-20$/),
+      ]),
+    );
   } finally {
     await local.close();
     configureApi(fake.url);
