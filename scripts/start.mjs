@@ -1,8 +1,9 @@
 // `npm start`: the api and the four web apps on the embedded defaults, in one terminal.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeRuntimeConfig } from './runtime-config.mjs';
 import { startWebServer } from './web-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,34 +21,12 @@ const origin = (p) => `http://${host}:${p}`;
 const apiUrl = env.API_URL ?? origin(ports.api);
 const dataDir = resolve(root, env.DATA_DIR ?? 'data');
 
-/** Where the browser sends a presigned upload: path-style on the endpoint, virtual-hosted on AWS (api/src/adapters/storage/s3.ts). */
-function s3Origin(endpoint, bucket) {
-  const url = new URL(endpoint);
-  if (/(^|\.)amazonaws\.com(\.cn)?$/i.test(url.hostname)) url.hostname = `${bucket}.${url.hostname}`;
-  return url.origin;
-}
-
 const runtimeConfigFile = join(dataDir, 'runtime-config.json');
 mkdirSync(dataDir, { recursive: true });
-writeFileSync(
-  runtimeConfigFile,
-  JSON.stringify(
-    {
-      apiUrl,
-      remotes: {
-        public: `${origin(ports.public)}/mf-manifest.json`,
-        patient: `${origin(ports.patient)}/mf-manifest.json`,
-        doctor: `${origin(ports.doctor)}/mf-manifest.json`,
-      },
-      // Automatic logoff after this many minutes without activity (HIPAA §164.312(a)(2)(iii)).
-      idleTimeoutMinutes: Number(env.IDLE_TIMEOUT_MINUTES) > 0 ? Number(env.IDLE_TIMEOUT_MINUTES) : 15,
-      // Presigned uploads go to the bucket: its origin must be in the pages' CSP connect-src.
-      ...(env.S3_ENDPOINT && env.S3_BUCKET ? { connectOrigins: [s3Origin(env.S3_ENDPOINT, env.S3_BUCKET)] } : {}),
-    },
-    null,
-    2,
-  ),
-);
+writeRuntimeConfig(runtimeConfigFile, {
+  apiUrl,
+  remotes: { public: origin(ports.public), patient: origin(ports.patient), doctor: origin(ports.doctor) },
+});
 
 const api = spawn(process.execPath, [join(root, 'api/dist/server.js')], {
   stdio: 'inherit',

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Secret, TOTP } from 'otpauth';
 import { OUTBOXES } from './proc.mjs';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -63,8 +64,18 @@ export async function signup(base, role, email, name, extra = {}) {
   const body = { name, email, password: PASSWORD, ...extra };
   const res = await ok(base, 'POST', `/${role}/signup`, { body }, [201]);
   await verifyEmail(base, role, email);
+  // Doctors must have two-factor on before any patient data (REQUIRE_MFA_FOR's default).
+  if (role === 'doctor') await enrolTwoFactor(base, role, res.token);
   const me = await ok(base, 'GET', `/${role}/me`, { token: res.token }, [200]);
   return { token: res.token, id: me[role]._id, email, name };
+}
+
+/** Turns two-factor on with the authenticator's current code (the session stays signed in). */
+async function enrolTwoFactor(base, role, token) {
+  const { secret } = await ok(base, 'GET', `/${role}/qrCode`, { token }, [200]);
+  const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+  const res = await ok(base, 'POST', `/${role}/verifyqrCode`, { token, body: { code } }, [200]);
+  if (res.verify !== true) throw new Error(`two-factor enrolment refused: ${JSON.stringify(res).slice(0, 200)}`);
 }
 
 /**
