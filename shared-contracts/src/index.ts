@@ -11,6 +11,7 @@ export * from './assessment';
 export * from './records';
 export * from './worklist';
 export * from './record-descriptor';
+export * from './vital-sign-list';
 export * from './vital-signs';
 export * from './vital-sign-trend';
 export * from './record-form';

@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { Text } from './common';
 import { ALLERGY_NOTE_MAX, MODES_OF_ADMISSION } from './constants';
-import {
-  checkBloodPressure,
-  OXYGEN_SATURATION_RANGE,
-  PULSE_RANGE,
-  RESPIRATORY_RATE_RANGE,
-  SIGNED_OR_EXPONENT,
-  signedOrExponentMessage,
-} from './vital-signs';
+import { VITAL_SIGNS, type VitalSign } from './vital-sign-list';
+import { bloodPressureMessage, checkBloodPressure, SIGNED_OR_EXPONENT, signedOrExponentMessage } from './vital-signs';
 
 /*
  * The medical record's fields, declared once. Each field says where it sits in the creation
@@ -16,6 +10,8 @@ import {
  * it is shown in, its kind and its validation. The zod schemas (records.ts), the api's stored
  * types, the eight-step form, the detail view and the summary's labels are all derived from it:
  * adding a field is one line here (plus a migration only if it needs a column; sections are jsonb).
+ * The vital signs of the general physical examination are VITAL_SIGNS' (vital-sign-list.ts), one
+ * field each, in its order.
  */
 
 /** The eight steps of the record form (SPEC §5), in order. */
@@ -230,10 +226,97 @@ export const field = {
   }),
 };
 
+// ------------------------------------------------------------------ vital signs
+
+const physicalExamination = 'General physical examination';
+
+/** The stored value of a declared choice: a number, a boolean, or the option itself. */
+type ChoiceValueOf<V> = V extends { values: Readonly<Record<string, infer X>> }
+  ? X extends number
+    ? number
+    : X extends boolean
+      ? boolean
+      : never
+  : V extends { options: readonly (infer O extends string)[] }
+    ? O
+    : never;
+
+/** The record field a declared vital sign is. */
+type VitalFieldOf<V> = V extends { kind: 'number' }
+  ? RecordField<z.ZodDefault<z.ZodType<number | null, unknown>>, z.ZodOptional<z.ZodNullable<z.ZodNumber>>>
+  : V extends { kind: 'choice' }
+    ? RecordField<z.ZodType<ChoiceValueOf<V> | null, unknown>, z.ZodOptional<z.ZodNullable<z.ZodType<ChoiceValueOf<V>>>>>
+    : RecordField<z.ZodDefault<z.ZodString>, z.ZodString>;
+
+/** The examination's fields of a list of vital signs, by key, in the list's order. */
+export type VitalFieldsOf<L extends readonly VitalSign[]> = { -readonly [V in L[number] as V['key']]: VitalFieldOf<V> };
+
+/** Leaves out what a declaration does not say (no `placeholder: undefined` on a field). */
+const given = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+
+/** One declared vital sign as a field of the general physical examination, by its kind. */
+function vitalField(v: VitalSign): RecordField {
+  const common = given({
+    step: physicalExamination,
+    section: 'Examination',
+    label: v.label,
+    measurement: true,
+    confirmOutside: v.plausible,
+    placeholder: v.placeholder,
+    hint: v.hint,
+  } satisfies FieldCommon);
+  switch (v.kind) {
+    case 'number':
+      return field.vital({ ...common, unit: v.units[0], min: v.limits[0], max: v.limits[1] });
+    case 'blood-pressure':
+      /** "systolic/diastolic" in mmHg, e.g. "128/84"; anything else is refused (400) */
+      return {
+        ...field.text({ ...common, unit: v.units[0], max: v.max }),
+        schema: Text(v.max)
+          .superRefine((text, ctx) => {
+            if (!text) return;
+            const bp = checkBloodPressure(text);
+            if (!bp.ok) ctx.addIssue({ code: 'custom', message: bloodPressureMessage(v.label, bp) });
+          })
+          .default(''),
+      };
+    case 'temperature':
+      /** °C as typed; °F only with its unit ("98.6 °F"). SPEC §5's default "9" is deliberately gone. */
+      return plainNumberText({ ...common, unit: v.units[0], max: v.max });
+    case 'glucose':
+      // the text carries its unit ("5.4 mmol/L")
+      return plainNumberText({ ...common, max: v.max });
+    case 'choice': {
+      const stored = v.values ? Object.values(v.values) : [];
+      const read = !v.values
+        ? z.enum(v.options)
+        : stored.every((x) => typeof x === 'boolean')
+          ? z.boolean()
+          : // a plain number (OpenAPI 3.0 has no nullable union)
+            z.number();
+      return field.choice<string, unknown>(
+        given({
+          ...common,
+          options: v.options,
+          values: v.values,
+          fallback: v.fallback,
+          default: v.default,
+          optionLabels: v.optionLabels,
+          qualifies: v.qualifies,
+          read: read as z.ZodType<unknown>,
+        }),
+      );
+    }
+  }
+}
+
+/** The fields of a list of vital signs, by key, in the list's order. */
+export const vitalFieldsOf = <const L extends readonly VitalSign[]>(list: L): VitalFieldsOf<L> =>
+  Object.fromEntries(list.map((v) => [v.key, vitalField(v)])) as VitalFieldsOf<L>;
+
 const history = (step: RecordStep, label: string, labels: Pick<FieldCommon, 'shortLabel' | 'summaryLabel'> = {}) =>
   field.note({ step, section: 'History', label, ...labels });
 const systemic = (label: string) => field.note({ step: 'Systemic history', section: 'Systemic history', label });
-const physicalExamination = 'General physical examination';
 const system = (label: string) => field.note({ step: 'System examination', section: 'Examination', label });
 const investigation = (label: string) => field.note({ step: 'Investigations and treatment', section: 'Investigations', label });
 const treatment = (label: string, shortLabel: string) =>
@@ -276,128 +359,9 @@ export const RECORD_FIELDS = {
   },
   examination: {
     generalPhysicalExamination: {
-      /*
-       * Plausible ranges (confirmOutside), the one place they are declared: outside them a reading
-       * is far likelier a slip than real, so the form asks the doctor to confirm it; inside them it
-       * asks nothing, as a warning on a normal pulse of 72 trains doctors to click through warnings.
-       * They lie beyond NEWS2's most abnormal bands (RCP 2017 chart 1: pulse ≤ 40 or ≥ 131, RR ≤ 8
-       * or ≥ 25, systolic ≤ 90 or ≥ 220, temperature ≤ 35.0 or ≥ 39.1 °C), so only the far end of
-       * real extremes is asked about, and the api's limits are wider still: a pulse of 25 (complete
-       * heart block) or a rate of 4 (opioid toxicity) is confirmed once and recorded.
-       */
-      /** "systolic/diastolic" in mmHg, e.g. "128/84"; anything else is refused (400) */
-      bloodPressure: {
-        ...field.text({
-          step: physicalExamination,
-          section: 'Examination',
-          label: 'Blood pressure',
-          unit: 'mmHg',
-          max: 20,
-          placeholder: '120/80',
-          measurement: true,
-          confirmOutside: [60, 250],
-        }),
-        schema: Text(20)
-          .superRefine((text, ctx) => {
-            if (!text) return;
-            const bp = checkBloodPressure(text);
-            if (!bp.ok) ctx.addIssue({ code: 'custom', message: bp.message });
-          })
-          .default(''),
-      },
-      pulse: field.vital({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Pulse',
-        unit: '/min',
-        min: PULSE_RANGE[0],
-        max: PULSE_RANGE[1],
-        confirmOutside: [30, 200],
-      }),
-      /** °C as typed; °F only with its unit ("98.6 °F"). SPEC §5's default "9" is deliberately gone. */
-      temperature: plainNumberText({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Temperature',
-        unit: '°C',
-        max: 10,
-        measurement: true,
-        confirmOutside: [34, 42],
-        hint: 'In °C; a value in °F needs its unit (e.g. 98.6 °F).',
-      }),
-      respiratoryRate: field.vital({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Respiratory rate',
-        unit: '/min',
-        min: RESPIRATORY_RATE_RANGE[0],
-        max: RESPIRATORY_RATE_RANGE[1],
-        confirmOutside: [6, 50],
-      }),
-      /** NEWS2 (RCP 2017 chart 1): the oxygen saturation, the scale it is scored on, air or oxygen, consciousness */
-      oxygenSaturation: field.vital({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Oxygen saturation (SpO2)',
-        shortLabel: 'SpO2',
-        unit: '%',
-        min: OXYGEN_SATURATION_RANGE[0],
-        max: OXYGEN_SATURATION_RANGE[1],
-      }),
-      spo2Scale: field.choice({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'SpO2 scale',
-        measurement: true,
-        qualifies: 'oxygenSaturation',
-        options: ['1', '2'],
-        values: { '1': 1, '2': 2 },
-        // RCP 2017: scale 1 unless a clinician has decided on scale 2 (a choice of chart, not a
-        // reading: the form starts on it, and it means nothing without an SpO2)
-        fallback: 1,
-        default: '1',
-        // 1 or 2 (a plain number: OpenAPI 3.0 has no nullable union)
-        read: z.number(),
-        optionLabels: { '1': 'Scale 1', '2': 'Scale 2 (hypercapnic respiratory failure)' },
-        hint: 'RCP 2017: use Scale 2 only for confirmed hypercapnic respiratory failure with a prescribed target of 88–92 %, on the decision of a competent clinician, recorded in the notes. Otherwise Scale 1.',
-      }),
-      supplementalOxygen: field.choice({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Air or oxygen',
-        measurement: true,
-        options: ['air', 'oxygen'],
-        values: { air: false, oxygen: true },
-        read: z.boolean(),
-        optionLabels: { air: 'Air', oxygen: 'Supplemental oxygen' },
-      }),
-      consciousness: field.choice({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Consciousness (ACVPU)',
-        shortLabel: 'Consciousness',
-        measurement: true,
-        options: ['A', 'C', 'V', 'P', 'U'],
-        read: z.enum(['A', 'C', 'V', 'P', 'U']),
-        optionLabels: {
-          A: 'A: alert',
-          C: 'C: new confusion',
-          V: 'V: responds to voice',
-          P: 'P: responds to pain',
-          U: 'U: unresponsive',
-        },
-      }),
+      // the vital signs, declared once (vital-sign-list.ts), in their order
+      ...vitalFieldsOf(VITAL_SIGNS),
       observedAt: field.datetime({ step: physicalExamination, section: 'Examination', label: 'Observation time' }),
-      /** with its unit: "5.4 mmol/L" or "97 mg/dL" (the form refuses a bare number; the engine never guesses one) */
-      bloodSugarLevel: plainNumberText({
-        step: physicalExamination,
-        section: 'Examination',
-        label: 'Blood sugar level',
-        max: 20,
-        measurement: true,
-        placeholder: '5.4 mmol/L',
-        hint: 'With its unit: mmol/L or mg/dL.',
-      }),
       Notes: field.note({ step: physicalExamination, section: 'Examination', label: 'Notes' }),
     },
     respiratorySystem: system('Respiratory system'),

@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { recordFields, type PlacedRecordField } from './record-descriptor';
 import { MedicalRecordCreate, type ParsedMedicalRecordCreate } from './records';
+import type { VitalSign } from './vital-sign-list';
 import {
   checkBloodPressure,
-  GLUCOSE_UNIT_MESSAGE,
+  glucoseUnitMessage,
   glucoseUnitOf,
+  labelInSentence,
   OBSERVATION_CLOCK_SKEW_MS,
   OBSERVATION_IN_FUTURE_MESSAGE,
   observedAfter,
   readTemperature,
+  vitalSigns,
 } from './vital-signs';
 
 /*
@@ -43,8 +46,8 @@ export interface VitalReading {
   part?: string;
 }
 
-/** How a text vital is read; a number vital is its number. Unreadable text is refused elsewhere (or left to the engine). */
-const TEXT_READERS: Partial<Record<GpeKey, (text: string) => VitalReading | undefined>> = {
+/** How a text vital is read, by its kind; a number vital is its number. Unreadable text is refused elsewhere (or left to the engine). */
+const TEXT_READERS: Partial<Record<VitalSign['kind'], (text: string) => VitalReading | undefined>> = {
   temperature: (text) => {
     const t = readTemperature(text);
     if (!t) return undefined;
@@ -53,7 +56,7 @@ const TEXT_READERS: Partial<Record<GpeKey, (text: string) => VitalReading | unde
       shown: t.fahrenheit === undefined ? `${t.celsius} °C` : `${t.fahrenheit} °F (${t.celsius} °C)`,
     };
   },
-  bloodPressure: (text) => {
+  'blood-pressure': (text) => {
     const bp = checkBloodPressure(text);
     return bp.ok ? { compared: bp.systolic, shown: `${bp.systolic}/${bp.diastolic} mmHg`, part: 'systolic' } : undefined;
   },
@@ -61,7 +64,10 @@ const TEXT_READERS: Partial<Record<GpeKey, (text: string) => VitalReading | unde
 
 function readVital(f: PlacedRecordField, value: unknown): VitalReading | undefined {
   if (value === '' || value === null || value === undefined) return undefined;
-  if (f.kind !== 'number') return TEXT_READERS[keyOf(f)]?.(String(value));
+  if (f.kind !== 'number') {
+    const kind = vitalSigns().find((v) => v.key === keyOf(f))?.kind;
+    return kind && TEXT_READERS[kind]?.(String(value));
+  }
   const n = Number(value);
   return Number.isFinite(n) ? { compared: n, shown: `${n} ${f.unit ?? ''}`.trim() } : undefined;
 }
@@ -75,7 +81,7 @@ export function implausibleReading(f: PlacedRecordField, value: unknown): VitalR
 }
 
 export const confirmLabel = (f: PlacedRecordField, reading: VitalReading) =>
-  `Confirm ${f.label.toLowerCase()} of ${reading.shown}`;
+  `Confirm ${labelInSentence(f.label)} of ${reading.shown}`;
 
 export function implausibleMessage(f: PlacedRecordField, reading: VitalReading): string {
   const [lo, hi] = f.confirmOutside!;
@@ -110,14 +116,16 @@ export const RecordForm = MedicalRecordCreate.extend({ vitalsCheck: VitalsCheck 
       path: ['examination', 'generalPhysicalExamination', 'observedAt'],
       message: OBSERVATION_IN_FUTURE_MESSAGE,
     });
-  const sugar = String(gpe.bloodSugarLevel ?? '').trim();
-  // a bare number is refused here, never guessed (the api stores it; the engine says "unit unknown")
-  if (sugar && !glucoseUnitOf(sugar))
-    ctx.addIssue({
-      code: 'custom',
-      path: ['examination', 'generalPhysicalExamination', 'bloodSugarLevel'],
-      message: GLUCOSE_UNIT_MESSAGE,
-    });
+  // a bare glucose number is refused here, never guessed (the api stores it; the engine says "unit unknown")
+  for (const v of vitalSigns().filter((x) => x.kind === 'glucose')) {
+    const sugar = String(gpe[v.key] ?? '').trim();
+    if (sugar && !glucoseUnitOf(sugar))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['examination', 'generalPhysicalExamination', v.key],
+        message: glucoseUnitMessage(v.label),
+      });
+  }
 });
 export type RecordFormValues = z.input<typeof RecordForm>;
 export type ParsedRecordForm = z.output<typeof RecordForm>;

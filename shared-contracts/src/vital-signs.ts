@@ -1,27 +1,57 @@
-/*
- * Vital-sign text rules shared by the api (the payload check, the summary engine) and the record
- * form, so that what the form lets through, the api stores and the engine reads are the same.
- * See api/CLINICAL.md (hazard log) for why each rule exists.
- */
-
-/* Outside these no heart or breathing rate is physiologically possible: a typing error. Also the
-   api's limits: a pulse of 44 or a rate of 9 must be recordable (bradycardia, opioid toxicity). */
-export const PULSE_RANGE = [20, 300] as const;
-export const RESPIRATORY_RATE_RANGE = [3, 80] as const;
-/* A saturation below 20 % is not a reading a pulse oximeter reports (and not a survivable one). */
-export const OXYGEN_SATURATION_RANGE = [20, 100] as const;
+import {
+  DIASTOLIC_RANGE,
+  SYSTOLIC_RANGE,
+  VITAL_SIGNS,
+  type ChoiceVitalSign,
+  type News2ParameterName,
+  type VitalSign,
+} from './vital-sign-list';
 
 /*
- * Plausible blood pressure (mmHg): no published cut-off; wide enough to keep profound shock and
- * hypertensive emergencies, narrow enough to catch a slip such as "1200/80" or "12/80".
+ * Reading the declared vital signs (vital-sign-list.ts), and the vital-sign text rules shared by
+ * the api (the payload check, the clinical engine) and the record form, so that what the form lets
+ * through, the api stores and the engine reads are the same. See api/CLINICAL.md (hazard log) for
+ * why each rule exists.
  */
-export const SYSTOLIC_RANGE = [50, 300] as const;
-export const DIASTOLIC_RANGE = [20, 200] as const;
+
+/** The declared vital signs, as the general type. */
+export const vitalSigns = (): readonly VitalSign[] => VITAL_SIGNS;
+
+/** The vital sign declared under `key` (throws when none is: a rule reading it must not run on nothing). */
+export function vitalSign(key: string): VitalSign {
+  const found = vitalSigns().find((v) => v.key === key);
+  if (!found) throw new Error(`No vital sign is declared as ${key}`);
+  return found;
+}
+
+/** The measures a vital sign is made of: its components (a blood pressure's two), else itself. */
+export const measuresOf = (v: VitalSign): readonly { key: string; label: string; news2?: News2ParameterName }[] =>
+  v.kind === 'blood-pressure' ? v.components : [v];
+
+/** The vital sign (or component) NEWS2 scores as `parameter`: its label, and the unit its value is in. */
+export function news2Measure(parameter: News2ParameterName): { label: string; unit: string } {
+  for (const v of vitalSigns()) {
+    if (v.news2 === parameter) return { label: v.label, unit: v.units[0] ?? '' };
+    const part = v.kind === 'blood-pressure' ? v.components.find((c) => c.news2 === parameter) : undefined;
+    if (part) return { label: part.label, unit: v.units[0] ?? '' };
+  }
+  throw new Error(`No vital sign is declared as the NEWS2 parameter ${parameter}`);
+}
+
+/** A choice's text for a stored value (its option's label), or undefined. */
+export function choiceText(v: ChoiceVitalSign, value: unknown): string | undefined {
+  const option = v.options.find((o) => (v.values ? v.values[o] : o) === value);
+  return option === undefined ? undefined : (v.optionLabels?.[option] ?? option);
+}
+
+/** A label inside a sentence: "Respiratory rate" → "respiratory rate"; an acronym is kept ("SpO2 scale", "NEWS2"). */
+export const labelInSentence = (label: string) =>
+  /^[A-Z][a-z]*(?:\s|$)/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 
 export type BloodPressureCheck =
-  { ok: true; systolic: number; diastolic: number } | { ok: false; reason: 'format' | 'range'; message: string };
-
-export const BLOOD_PRESSURE_FORMAT_MESSAGE = 'Blood pressure must be systolic/diastolic in mmHg, 2–3 digits each (e.g. 120/80)';
+  | { ok: true; systolic: number; diastolic: number }
+  /** `detail`: what is wrong, after the vital sign's label (bloodPressureMessage) */
+  | { ok: false; reason: 'format' | 'range'; detail: string };
 
 /**
  * "128/84" or "128 / 84 mmHg" (the whole text) → the pair, checked against the plausible ranges
@@ -31,23 +61,23 @@ export const BLOOD_PRESSURE_FORMAT_MESSAGE = 'Blood pressure must be systolic/di
 export function checkBloodPressure(text: string, { within = false } = {}): BloodPressureCheck {
   const pattern = within ? /(?<![\d.])(\d{2,3})\s*\/\s*(\d{2,3})(?![\d.])/ : /^\s*(\d{2,3})\s*\/\s*(\d{2,3})\s*(?:mm\s*hg)?\s*$/i;
   const m = pattern.exec(text);
-  if (!m) return { ok: false, reason: 'format', message: BLOOD_PRESSURE_FORMAT_MESSAGE };
+  if (!m) return { ok: false, reason: 'format', detail: 'must be systolic/diastolic in mmHg, 2–3 digits each (e.g. 120/80)' };
   const systolic = Number(m[1]);
   const diastolic = Number(m[2]);
   const [sLo, sHi] = SYSTOLIC_RANGE;
   const [dLo, dHi] = DIASTOLIC_RANGE;
   if (systolic < sLo || systolic > sHi)
-    return { ok: false, reason: 'range', message: `Blood pressure: systolic ${systolic} mmHg is outside ${sLo}–${sHi} mmHg` };
+    return { ok: false, reason: 'range', detail: `systolic ${systolic} mmHg is outside ${sLo}–${sHi} mmHg` };
   if (diastolic < dLo || diastolic > dHi)
-    return { ok: false, reason: 'range', message: `Blood pressure: diastolic ${diastolic} mmHg is outside ${dLo}–${dHi} mmHg` };
+    return { ok: false, reason: 'range', detail: `diastolic ${diastolic} mmHg is outside ${dLo}–${dHi} mmHg` };
   if (systolic <= diastolic)
-    return {
-      ok: false,
-      reason: 'range',
-      message: `Blood pressure: systolic (${systolic}) must be higher than diastolic (${diastolic})`,
-    };
+    return { ok: false, reason: 'range', detail: `systolic (${systolic}) must be higher than diastolic (${diastolic})` };
   return { ok: true, systolic, diastolic };
 }
+
+/** A refused blood pressure as a person reads it, under the vital sign's label ("Blood pressure: systolic 320 mmHg is outside …"). */
+export const bloodPressureMessage = (label: string, check: { reason: 'format' | 'range'; detail: string }) =>
+  check.reason === 'format' ? `${label} ${check.detail}` : `${label}: ${check.detail}`;
 
 /**
  * A temperature text as the record reads it: °C unless the unit °F is typed right after the number
@@ -80,7 +110,9 @@ export const observedAfter = (observedAt: string, latest: string): boolean =>
 export const GLUCOSE_UNITS = ['mmol/L', 'mg/dL'] as const;
 export type GlucoseUnit = (typeof GLUCOSE_UNITS)[number];
 
-export const GLUCOSE_UNIT_MESSAGE = 'Blood sugar level needs its unit: mmol/L or mg/dL (e.g. 5.4 mmol/L or 97 mg/dL)';
+/** A glucose typed without its unit, under the vital sign's label. */
+export const glucoseUnitMessage = (label: string) =>
+  `${label} needs its unit: ${GLUCOSE_UNITS.join(' or ')} (e.g. 5.4 mmol/L or 97 mg/dL)`;
 
 /*
  * A measurement is a plain positive number: a sign ("-5 mmol/L", "+38") or an exponent ("1e309

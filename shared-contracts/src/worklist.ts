@@ -2,21 +2,11 @@ import { z } from 'zod';
 import { Acuity } from './assessment';
 import { EntityId } from './common';
 import { AssignedPatient } from './profiles';
+import { News2ParameterName } from './vital-sign-list';
 
 /** RCP 2017 NEWS2 Chart 3 bands of a complete score. */
 export const News2Band = z.enum(['low', 'low-medium', 'medium', 'high']);
 export type News2Band = z.infer<typeof News2Band>;
-
-/** NEWS2's seven parameters (Chart 1's order), as named where one is missing. */
-export const News2ParameterName = z.enum([
-  'respirationRate',
-  'oxygenSaturation',
-  'supplementalOxygen',
-  'systolicBP',
-  'pulse',
-  'consciousness',
-  'temperature',
-]);
 
 /** A patient's latest observation set (the latest record with a vital sign) as the worklist reads it. */
 export const WorklistLatest = z.object({

@@ -4,7 +4,7 @@ import { TREND_MAX_RECORDS, type Role, type VitalSignPoint, type VitalSignTrend 
 import { useVitalSignTrend } from '@careloop/shared-auth';
 import { Banner, Card, EmptyState } from './components';
 import { theme } from './theme';
-import { measuresText, timeText } from './vitalSignPanels';
+import { measuresText, timeText, TREND_PANELS, type TrendPanel } from './vitalSignPanels';
 
 // uPlot and its stylesheet only in this chunk, fetched when a records page shows a trend.
 const VitalSignChart = lazy(() => import(/* webpackChunkName: "vital-sign-chart" */ './VitalSignChart'));
@@ -48,18 +48,28 @@ const TableScroll = styled.div`
 `;
 
 const NOT_MEASURED = 'not measured';
-const num = (v: number | null, unit = '') => (v === null ? NOT_MEASURED : `${v}${unit}`);
 
 function news2Text(p: VitalSignPoint): string {
   if (!p.news2) return 'not scored';
   return p.news2.complete ? String(p.news2.total) : `at least ${p.news2.total} (incomplete)`;
 }
 
+/** An SpO2 is read with the scale it is scored on, and air or oxygen. */
 function spo2Text(p: VitalSignPoint): string {
   if (p.oxygenSaturation === null) return NOT_MEASURED;
   const air = p.supplementalOxygen === null ? '' : p.supplementalOxygen ? ', on oxygen' : ', on air';
-  return `${p.oxygenSaturation} % (scale ${p.spo2Scale}${air})`;
+  return `${p.oxygenSaturation} (scale ${p.spo2Scale}${air})`;
 }
+
+/** A vital sign's cell: its measures joined ("128/84"), or not measured. */
+function cellText(panel: TrendPanel, p: VitalSignPoint): string {
+  if (panel.key === 'oxygenSaturation') return spo2Text(p);
+  const values = panel.series.map((s) => s.value(p));
+  return values.every((v) => v !== null) ? values.join('/') : NOT_MEASURED;
+}
+
+/** The vital signs' panels (the table's columns after NEWS2): shared-contracts VITAL_SIGNS `chart`, in order. */
+const VITAL_PANELS = TREND_PANELS.filter((panel) => panel.key !== 'news2');
 
 /** The chart's table alternative: the same numbers, one row per record, oldest first. */
 export function VitalSignTable({ trend }: { trend: VitalSignTrend }) {
@@ -73,11 +83,11 @@ export function VitalSignTable({ trend }: { trend: VitalSignTrend }) {
             <th scope="col">Time</th>
             <th scope="col">Record</th>
             <th scope="col">NEWS2</th>
-            <th scope="col">Blood pressure (mmHg)</th>
-            <th scope="col">Pulse (/min)</th>
-            <th scope="col">Respiratory rate (/min)</th>
-            <th scope="col">SpO2</th>
-            <th scope="col">Temperature (°C)</th>
+            {VITAL_PANELS.map((panel) => (
+              <th key={panel.key} scope="col">
+                {panel.title} ({panel.unit})
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -89,11 +99,9 @@ export function VitalSignTable({ trend }: { trend: VitalSignTrend }) {
               </th>
               <td>{p.title}</td>
               <td>{news2Text(p)}</td>
-              <td>{p.systolic !== null && p.diastolic !== null ? `${p.systolic}/${p.diastolic}` : NOT_MEASURED}</td>
-              <td>{num(p.pulse)}</td>
-              <td>{num(p.respiratoryRate)}</td>
-              <td>{spo2Text(p)}</td>
-              <td>{num(p.temperature)}</td>
+              {VITAL_PANELS.map((panel) => (
+                <td key={panel.key}>{cellText(panel, p)}</td>
+              ))}
             </tr>
           ))}
         </tbody>

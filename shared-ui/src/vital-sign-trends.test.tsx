@@ -84,7 +84,7 @@ test("the patient's own trend: an image named for its trends, the chart inside, 
   renderView(<VitalSignTrends role="patient" />);
   const chart = await screen.findByRole('img', { name: /trends/i });
   expect(chart).toHaveAccessibleName(
-    'Vital sign trends: NEWS2, blood pressure, pulse, respiratory rate, SpO2 and temperature across 2 records, 2026-11-20 08:30 to 2026-11-21 10:15',
+    'Vital sign trends: NEWS2, blood pressure, pulse, temperature, respiratory rate and SpO2 across 2 records, 2026-11-20 08:30 to 2026-11-21 10:15',
   );
   expect(await within(chart).findByText('chart of 2 points')).toBeInTheDocument();
   // the patient's own: no patientId asked for
@@ -104,7 +104,18 @@ test("the patient's own trend: an image named for its trends, the chart inside, 
     'not measured',
     'not measured',
   ]);
-  expect(cells(rows[1])).toEqual(['2026-11-21 10:15', 'Review', '5', '128/84', '88', '22', '95 % (scale 1, on air)', '38.4']);
+  expect(cells(rows[1])).toEqual(['2026-11-21 10:15', 'Review', '5', '128/84', '88', '38.4', '22', '95 (scale 1, on air)']);
+  // the columns: the charted vital signs in their declared order, each under its label and unit
+  expect([...table.querySelectorAll('thead th')].map((c) => c.textContent)).toEqual([
+    'Time',
+    'Record',
+    'NEWS2',
+    'Blood pressure (mmHg)',
+    'Pulse (/min)',
+    'Temperature (°C)',
+    'Respiratory rate (/min)',
+    'SpO2 (%)',
+  ]);
 });
 
 test("a doctor's trend is of the patient the list is narrowed to, and none without one", async () => {

@@ -1,9 +1,18 @@
-import type { VitalSignPoint, VitalSignTrend } from '@careloop/shared-contracts';
+import {
+  labelInSentence,
+  measuresOf,
+  vitalSigns,
+  type ReferenceRange,
+  type VitalSign,
+  type VitalSignPoint,
+  type VitalSignTrend,
+} from '@careloop/shared-contracts';
 
 /*
- * The trend chart's panels, one per measure, read by both the view (its accessible name, its
- * table) and the lazily loaded chart. Every number shaded comes from the api's answer: the web
- * app holds no clinical thresholds.
+ * The trend chart's panels: NEWS2, then one per charted vital sign (shared-contracts VITAL_SIGNS
+ * `chart`, in the declared order, with its label, first unit and measures), read by both the view
+ * (its accessible name, its table) and the lazily loaded chart. Every number shaded comes from the
+ * api's answer: the web app holds no clinical thresholds.
  */
 
 export type BandTone = 'normal' | 'low' | 'medium' | 'high';
@@ -25,64 +34,56 @@ export interface TrendPanel {
   note?: (t: VitalSignTrend) => string | undefined;
 }
 
-const normal = (r: { low: number; high: number }) => [{ low: r.low, high: r.high, tone: 'normal' as const }];
+const normal = (r?: { low: number; high: number }) => (r ? [{ low: r.low, high: r.high, tone: 'normal' as const }] : []);
+
+const NEWS2_PANEL: TrendPanel = {
+  key: 'news2',
+  title: 'NEWS2',
+  unit: 'score',
+  // An incomplete score is only a lower bound: plotting it could read as reassurance (api/CLINICAL.md).
+  series: [{ label: 'NEWS2', value: (p) => (p.news2?.complete ? p.news2.total : null) }],
+  bands: (t) => t.news2Bands.map((b) => ({ low: b.low, high: b.high, tone: b.band })),
+  integer: true,
+  note: () => 'Complete scores only; an incomplete one is in the table.',
+};
+
+/** A measure's number in a point, by its key (null when the point has none). */
+const measured = (p: VitalSignPoint, key: string): number | null => {
+  const value = (p as unknown as Record<string, unknown>)[key];
+  return typeof value === 'number' ? value : null;
+};
+/** A measure's reference range in the api's answer, by its key. */
+const referenceOf = (t: VitalSignTrend, key: string) =>
+  (t.reference as unknown as Record<string, (ReferenceRange & { scale?: number }) | undefined>)[key];
+
+/** A charted vital sign's panel: a line per measure (the second dashed), each measure's range shaded. */
+function vitalSignPanel(v: VitalSign): TrendPanel {
+  const measures = measuresOf(v);
+  return {
+    key: v.key,
+    title: v.label,
+    unit: v.units[0] ?? '',
+    series: measures.map((m, i) => ({ label: m.label, value: (p) => measured(p, m.key), ...(i > 0 ? { dashed: true } : {}) })),
+    bands: (t) => measures.flatMap((m) => normal(referenceOf(t, m.key))),
+    note: (t) => {
+      if (measures.length > 1)
+        return `Solid line: ${labelInSentence(measures[0].label)}; dashed: ${labelInSentence(measures[1].label)}.`;
+      const scale = referenceOf(t, v.key)?.scale;
+      return scale === undefined ? undefined : `Shaded: the scale ${scale} target of the latest reading.`;
+    },
+  };
+}
 
 export const TREND_PANELS: TrendPanel[] = [
-  {
-    key: 'news2',
-    title: 'NEWS2',
-    unit: 'score',
-    // An incomplete score is only a lower bound: plotting it could read as reassurance (api/CLINICAL.md).
-    series: [{ label: 'NEWS2', value: (p) => (p.news2?.complete ? p.news2.total : null) }],
-    bands: (t) => t.news2Bands.map((b) => ({ low: b.low, high: b.high, tone: b.band })),
-    integer: true,
-    note: () => 'Complete scores only; an incomplete one is in the table.',
-  },
-  {
-    key: 'bp',
-    title: 'Blood pressure',
-    unit: 'mmHg',
-    series: [
-      { label: 'Systolic', value: (p) => p.systolic },
-      { label: 'Diastolic', value: (p) => p.diastolic, dashed: true },
-    ],
-    bands: (t) => [...normal(t.reference.systolic), ...normal(t.reference.diastolic)],
-    note: () => 'Solid line: systolic; dashed: diastolic.',
-  },
-  {
-    key: 'pulse',
-    title: 'Pulse',
-    unit: '/min',
-    series: [{ label: 'Pulse', value: (p) => p.pulse }],
-    bands: (t) => normal(t.reference.pulse),
-  },
-  {
-    key: 'rr',
-    title: 'Respiratory rate',
-    unit: '/min',
-    series: [{ label: 'Respiratory rate', value: (p) => p.respiratoryRate }],
-    bands: (t) => normal(t.reference.respiratoryRate),
-  },
-  {
-    key: 'spo2',
-    title: 'SpO2',
-    unit: '%',
-    series: [{ label: 'SpO2', value: (p) => p.oxygenSaturation }],
-    bands: (t) => normal(t.reference.oxygenSaturation),
-    note: (t) => `Shaded: the scale ${t.reference.oxygenSaturation.scale} target of the latest reading.`,
-  },
-  {
-    key: 'temp',
-    title: 'Temperature',
-    unit: '°C',
-    series: [{ label: 'Temperature', value: (p) => p.temperature }],
-    bands: (t) => normal(t.reference.temperature),
-  },
+  NEWS2_PANEL,
+  ...vitalSigns()
+    .filter((v) => v.chart)
+    .map(vitalSignPanel),
 ];
 
-/** "NEWS2, blood pressure, pulse, respiratory rate, SpO2 and temperature" */
+/** "NEWS2, blood pressure, pulse, temperature, respiratory rate and SpO2" */
 export const measuresText = (() => {
-  const names = TREND_PANELS.map((p) => (p.title === 'NEWS2' || p.title === 'SpO2' ? p.title : p.title.toLowerCase()));
+  const names = TREND_PANELS.map((p) => labelInSentence(p.title));
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 })();
 

@@ -308,7 +308,7 @@ describe('assessRecord: low glucose, blood pressure, data quality', () => {
       expect.objectContaining({ acuity: 'review', title: 'Temperature “warm to touch” not interpreted' }),
       expect.objectContaining({
         acuity: 'review',
-        title: 'Blood sugar “2.1” not interpreted',
+        title: 'Blood sugar level “2.1” not interpreted',
         detail: expect.stringContaining('unit unknown'),
       }),
     ]);
@@ -351,7 +351,7 @@ describe('assessRecord: NEWS2 tiers (adult)', () => {
 
   it('a single parameter scoring 3 is urgent', () => {
     expect(news2Finding({ respiratoryRate: 25 })).toEqual([
-      expect.objectContaining({ acuity: 'urgent', title: 'NEWS2 3, single parameter scoring 3 (respiration rate)' }),
+      expect.objectContaining({ acuity: 'urgent', title: 'NEWS2 3, single parameter scoring 3 (respiratory rate)' }),
     ]);
   });
 

@@ -1,10 +1,12 @@
-import type {
-  Acuity,
-  Assessment,
-  AssessmentFinding,
-  MedicalRecord,
-  MedicationAlert,
-  Pregnancy,
+import {
+  labelInSentence,
+  vitalSigns,
+  type Acuity,
+  type Assessment,
+  type AssessmentFinding,
+  type MedicalRecord,
+  type MedicationAlert,
+  type Pregnancy,
 } from '@careloop/shared-contracts';
 import { ageOn, type Age } from './age';
 import { infectionWordIn } from './infection';
@@ -300,7 +302,7 @@ function news2Findings(o: RecordObservations, adultTier: boolean): Found[] {
   const score = o.news2;
   if (!adultTier) return [];
   const what = score.complete ? `NEWS2 ${score.total}` : `NEWS2 at least ${score.total} (incomplete)`;
-  const threes = score.subScores.filter((s) => s.score === 3).map((s) => NEWS2_LABELS[s.parameter].label.toLowerCase());
+  const threes = score.subScores.filter((s) => s.score === 3).map((s) => labelInSentence(NEWS2_LABELS[s.parameter].label));
   // An incomplete score is a lower bound: reaching a threshold already is a true trigger (Chart 3).
   if (score.total >= 7)
     return [
@@ -338,7 +340,7 @@ function news2Findings(o: RecordObservations, adultTier: boolean): Found[] {
         'review',
         'news2',
         `NEWS2 incomplete (at least ${score.total})`,
-        `missing ${score.missing.map((p) => NEWS2_LABELS[p].label.toLowerCase()).join(', ')}: an incomplete score can only rise; record them`,
+        `missing ${score.missing.map((p) => labelInSentence(NEWS2_LABELS[p].label)).join(', ')}: an incomplete score can only rise; record them`,
         SRC.news2,
       ),
     ];
@@ -439,21 +441,17 @@ function bloodPressureFindings(o: RecordObservations): Found[] {
 /** A reading that could not be used: said, and re-measuring asked for — never silently dropped. */
 function dataQuality(o: RecordObservations): Found[] {
   const out: Found[] = [];
-  const readings: [string, { status: string; raw?: string; reason?: string; why?: string }][] = [
-    ['Blood pressure', o.bp],
-    ['Pulse', o.pulse],
-    ['Respiratory rate', o.rr],
-    ['SpO2', o.spo2],
-    ['Temperature', o.temp],
-    ['Blood sugar', o.sugar],
-  ];
+  // every declared vital sign that is typed (a choice cannot be mistyped), by its label
+  const readings: [string, { status: string; raw?: string; reason?: string; why?: string }][] = vitalSigns()
+    .filter((v) => v.kind !== 'choice')
+    .map((v) => [v.label, o.readings.get(v.key)!.reading]);
   for (const [label, r] of readings) {
     if (r.status === 'implausible')
       out.push(
         finding(
           'review',
           'data-quality',
-          `Implausible ${label.toLowerCase()} “${r.raw}”`,
+          `Implausible ${labelInSentence(label)} “${r.raw}”`,
           `${r.reason}, not scored: re-measure and correct the record`,
           SRC.data,
         ),

@@ -1,6 +1,9 @@
+import { measuresOf, vitalSigns } from '@careloop/shared-contracts';
 import {
   consciousnessSubScore,
   news2,
+  NEWS2_LABELS,
+  NEWS2_PARAMETERS,
   news2Band,
   news2SubScore,
   oxygenSubScore,
@@ -210,5 +213,21 @@ describe('news2 incomplete: a lower bound, the missing parameters, no response t
   it('non-finite values are missing, not scored', () => {
     const r = news2({ ...ALL_NORMAL, systolicBP: Number.NaN });
     expect(r).toMatchObject({ complete: false, missing: ['systolicBP'] });
+  });
+});
+
+describe('NEWS2 parameters and the declared vital signs', () => {
+  it('each parameter is one declared vital sign (or part of one), and is named and measured as it', () => {
+    for (const parameter of NEWS2_PARAMETERS) {
+      const declared = vitalSigns().flatMap((v) =>
+        measuresOf(v)
+          .filter((m) => m.news2 === parameter)
+          .map((m) => ({ label: m.label, unit: v.units[0] ?? '' })),
+      );
+      expect(declared).toEqual([NEWS2_LABELS[parameter]]);
+    }
+    expect(NEWS2_LABELS.respirationRate).toEqual({ label: 'Respiratory rate', unit: '/min' });
+    expect(NEWS2_LABELS.systolicBP).toEqual({ label: 'Systolic blood pressure', unit: 'mmHg' });
+    expect(news2({ respirationRate: 22 }).subScores).toEqual([{ parameter: 'respirationRate', value: '22 /min', score: 2 }]);
   });
 });

@@ -1,3 +1,5 @@
+import { news2Measure, News2ParameterName } from '@careloop/shared-contracts';
+
 /*
  * NEWS2: Royal College of Physicians. National Early Warning Score (NEWS) 2: Standardising the
  * assessment of acute-illness severity in the NHS. Updated report of a working party. London: RCP, 2017.
@@ -9,29 +11,19 @@
  * read as reassurance.
  */
 
-export type News2Parameter =
-  'respirationRate' | 'oxygenSaturation' | 'supplementalOxygen' | 'systolicBP' | 'pulse' | 'consciousness' | 'temperature';
+/** The seven parameters, named as shared-contracts declares them (each by one vital sign of VITAL_SIGNS). */
+export type News2Parameter = News2ParameterName;
 
 /** Chart 1's order. */
-export const NEWS2_PARAMETERS: readonly News2Parameter[] = [
-  'respirationRate',
-  'oxygenSaturation',
-  'supplementalOxygen',
-  'systolicBP',
-  'pulse',
-  'consciousness',
-  'temperature',
-];
+export const NEWS2_PARAMETERS: readonly News2Parameter[] = News2ParameterName.options;
 
-export const NEWS2_LABELS: Record<News2Parameter, { label: string; unit: string }> = {
-  respirationRate: { label: 'Respiration rate', unit: '/min' },
-  oxygenSaturation: { label: 'SpO2', unit: '%' },
-  supplementalOxygen: { label: 'Air or oxygen', unit: '' },
-  systolicBP: { label: 'Systolic blood pressure', unit: 'mmHg' },
-  pulse: { label: 'Pulse', unit: '/min' },
-  consciousness: { label: 'Consciousness', unit: '' },
-  temperature: { label: 'Temperature', unit: '°C' },
-};
+/**
+ * Each parameter's label and unit: those of the vital sign declared as it (shared-contracts
+ * VITAL_SIGNS), so a sub-score reads as the record does ("Respiratory rate 22 /min: 2").
+ */
+export const NEWS2_LABELS: Record<News2Parameter, { label: string; unit: string }> = Object.fromEntries(
+  NEWS2_PARAMETERS.map((p) => [p, news2Measure(p)]),
+) as Record<News2Parameter, { label: string; unit: string }>;
 
 export type Consciousness = 'A' | 'C' | 'V' | 'P' | 'U';
 export type Spo2Scale = 1 | 2;
@@ -239,7 +231,12 @@ export function news2(v: News2Vitals): News2Result {
     const scale: Spo2Scale = v.spo2Scale === 2 ? 2 : 1;
     const score = spo2SubScore(v.oxygenSaturation, scale, v.supplementalOxygen);
     if (score === undefined) missing.push('oxygenSaturation');
-    else subScores.push({ parameter: 'oxygenSaturation', value: `${fmt(v.oxygenSaturation)} % (scale ${scale})`, score });
+    else
+      subScores.push({
+        parameter: 'oxygenSaturation',
+        value: `${fmt(v.oxygenSaturation)} ${NEWS2_LABELS.oxygenSaturation.unit} (scale ${scale})`,
+        score,
+      });
   } else missing.push('oxygenSaturation');
   if (typeof v.supplementalOxygen === 'boolean')
     subScores.push({

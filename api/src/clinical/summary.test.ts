@@ -101,6 +101,18 @@ describe('buildSummary', () => {
     expect(markdown).not.toMatch(/_/);
   });
 
+  it('names each vital sign by its one declared label: its line and its NEWS2 sub-score alike', () => {
+    const vitals = section(buildSummary(makeRecord({ gpe: COMPLETE })).markdown, 'Vital signs');
+    const subScores = vitals.split('\n').find((l) => l.startsWith('Sub-scores: '))!;
+    for (const label of ['Respiratory rate', 'SpO2', 'Air or oxygen', 'Pulse', 'Consciousness', 'Temperature']) {
+      expect(vitals).toContain(`**${label}:** `);
+      expect(subScores).toMatch(new RegExp(`(: |; )${label} `));
+    }
+    // the blood pressure's systolic is the NEWS2 parameter, named as its component
+    expect(subScores).toContain('; Systolic blood pressure 128 mmHg: 0;');
+    expect(vitals).not.toMatch(/Respiration rate/);
+  });
+
   it('renders the whole summary', () => {
     const { markdown, news2, alerts } = buildSummary(makeRecord({ allergies: 'Penicillin (rash)' }));
     expect(markdown).toBe(
@@ -120,8 +132,9 @@ describe('buildSummary', () => {
         '## Key history',
         '**Past medical history:** Type 2 diabetes.',
         '**Drug history:** Metformin 500 mg twice daily.',
-        '**Social history:** Non-smoker.',
+        // the history fields in the descriptor's order
         '**Occupation:** Teacher',
+        '**Social history:** Non-smoker.',
         '',
         '## Allergies',
         '**Allergies:** Penicillin (rash)',
@@ -129,14 +142,14 @@ describe('buildSummary', () => {
         '## Vital signs',
         '**Blood pressure:** 128/84 mmHg (reference 90–120/60–80 mmHg): high; reading in the stage 1 hypertension range (ACC/AHA 2017; one reading; confirm on repeat)',
         '**Pulse:** 96 /min (reference 60–100 /min): normal',
+        '**Temperature:** 38.4 °C (reference 36.1–38.0 °C): high',
         '**Respiratory rate:** 22 /min (reference 12–20 /min): high',
         '**SpO2:** Not measured — not scored.',
         '**Air or oxygen:** Not recorded.',
         '**Consciousness:** Not recorded.',
-        '**Temperature:** 38.4 °C (reference 36.1–38.0 °C): high',
-        '**Blood sugar:** 180 mg/dL (random glucose reference 70–140 mg/dL): high',
+        '**Blood sugar level:** 180 mg/dL (random glucose reference 70–140 mg/dL): high',
         '**NEWS2 incomplete: at least 4**',
-        'Sub-scores: Respiration rate 22 /min: 2; Systolic blood pressure 128 mmHg: 0; Pulse 96 /min: 1; Temperature 38.4 °C: 1.',
+        'Sub-scores: Respiratory rate 22 /min: 2; Systolic blood pressure 128 mmHg: 0; Pulse 96 /min: 1; Temperature 38.4 °C: 1.',
         'Missing: SpO2, Air or oxygen, Consciousness.',
         'No response tier: an incomplete score can only rise. Record the missing parameters to score NEWS2 (RCP 2017).',
         '',
@@ -152,7 +165,7 @@ describe('buildSummary', () => {
         '',
         '## Alerts',
         '**Review:** NEWS2 incomplete (at least 4); Drug–allergy alert (warning).',
-        '**NEWS2 incomplete (at least 4):** missing spo2, air or oxygen, consciousness: an incomplete score can only rise; record them (RCP NEWS2 2017, Charts 3–4)',
+        '**NEWS2 incomplete (at least 4):** missing SpO2, air or oxygen, consciousness: an incomplete score can only rise; record them (RCP NEWS2 2017, Charts 3–4)',
         `**Drug–allergy alert (warning):** Amoxicillin is a penicillin; the patient has an unconfirmed penicillin allergy with rash. (CareLoop substance vocabulary ${VOCABULARY_VERSION}; Khan DA et al., Drug allergy: a 2022 practice parameter update, J Allergy Clin Immunol 2022;150:1333–93)`,
         '',
         'Decision support only: verify against the full clinical picture.',
@@ -205,7 +218,7 @@ describe('buildSummary', () => {
     );
     for (const label of ['Pulse', 'Respiratory rate', 'Temperature', 'Blood pressure'])
       expect(markdown).toContain(`**${label}:** Not measured — not scored.`);
-    expect(markdown).toContain('**Blood sugar:** Not measured.');
+    expect(markdown).toContain('**Blood sugar level:** Not measured.');
     expect(news2).toMatchObject({ complete: false, total: 0, subScores: [] });
     expect(markdown).toContain('**NEWS2 incomplete: at least 0**');
   });
@@ -216,10 +229,10 @@ describe('buildSummary', () => {
     expect(markdown).toContain('**Observation time:** 2025-03-04 09:15');
     expect(markdown).toContain('**SpO2:** 97 % (scale 1)');
     expect(markdown).toContain('**Air or oxygen:** Air');
-    expect(markdown).toContain('**Consciousness:** A (alert)');
+    expect(markdown).toContain('**Consciousness:** A: alert');
     expect(markdown).toContain('**NEWS2: 4**');
     expect(markdown).toContain(
-      'Sub-scores: Respiration rate 22 /min: 2; SpO2 97 % (scale 1): 0; Air or oxygen air: 0; Systolic blood pressure 128 mmHg: 0; Pulse 96 /min: 1; Consciousness A: 0; Temperature 38.4 °C: 1.',
+      'Sub-scores: Respiratory rate 22 /min: 2; SpO2 97 % (scale 1): 0; Air or oxygen air: 0; Systolic blood pressure 128 mmHg: 0; Pulse 96 /min: 1; Consciousness A: 0; Temperature 38.4 °C: 1.',
     );
     expect(markdown).toContain('**Response (low, RCP 2017 Chart 4):** ward-based response');
     expect(markdown).not.toContain('incomplete');
@@ -248,17 +261,19 @@ describe('buildSummary', () => {
   it('glucose: unit unknown for a bare number, HbA1c not a glucose, post-prandial read as such', () => {
     const bare = buildSummary(makeRecord({ gpe: { bloodSugarLevel: '2.1' } }));
     expect(bare.markdown).toContain(
-      '**Blood sugar:** “2.1”: not interpreted (unit unknown); not flagged — record the unit (mmol/L or mg/dL).',
+      '**Blood sugar level:** “2.1”: not interpreted (unit unknown); not flagged — record the unit (mmol/L or mg/dL).',
     );
     // a bare number is never guessed to be a hypoglycaemia: asked to be re-recorded instead
     expect(section(bare.markdown, 'Alerts')).not.toMatch(/glyc|Critical|Low glucose/i);
     expect(section(bare.markdown, 'Alerts')).toContain(
-      '**Blood sugar “2.1” not interpreted:** unit unknown: not flagged; record the value with its unit (record data quality)',
+      '**Blood sugar level “2.1” not interpreted:** unit unknown: not flagged; record the value with its unit (record data quality)',
     );
     const a1c = buildSummary(makeRecord({ gpe: { bloodSugarLevel: 'HbA1c 48 mmol/mol' } }));
-    expect(a1c.markdown).toContain('**Blood sugar:** “HbA1c 48 mmol/mol”: not interpreted (HbA1c, not a glucose); not flagged.');
+    expect(a1c.markdown).toContain(
+      '**Blood sugar level:** “HbA1c 48 mmol/mol”: not interpreted (HbA1c, not a glucose); not flagged.',
+    );
     const pp = buildSummary(makeRecord({ gpe: { bloodSugarLevel: '2hr PP 180 mg/dL' } }));
-    expect(pp.markdown).toContain('**Blood sugar:** 180 mg/dL, post-prandial (not compared with the random-glucose range)');
+    expect(pp.markdown).toContain('**Blood sugar level:** 180 mg/dL, post-prandial (not compared with the random-glucose range)');
     expect(pp.markdown).not.toMatch(/\b2 mg\/dL/);
   });
 
@@ -353,7 +368,7 @@ describe('buildSummary', () => {
     });
     const alerts = section(buildSummary(r).markdown, 'Alerts');
     expect(alerts).not.toContain('Possible sepsis');
-    expect(alerts).toContain('**NEWS2 4, single parameter scoring 3 (respiration rate):**');
+    expect(alerts).toContain('**NEWS2 4, single parameter scoring 3 (respiratory rate):**');
     // the same record with an antibiotic prescribed is screened
     const treated = makeRecord({ ...r, treatment: { ...NO_TREATMENT, prescribedDrug: 'Amoxicillin 500 mg capsules' } });
     expect(section(buildSummary(treated).markdown, 'Alerts')).toContain('(antibiotic prescribed: Amoxicillin 500 mg capsules)');

@@ -3,10 +3,20 @@ import { assessRecord, distinctTexts } from './assessment';
 import type { AllergyEntry } from './medication-safety';
 import { normalise } from './vocabulary';
 import { NEWS2_LABELS, type News2Result } from './news2';
-import { recordObservations } from './observations';
-import { bpCategory, flag, fmt, rangeText, REFERENCE, type Reading } from './vitals';
-// The record's field labels are the record descriptor's.
-import { recordField, recordSections, summaryLabelOf, type RecordFieldName } from '@careloop/shared-contracts';
+import { recordObservations, type RecordObservations } from './observations';
+import { bpCategory, flag, fmt, rangeText, REFERENCE, SPO2_TARGET, type Range, type VitalReading } from './vitals';
+// The record's field labels are the record descriptor's; the vital signs and their labels, VITAL_SIGNS'.
+import {
+  choiceText,
+  recordField,
+  recordFields,
+  recordSections,
+  summaryLabelOf,
+  valueIn,
+  vitalSigns,
+  type PlacedRecordField,
+  type VitalSign,
+} from '@careloop/shared-contracts';
 
 /*
  * The deterministic decision-support summary of one medical record: a Markdown text (only "## "
@@ -59,8 +69,6 @@ export function inline(text: string): string {
 }
 
 const field = (label: string, text: string) => `**${label}:** ${inline(text)}`;
-/** The summary's label of one of the record's fields. */
-const labelOf = (name: RecordFieldName) => summaryLabelOf(recordField(name));
 const quote = (text: string) => `“${inline(text)}”`;
 
 function formatAge(age: MedicalRecord['biodata']['age']): string {
@@ -93,11 +101,27 @@ function patientSection(r: MedicalRecord): string[] {
   ];
 }
 
+/** The text of a record's field, as stored ('' when the record does not have it). */
+const textIn = (r: MedicalRecord, f: PlacedRecordField) => {
+  const value = valueIn(r, f);
+  return typeof value === 'string' ? value : '';
+};
+
+/** Each field given (in the descriptor's order) as a line under its summary label. */
+const fieldLines = (r: MedicalRecord, fields: PlacedRecordField[]) =>
+  nonEmpty(fields.map((f) => [summaryLabelOf(f), textIn(r, f)]));
+
+const PRESENTING = recordFields.filter((f) => f.step === 'Presenting complaint');
+const ALLERGIES = recordField('medicalHistory.allergies');
+/** The history section's fields the summary does not show under a heading of their own (presenting complaint, allergies). */
+const KEY_HISTORY = recordSections
+  .find((s) => s.title === 'History')!
+  .fields.filter((f) => !PRESENTING.some((p) => p.name === f.name) && f.name !== ALLERGIES.name);
+const OCCUPATIONAL = recordField('medicalHistory.occupationalHistory');
+const TREATMENT = recordSections.find((s) => s.title === 'Treatment')!.fields;
+
 function presentingSection(r: MedicalRecord): string[] {
-  const lines = nonEmpty([
-    [labelOf('medicalHistory.historyOfPresentingComplaints'), r.historyOfPresentingComplaints],
-    [labelOf('medicalHistory.historyOfPresentingIllness'), r.historyOfPresentingIllness],
-  ]);
+  const lines = fieldLines(r, PRESENTING);
   return ['## Presenting complaint', ...(lines.length ? lines : ['Not recorded.'])];
 }
 
@@ -105,21 +129,15 @@ function nonEmpty(fields: [string, string | undefined][]): string[] {
   return fields.filter(([, text]) => inline(text ?? '')).map(([label, text]) => field(label, text!));
 }
 
+/** Every history field of the descriptor in its order; without an occupational history, the profile's occupation. */
 function historySection(r: MedicalRecord): string[] {
-  const lines = [
-    ...nonEmpty([
-      [labelOf('medicalHistory.pastMedicalHistory'), r.pastMedicalHistory],
-      [labelOf('medicalHistory.pastSurgicalHistory'), r.pastSurgicalHistory],
-      [labelOf('medicalHistory.drugHistory'), r.drugHistory],
-      [labelOf('medicalHistory.familyHistory'), r.familyHistory],
-      [labelOf('medicalHistory.socioeconomicHistory'), r.socioeconomicHistory],
-      inline(r.occupationalHistory)
-        ? [labelOf('medicalHistory.occupationalHistory'), r.occupationalHistory]
-        : ['Occupation', r.biodata.occupation],
-      [labelOf('medicalHistory.gynecologicalHistory'), r.gynecologicalHistory],
-      [labelOf('medicalHistory.travelHistory'), r.travelHistory],
-    ]),
-  ];
+  const lines = nonEmpty(
+    KEY_HISTORY.map((f) =>
+      f.name === OCCUPATIONAL.name && !inline(textIn(r, f))
+        ? ['Occupation', r.biodata.occupation]
+        : [summaryLabelOf(f), textIn(r, f)],
+    ),
+  );
   return ['## Key history', ...(lines.length ? lines : ['Not recorded.'])];
 }
 
@@ -139,12 +157,11 @@ function allergySection(r: MedicalRecord, onFile: string[], entries: AllergyEntr
   const quoted = others.slice(0, NOTES_QUOTED).map(inline);
   if (others.length > NOTES_QUOTED) quoted.push(`and ${others.length - NOTES_QUOTED} more notes (each on the allergy list)`);
   const lines = [
-    field(labelOf('medicalHistory.allergies'), here || 'Not recorded in this record.'),
+    field(summaryLabelOf(ALLERGIES), here || 'Not recorded in this record.'),
     ...(others.length ? [field('On file (earlier records and prescriptions)', quoted.join('; '))] : []),
     ...(listed.length ? [field('Allergy list', distinctTexts(listed).join('; '))] : []),
   ];
-  if (!here && !others.length && !listed.length)
-    return ['## Allergies', field(labelOf('medicalHistory.allergies'), 'Not recorded.')];
+  if (!here && !others.length && !listed.length) return ['## Allergies', field(summaryLabelOf(ALLERGIES), 'Not recorded.')];
   return ['## Allergies', ...lines];
 }
 
@@ -187,13 +204,7 @@ function investigationsSection(r: MedicalRecord): string[] {
 }
 
 function treatmentSection(r: MedicalRecord, otherDrugs: string[]): string[] {
-  const t = r.treatment;
-  const lines = nonEmpty([
-    [labelOf('treatment.prescribedDrug'), t.prescribedDrug],
-    [labelOf('treatment.dosage'), t.dosage],
-    [labelOf('treatment.administrationRoute'), t.administrationRoute],
-    [labelOf('treatment.dosageFrequency'), t.dosageFrequency],
-  ]);
+  const lines = fieldLines(r, TREATMENT);
   if (otherDrugs.length)
     lines.push(field(lines.length ? 'Other prescriptions' : 'Prescriptions', otherDrugs.map(inline).join('; ')));
   return ['## Treatment', ...(lines.length ? lines : ['None recorded.'])];
@@ -206,7 +217,7 @@ interface VitalsView {
   news2: News2Result;
 }
 
-type AnyReading = Reading<unknown> | { status: 'not-interpreted'; raw: string; why: string };
+type AnyReading = VitalReading['reading'];
 
 const NOT_SCORED_WHY = (reading: AnyReading): string | undefined => {
   switch (reading.status) {
@@ -226,83 +237,102 @@ const NOT_SCORED_WHY = (reading: AnyReading): string | undefined => {
 /* The qSOFA systolic criterion (Seymour, JAMA 2016): a reading at or below it is never called "normal". */
 const QSOFA_SYSTOLIC = 100;
 
-/** The record's vital signs, one line per reading. The alerts they raise are the assessment's. */
+/** The adult reference range of a measure, where the clinical module has one (vitals.ts REFERENCE). */
+const referenceOf = (key: string): Range | undefined =>
+  Object.hasOwn(REFERENCE, key) ? REFERENCE[key as keyof typeof REFERENCE] : undefined;
+
+/**
+ * Blood pressure: flags per component against 90–120/60–80, then the ACC/AHA 2017 category of this
+ * ONE reading (a category is diagnosed on repeated readings, not named from one).
+ */
+function bloodPressureLine(label: string, unit: string, s: number, d: number): string {
+  const fs = flag(s, REFERENCE.systolic);
+  const fd = flag(d, REFERENCE.diastolic);
+  let f = fs === fd ? fs : [fs !== 'normal' && `systolic ${fs}`, fd !== 'normal' && `diastolic ${fd}`].filter(Boolean).join(', ');
+  const category = bpCategory(s, d);
+  const low = fs === 'low' || fd === 'low';
+  // never "normal" beside a criterion the same value meets
+  const qsofa = s <= QSOFA_SYSTOLIC;
+  if (qsofa && f === 'normal') f = `systolic ${fmt(s)} ${unit} is at or below ${QSOFA_SYSTOLIC} (a qSOFA criterion)`;
+  const categoryText =
+    (low || qsofa) && category === 'normal'
+      ? `reading in the low${low ? ' (hypotension)' : '-normal'} range (one reading; confirm on repeat)`
+      : `reading in the ${category} range (ACC/AHA 2017; one reading; confirm on repeat)`;
+  return `**${label}:** ${fmt(s)}/${fmt(d)} ${unit} (reference ${fmt(REFERENCE.systolic.low)}–${fmt(REFERENCE.systolic.high)}/${fmt(REFERENCE.diastolic.low)}–${fmt(REFERENCE.diastolic.high)} ${unit}): ${f}; ${categoryText}`;
+}
+
+/** One vital sign's line, by its kind, under its declared label. */
+function vitalLine(v: VitalSign, r: VitalReading, o: RecordObservations): string {
+  const label = v.label;
+  const unit = v.units[0] ?? '';
+  // a NEWS2 parameter not usable is said to be not scored
+  const notOk = (reading: AnyReading, scored = v.kind === 'blood-pressure' ? v.components.some((c) => c.news2) : !!v.news2) => {
+    const tail = scored ? ' — not scored' : '';
+    return reading.status === 'missing'
+      ? field(label, `Not measured${tail}.`)
+      : `**${label}:** ${capitalise(NOT_SCORED_WHY(reading)!)}${tail}.`;
+  };
+  switch (r.kind) {
+    case 'blood-pressure':
+      return r.reading.status === 'ok'
+        ? bloodPressureLine(label, unit, r.reading.value.systolic, r.reading.value.diastolic)
+        : notOk(r.reading);
+    case 'number': {
+      if (r.reading.status !== 'ok') return notOk(r.reading);
+      const value = r.reading.value;
+      // an SpO2 is read on its NEWS2 scale: scale 2's target is 88–92 % (RCP 2017 Chart 1)
+      if (v.news2 === 'oxygenSaturation')
+        return `**${label}:** ${fmt(value)} ${unit} (scale ${o.scale}${o.scale === 2 ? `, target ${rangeText(SPO2_TARGET[2])}` : ''})`;
+      const range = referenceOf(v.key);
+      return `**${label}:** ${fmt(value)} ${unit}${range ? ` (reference ${rangeText(range)}): ${flag(value, range)}` : ''}`;
+    }
+    case 'temperature': {
+      if (r.reading.status !== 'ok') return notOk(r.reading);
+      const { celsius, fahrenheit } = r.reading.value;
+      const value = fahrenheit === undefined ? `${fmt(celsius)} °C` : `${fmt(fahrenheit)} °F read as ${fmt(celsius)} °C`;
+      const range = referenceOf(v.key);
+      return `**${label}:** ${value}${range ? ` (reference ${rangeText(range, 1)}): ${flag(celsius, range)}` : ''}`;
+    }
+    case 'glucose': {
+      const sugar = r.reading;
+      if (sugar.status === 'ok') {
+        const { value, unit: written, postPrandial } = sugar.value;
+        const range = written === 'mmol/L' ? REFERENCE.glucoseMmolL : REFERENCE.glucoseMgDl;
+        return postPrandial
+          ? `**${label}:** ${fmt(value)} ${written}, post-prandial (not compared with the random-glucose range)`
+          : `**${label}:** ${fmt(value)} ${written} (random glucose reference ${rangeText(range)}): ${flag(value, range)}`;
+      }
+      if (sugar.status === 'not-interpreted') {
+        const meter = /^(?:lo|low|hi|high)$/i.test(sugar.raw.trim());
+        return meter
+          ? `**${label}:** ${quote(sugar.raw)}: outside the meter's measuring range (see alerts).`
+          : `**${label}:** ${NOT_SCORED_WHY(sugar)}; not flagged${sugar.why === 'unit unknown' ? ' — record the unit (mmol/L or mg/dL)' : ''}.`;
+      }
+      return notOk(sugar, false);
+    }
+    case 'choice':
+      return field(
+        label,
+        r.reading.status === 'ok'
+          ? (v.kind === 'choice' && choiceText(v, r.reading.value)) || String(r.reading.value)
+          : 'Not recorded.',
+      );
+  }
+}
+
+/** The record's vital signs, one line per declared vital sign in its order. The alerts they raise are the assessment's. */
 function vitalsSection(r: MedicalRecord, assessment: Assessment): VitalsView {
   const g = r.examination.generalPhysicalExamination;
-  const { bp, pulse, rr, temp, sugar, spo2, scale, onOxygen, consciousness, news2: score } = recordObservations(r);
+  const o = recordObservations(r);
+  const score = o.news2;
 
   const lines: string[] = ['## Vital signs'];
   if (inline(g.observedAt ?? '')) lines.push(field('Observation time', (g.observedAt ?? '').replace('T', ' ')));
-  const notOk = (label: string, reading: AnyReading, scored = true) => {
-    const why = NOT_SCORED_WHY(reading)!;
-    const tail = scored ? ' — not scored' : '';
-    lines.push(reading.status === 'missing' ? field(label, `Not measured${tail}.`) : `**${label}:** ${capitalise(why)}${tail}.`);
-  };
-
-  // Blood pressure: flags per component against 90–120/60–80, then the ACC/AHA 2017 category of
-  // this ONE reading (a category is diagnosed on repeated readings, not named from one).
-  if (bp.status === 'ok') {
-    const { systolic: s, diastolic: d } = bp.value;
-    const fs = flag(s, REFERENCE.systolic);
-    const fd = flag(d, REFERENCE.diastolic);
-    let f =
-      fs === fd ? fs : [fs !== 'normal' && `systolic ${fs}`, fd !== 'normal' && `diastolic ${fd}`].filter(Boolean).join(', ');
-    const category = bpCategory(s, d);
-    const low = fs === 'low' || fd === 'low';
-    // never "normal" beside a criterion the same value meets
-    const qsofa = s <= QSOFA_SYSTOLIC;
-    if (qsofa && f === 'normal') f = `systolic ${fmt(s)} mmHg is at or below ${QSOFA_SYSTOLIC} (a qSOFA criterion)`;
-    const categoryText =
-      (low || qsofa) && category === 'normal'
-        ? `reading in the low${low ? ' (hypotension)' : '-normal'} range (one reading; confirm on repeat)`
-        : `reading in the ${category} range (ACC/AHA 2017; one reading; confirm on repeat)`;
-    lines.push(
-      `**Blood pressure:** ${fmt(s)}/${fmt(d)} mmHg (reference ${fmt(REFERENCE.systolic.low)}–${fmt(REFERENCE.systolic.high)}/${fmt(REFERENCE.diastolic.low)}–${fmt(REFERENCE.diastolic.high)} mmHg): ${f}; ${categoryText}`,
-    );
-  } else notOk('Blood pressure', bp);
-
-  if (pulse.status === 'ok') {
-    lines.push(
-      `**Pulse:** ${fmt(pulse.value)} /min (reference ${rangeText(REFERENCE.pulse)}): ${flag(pulse.value, REFERENCE.pulse)}`,
-    );
-  } else notOk('Pulse', pulse);
-
-  if (rr.status === 'ok') {
-    lines.push(
-      `**Respiratory rate:** ${fmt(rr.value)} /min (reference ${rangeText(REFERENCE.respiratoryRate)}): ${flag(rr.value, REFERENCE.respiratoryRate)}`,
-    );
-  } else notOk('Respiratory rate', rr);
-
-  if (spo2.status === 'ok') {
-    lines.push(`**SpO2:** ${fmt(spo2.value)} % (scale ${scale}${scale === 2 ? ', target 88–92 %' : ''})`);
-  } else notOk('SpO2', spo2);
-  lines.push(field('Air or oxygen', onOxygen === null ? 'Not recorded.' : onOxygen ? 'Supplemental oxygen' : 'Air'));
-  lines.push(field('Consciousness', consciousness ? CONSCIOUSNESS_TEXT[consciousness] : 'Not recorded.'));
-
-  if (temp.status === 'ok') {
-    const { celsius, fahrenheit } = temp.value;
-    const value = fahrenheit === undefined ? `${fmt(celsius)} °C` : `${fmt(fahrenheit)} °F read as ${fmt(celsius)} °C`;
-    lines.push(
-      `**Temperature:** ${value} (reference ${rangeText(REFERENCE.temperature, 1)}): ${flag(celsius, REFERENCE.temperature)}`,
-    );
-  } else notOk('Temperature', temp);
-
-  if (sugar.status === 'ok') {
-    const { value, unit, postPrandial } = sugar.value;
-    const range = unit === 'mmol/L' ? REFERENCE.glucoseMmolL : REFERENCE.glucoseMgDl;
-    lines.push(
-      postPrandial
-        ? `**Blood sugar:** ${fmt(value)} ${unit}, post-prandial (not compared with the random-glucose range)`
-        : `**Blood sugar:** ${fmt(value)} ${unit} (random glucose reference ${rangeText(range)}): ${flag(value, range)}`,
-    );
-  } else if (sugar.status === 'not-interpreted') {
-    const meter = /^(?:lo|low|hi|high)$/i.test(sugar.raw.trim());
-    lines.push(
-      meter
-        ? `**Blood sugar:** ${quote(sugar.raw)}: outside the meter's measuring range (see alerts).`
-        : `**Blood sugar:** ${NOT_SCORED_WHY(sugar)}; not flagged${sugar.why === 'unit unknown' ? ' — record the unit (mmol/L or mg/dL)' : ''}.`,
-    );
-  } else notOk('Blood sugar', sugar, false);
+  for (const v of vitalSigns()) {
+    // a qualifier (the SpO2 scale) is said beside the reading it qualifies
+    if (v.kind === 'choice' && v.qualifies) continue;
+    lines.push(vitalLine(v, o.readings.get(v.key)!, o));
+  }
 
   // NEWS2 on the plausible values only (recordObservations).
   const scored = score.subScores.map(
@@ -327,14 +357,6 @@ function vitalsSection(r: MedicalRecord, assessment: Assessment): VitalsView {
   lines.push(...assessment.caveats);
   return { lines, news2: score };
 }
-
-const CONSCIOUSNESS_TEXT: Record<string, string> = {
-  A: 'A (alert)',
-  C: 'C (new confusion)',
-  V: 'V (responds to voice)',
-  P: 'P (responds to pain)',
-  U: 'U (unresponsive)',
-};
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -1,8 +1,16 @@
-import type { MedicalRecord, VitalSignPoint, VitalSignTrend } from '@careloop/shared-contracts';
+import {
+  measuresOf,
+  trendMeasures,
+  vitalSigns,
+  type MedicalRecord,
+  type TrendMeasureKey,
+  type VitalSignPoint,
+  type VitalSignTrend,
+} from '@careloop/shared-contracts';
 import { localDateTime } from './age';
 import { NEWS2_RISK_BANDS } from './news2';
 import { recordObservations } from './observations';
-import { REFERENCE, SPO2_TARGET, type Reading } from './vitals';
+import { measureValue, REFERENCE, SPO2_TARGET, type Range } from './vitals';
 
 /*
  * The vital-sign trend of a patient: one point per record, each measure a number only when its
@@ -12,15 +20,17 @@ import { REFERENCE, SPO2_TARGET, type Reading } from './vitals';
 
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
 
-const value = <T>(r: Reading<T>): T | null => (r.status === 'ok' ? r.value : null);
-
 /** One record's point. `at` is its observation time when given, else when it was written, in the clinic's zone. */
 export function trendPoint(record: MedicalRecord, timeZone?: string): VitalSignPoint {
   const o = recordObservations(record);
   const observedAt = record.examination.generalPhysicalExamination.observedAt ?? '';
   const observed = LOCAL_DATE_TIME.test(observedAt);
-  const bp = value(o.bp);
-  const temp = value(o.temp);
+  // each charted vital sign's measures (VITAL_SIGNS `chart`; a blood pressure's systolic and diastolic), by key
+  const measured = Object.fromEntries(
+    vitalSigns()
+      .filter((v) => v.chart)
+      .flatMap((v) => measuresOf(v).map((m) => [m.key, measureValue(o.readings.get(v.key)!, m.key)])),
+  ) as Record<TrendMeasureKey, number | null>;
   return {
     recordId: record._id,
     title: record.title,
@@ -28,14 +38,9 @@ export function trendPoint(record: MedicalRecord, timeZone?: string): VitalSignP
     atSource: observed ? 'observed' : 'recorded',
     // nothing scored is no score at all; a partial one keeps its lower bound and says so
     news2: o.news2.subScores.length ? { total: o.news2.total, complete: o.news2.complete } : null,
-    systolic: bp?.systolic ?? null,
-    diastolic: bp?.diastolic ?? null,
-    pulse: value(o.pulse),
-    respiratoryRate: value(o.rr),
-    oxygenSaturation: value(o.spo2),
+    ...measured,
     spo2Scale: o.scale,
     supplementalOxygen: o.onOxygen,
-    temperature: temp?.celsius ?? null,
   };
 }
 
@@ -66,12 +71,12 @@ export function vitalSignTrend(
     points,
     truncated,
     reference: {
-      systolic: REFERENCE.systolic,
-      diastolic: REFERENCE.diastolic,
-      pulse: REFERENCE.pulse,
-      respiratoryRate: REFERENCE.respiratoryRate,
+      // each charted measure's adult range (vitals.ts REFERENCE: a charted vital sign needs one)
+      ...(Object.fromEntries(trendMeasures().map((k) => [k, REFERENCE[k as keyof typeof REFERENCE]])) as Record<
+        TrendMeasureKey,
+        Range
+      >),
       oxygenSaturation: { ...SPO2_TARGET[scale], scale },
-      temperature: REFERENCE.temperature,
     },
     news2Bands: NEWS2_RISK_BANDS.map((b) => ({ ...b })),
   };

@@ -1,12 +1,12 @@
 import {
   checkBloodPressure,
   glucoseUnitOf,
-  OXYGEN_SATURATION_RANGE,
-  PULSE_RANGE,
   readTemperature,
-  RESPIRATORY_RATE_RANGE,
   SIGNED_OR_EXPONENT,
+  TEMPERATURE_RANGE_C,
+  vitalSign,
   type GlucoseUnit,
+  type VitalSign,
 } from '@careloop/shared-contracts';
 
 /*
@@ -53,7 +53,7 @@ export function parseBloodPressure(text: string): Reading<BloodPressure> {
   const bp = checkBloodPressure(raw, { within: true });
   if (bp.ok) return { status: 'ok', value: { systolic: bp.systolic, diastolic: bp.diastolic } };
   if (bp.reason === 'format') return { status: 'unreadable', raw };
-  return { status: 'implausible', raw, reason: bp.message.replace(/^Blood pressure: /, '') };
+  return { status: 'implausible', raw, reason: bp.detail };
 }
 
 export type BpCategory = 'normal' | 'elevated' | 'stage 1 hypertension' | 'stage 2 hypertension' | 'hypertensive crisis';
@@ -80,20 +80,22 @@ export interface Temperature {
 }
 
 /*
- * Pragmatic plausibility limits after conversion, not physiological absolutes (survival has been
- * reported below 25 °C in extreme accidental hypothermia and just above 45 °C): a recorded ward
- * temperature outside 25–45 °C is far likelier a typing error, such as SPEC §5's old default "9"
- * (the form now asks to confirm anything outside 34–42 °C), and must not be scored as a real
- * reading. It is shown and flagged instead.
+ * Pragmatic plausibility limits after conversion (the declared temperature's limits, see
+ * shared-contracts TEMPERATURE_RANGE_C): a recorded ward temperature outside them is far likelier a
+ * typing error, such as SPEC §5's old default "9" (the form asks to confirm anything outside its
+ * plausible range), and must not be scored as a real reading. It is shown and flagged instead.
  */
-export const TEMPERATURE_PLAUSIBLE_C = [25, 45] as const;
+export const TEMPERATURE_PLAUSIBLE_C = TEMPERATURE_RANGE_C;
 
 /**
  * °C unless the unit °F is typed right after the number ("98.6F", "98.6 °F", "100 fahrenheit").
  * A bare number is never guessed to be °F: "98.6" alone is an implausible °C value, shown as such.
  * Read by shared-contracts' readTemperature, as the record form reads it.
  */
-export function parseTemperature(text: string): Reading<Temperature> {
+export function parseTemperature(
+  text: string,
+  [lo, hi]: readonly [number, number] = TEMPERATURE_PLAUSIBLE_C,
+): Reading<Temperature> {
   const raw = text.trim();
   if (!raw) return { status: 'missing' };
   // the whole text: a number and the unit typed right after it, if any ("98.6F", "37.8 °C", "38 deg c");
@@ -101,7 +103,6 @@ export function parseTemperature(text: string): Reading<Temperature> {
   const value = readTemperature(raw);
   if (!value) return { status: 'unreadable', raw };
   const { celsius, fahrenheit } = value;
-  const [lo, hi] = TEMPERATURE_PLAUSIBLE_C;
   if (celsius < lo || celsius > hi) {
     const read = fahrenheit !== undefined ? `${fmt(fahrenheit)} °F read as ${fmt(celsius)} °C, ` : '';
     return { status: 'implausible', raw, reason: `${read}${celsius < lo ? `below ${lo}` : `above ${hi}`} °C` };
@@ -109,13 +110,9 @@ export function parseTemperature(text: string): Reading<Temperature> {
   return { status: 'ok', value };
 }
 
-// ---------------------------------------------------------------- pulse, respiratory rate
+// ---------------------------------------------------------------- a number (pulse, respiratory rate, SpO2, …)
 
-/* Outside these no heart or breathing rate is physiologically possible: a typing error (the api's limits too). */
-export const PULSE_PLAUSIBLE = PULSE_RANGE;
-export const RESPIRATORY_RATE_PLAUSIBLE = RESPIRATORY_RATE_RANGE;
-export const OXYGEN_SATURATION_PLAUSIBLE = OXYGEN_SATURATION_RANGE;
-
+/* Outside its declared limits no value is physiologically possible: a typing error (the api's limits too). */
 function plausibleNumber(value: number | null | undefined, [lo, hi]: readonly [number, number], unit: string): Reading<number> {
   if (value === null || value === undefined || (typeof value === 'number' && Number.isNaN(value))) return { status: 'missing' };
   if (!Number.isFinite(value)) return { status: 'unreadable', raw: String(value) };
@@ -124,11 +121,15 @@ function plausibleNumber(value: number | null | undefined, [lo, hi]: readonly [n
   return { status: 'ok', value };
 }
 
-export const parsePulse = (value: number | null | undefined) => plausibleNumber(value, PULSE_PLAUSIBLE, '/min');
-export const parseRespiratoryRate = (value: number | null | undefined) =>
-  plausibleNumber(value, RESPIRATORY_RATE_PLAUSIBLE, '/min');
-export const parseOxygenSaturation = (value: number | null | undefined) =>
-  plausibleNumber(value, OXYGEN_SATURATION_PLAUSIBLE, '%');
+/** A declared number vital sign's reading, within its declared limits. */
+export function parseNumberVital(v: VitalSign, value: number | null | undefined): Reading<number> {
+  if (v.kind !== 'number') throw new TypeError(`${v.key} is not a number vital sign`);
+  return plausibleNumber(value, v.limits, v.units[0] ?? '');
+}
+
+export const parsePulse = (value: number | null | undefined) => parseNumberVital(vitalSign('pulse'), value);
+export const parseRespiratoryRate = (value: number | null | undefined) => parseNumberVital(vitalSign('respiratoryRate'), value);
+export const parseOxygenSaturation = (value: number | null | undefined) => parseNumberVital(vitalSign('oxygenSaturation'), value);
 
 // ---------------------------------------------------------------- blood sugar
 
@@ -171,6 +172,62 @@ export function parseBloodSugar(
   const unit = glucoseUnitOf(m[2])!;
   const mmolL = unit === 'mmol/L' ? value : value / MG_DL_PER_MMOL_L;
   return { status: 'ok', value: { value, unit, mmolL, postPrandial } };
+}
+
+// ---------------------------------------------------------------- any declared vital sign
+
+export type BloodSugarReading = ReturnType<typeof parseBloodSugar>;
+
+/** A declared vital sign's reading, by its kind. */
+export type VitalReading =
+  | { kind: 'number'; reading: Reading<number> }
+  | { kind: 'blood-pressure'; reading: Reading<BloodPressure> }
+  | { kind: 'temperature'; reading: Reading<Temperature> }
+  | { kind: 'glucose'; reading: BloodSugarReading }
+  | { kind: 'choice'; reading: Reading<string | number | boolean> };
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** A declared vital sign's stored value, read by its kind (within its declared limits). */
+export function readVitalSign(v: VitalSign, value: unknown): VitalReading {
+  switch (v.kind) {
+    case 'number':
+      return { kind: 'number', reading: parseNumberVital(v, typeof value === 'number' ? value : null) };
+    case 'blood-pressure':
+      return { kind: 'blood-pressure', reading: parseBloodPressure(text(value)) };
+    case 'temperature':
+      return { kind: 'temperature', reading: parseTemperature(text(value), v.limits) };
+    case 'glucose':
+      return { kind: 'glucose', reading: parseBloodSugar(text(value)) };
+    case 'choice':
+      return {
+        kind: 'choice',
+        reading:
+          typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+            ? value === ''
+              ? { status: 'missing' }
+              : { status: 'ok', value }
+            : { status: 'missing' },
+      };
+  }
+}
+
+/**
+ * The value one measure of a usable reading has (measuresOf: a blood pressure's systolic or
+ * diastolic; a temperature in °C; a number; a choice's value), else null.
+ */
+export function measureValue(r: VitalReading, measure: string): number | string | boolean | null {
+  if (r.reading.status !== 'ok') return null;
+  switch (r.kind) {
+    case 'blood-pressure':
+      return (r.reading as { value: BloodPressure }).value[measure as keyof BloodPressure] ?? null;
+    case 'temperature':
+      return (r.reading as { value: Temperature }).value.celsius;
+    case 'glucose':
+      return (r.reading as { value: BloodSugar }).value.value;
+    default:
+      return (r.reading as { value: number | string | boolean }).value;
+  }
 }
 
 // ---------------------------------------------------------------- adult reference ranges

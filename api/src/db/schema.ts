@@ -333,20 +333,27 @@ export const assignments = pgTable(
  * list of their assigned patients' records (one short index range per assigned patient).
  * No ON DELETE CASCADE: clinical records must never disappear with an account by accident.
  */
+/**
+ * The vital signs (shared-contracts VITAL_SIGNS, but the SpO2 scale, which qualifies a reading and
+ * always has a value) whose presence makes a record an observation set. A stored column: a vital
+ * sign added to VITAL_SIGNS is added here with a migration (record-descriptor.test.ts compares the
+ * two lists). drizzle-kit writes that migration as a drop and re-add of the column, which drops
+ * medical_records_patient_vitals_idx with it: add the index back in the same migration.
+ */
+export const HAS_VITALS_KEYS = [
+  'bloodPressure',
+  'pulse',
+  'temperature',
+  'respiratoryRate',
+  'oxygenSaturation',
+  'supplementalOxygen',
+  'consciousness',
+  'bloodSugarLevel',
+] as const;
+
 /** A vital sign is present: any of the examination's measurements is not empty (immutable, so a stored column). */
 const HAS_VITALS = sql.raw(
-  `(${[
-    'bloodPressure',
-    'pulse',
-    'temperature',
-    'respiratoryRate',
-    'oxygenSaturation',
-    'supplementalOxygen',
-    'consciousness',
-    'bloodSugarLevel',
-  ]
-    .map((k) => `coalesce(btrim(examination->'generalPhysicalExamination'->>'${k}'), '') <> ''`)
-    .join(' or ')})`,
+  `(${HAS_VITALS_KEYS.map((k) => `coalesce(btrim(examination->'generalPhysicalExamination'->>'${k}'), '') <> ''`).join(' or ')})`,
 );
 
 export const medicalRecords = pgTable(

@@ -1,4 +1,5 @@
-import type { CodeableConcept, Coding, Observation, Quantity } from '@medplum/fhirtypes';
+import type { CodeableConcept, Coding, Observation, ObservationComponent, Quantity } from '@medplum/fhirtypes';
+import { choiceText, measuresOf, vitalSigns, type LoincCoding, type VitalSign } from '@careloop/shared-contracts';
 import type { PatientRows } from '../access';
 import { NEWS2_LABELS, NEWS2_PARAMETERS, recordObservations, type News2Parameter } from '../clinical';
 import { instantOfWallTime } from '../clinical/age';
@@ -7,9 +8,11 @@ import { toMedicalRecord } from '../access';
 /*
  * A record's measured vital signs as Observations in the FHIR R4 vital-signs profile shape
  * (http://hl7.org/fhir/R4/observation-vitalsigns.html; US Core 3.1 pulse oximetry for SpO2):
- * LOINC codes, UCUM units, category vital-signs. Only readings recordObservations calls `ok`
- * become Observations: an unreadable or implausible text is never exported as a number.
- * Ids are `<record id>-<LOINC code>` (NEWS2: `<record id>-news2`), so each is stable.
+ * each declared vital sign with LOINC codes (shared-contracts VITAL_SIGNS: codes, UCUM units,
+ * profile, category, its label as the text), in the declared order. Only readings
+ * recordObservations calls `ok` become Observations: an unreadable or implausible text is never
+ * exported as a number. Ids are `<record id>-<first LOINC code>` (NEWS2: `<record id>-news2`), so
+ * each is stable.
  */
 
 type RecordRow = PatientRows['records'][number];
@@ -17,24 +20,16 @@ type RecordRow = PatientRows['records'][number];
 export const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
 
-export const LOINC_CODES = {
-  heartRate: '8867-4',
-  respiratoryRate: '9279-1',
-  bodyTemperature: '8310-5',
-  bloodPressure: '85354-9',
-  systolic: '8480-6',
-  diastolic: '8462-4',
-  pulseOximetry: '59408-5',
-  oxygenSaturation: '2708-6',
-  glucoseMass: '2339-0',
-  glucoseMoles: '15074-8',
-} as const;
+/** Every LOINC code of the declared vital signs and their components (a FHIR search by code finds them). */
+export const LOINC_CODES: readonly string[] = vitalSigns().flatMap((v) => [
+  ...(v.loinc ?? []).map((l) => l.code),
+  ...(v.kind === 'blood-pressure' ? v.components.map((c) => c.loinc.code) : []),
+]);
 
 const category = (code: 'vital-signs' | 'laboratory' | 'survey', display: string): CodeableConcept[] => [
   { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code, display }] },
 ];
 
-export const SUPPLEMENTAL_OXYGEN = 'Supplemental oxygen';
 export const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 const NOT_PERFORMED: CodeableConcept = {
   coding: [{ system: DATA_ABSENT_REASON, code: 'not-performed', display: 'Not Performed' }],
@@ -46,8 +41,16 @@ const UNUSABLE: CodeableConcept = {
   text: 'Recorded, but unreadable or implausible: not scored',
 };
 
-const loinc = (code: string, display: string): Coding => ({ system: LOINC, code, display });
-const quantity = (value: number, unit: string, code = unit): Quantity => ({ value, unit, system: UCUM, code });
+const loinc = ({ code, display }: LoincCoding): Coding => ({ system: LOINC, code, display });
+/** A value in one of a vital sign's units, with its UCUM code. */
+const quantity = (v: VitalSign, value: number, unit = v.units[0]): Quantity => ({
+  value,
+  unit,
+  system: UCUM,
+  code: v.ucum?.[unit] ?? unit,
+});
+
+const CATEGORY_DISPLAY = { 'vital-signs': 'Vital Signs', laboratory: 'Laboratory' } as const;
 
 /**
  * A local clinic time (`YYYY-MM-DDThh:mm`, CLINIC_TIME_ZONE) as an instant: the zone's offset is
@@ -85,80 +88,61 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
     effectiveDateTime,
     performer: [{ reference: `Practitioner/${r.doctorId}` }],
   });
-  const vital = category('vital-signs', 'Vital Signs');
   const out: Observation[] = [];
 
-  if (o.pulse.status === 'ok')
-    out.push({
-      ...base(LOINC_CODES.heartRate, 'heartrate', vital, {
-        coding: [loinc(LOINC_CODES.heartRate, 'Heart rate')],
-        text: 'Heart rate',
-      }),
-      valueQuantity: quantity(o.pulse.value, '/min'),
-    });
-  if (o.rr.status === 'ok')
-    out.push({
-      ...base(LOINC_CODES.respiratoryRate, 'resprate', vital, {
-        coding: [loinc(LOINC_CODES.respiratoryRate, 'Respiratory rate')],
-        text: 'Respiratory rate',
-      }),
-      valueQuantity: quantity(o.rr.value, '/min'),
-    });
-  if (o.temp.status === 'ok') {
-    const { celsius, fahrenheit } = o.temp.value;
-    out.push({
-      ...base(LOINC_CODES.bodyTemperature, 'bodytemp', vital, {
-        coding: [loinc(LOINC_CODES.bodyTemperature, 'Body temperature')],
-        text: 'Body temperature',
-      }),
+  // the record's air or oxygen, as recorded: a component of the SpO2 Observation (below)
+  const airOrOxygen = vitalSigns().find((v) => v.news2 === 'supplementalOxygen');
+  const onOxygenText = airOrOxygen?.kind === 'choice' ? choiceText(airOrOxygen, true) : undefined;
+
+  // each declared vital sign with LOINC codes and a usable reading, in the declared order
+  for (const v of vitalSigns()) {
+    const read = o.readings.get(v.key)!;
+    if (!v.loinc?.length || read.reading.status !== 'ok') continue;
+    const observation = (codes: readonly LoincCoding[], text = v.label) => {
+      const cat = v.fhir?.category ?? 'vital-signs';
+      return base(codes[0].code, v.fhir?.profile ?? null, category(cat, CATEGORY_DISPLAY[cat]), {
+        coding: codes.map(loinc),
+        text,
+      });
+    };
+    if (read.kind === 'number' && read.reading.status === 'ok') {
+      out.push({
+        ...observation(v.loinc),
+        valueQuantity: quantity(v, read.reading.value),
+        // Air or supplemental oxygen, as recorded: a yes/no with no flow or concentration, so
+        // neither LOINC 3151-8 (inhaled oxygen flow rate) nor 3150-0 (inhaled oxygen
+        // concentration), whose values would be numbers nobody measured, but a component of the
+        // SpO2 coded by its text.
+        ...(v.news2 === 'oxygenSaturation' && o.onOxygen !== null && onOxygenText
+          ? { component: [{ code: { text: onOxygenText }, valueBoolean: o.onOxygen }] }
+          : {}),
+      });
+    } else if (read.kind === 'temperature' && read.reading.status === 'ok') {
+      const { celsius, fahrenheit } = read.reading.value;
       // as recorded: °F when it was written in °F
-      valueQuantity: fahrenheit !== undefined ? quantity(fahrenheit, '°F', '[degF]') : quantity(celsius, '°C', 'Cel'),
-    });
-  }
-  if (o.bp.status === 'ok')
-    out.push({
-      ...base(LOINC_CODES.bloodPressure, 'bp', vital, {
-        coding: [loinc(LOINC_CODES.bloodPressure, 'Blood pressure panel with all children optional')],
-        text: 'Blood pressure',
-      }),
-      component: [
-        {
-          code: { coding: [loinc(LOINC_CODES.systolic, 'Systolic blood pressure')] },
-          valueQuantity: quantity(o.bp.value.systolic, 'mmHg', 'mm[Hg]'),
-        },
-        {
-          code: { coding: [loinc(LOINC_CODES.diastolic, 'Diastolic blood pressure')] },
-          valueQuantity: quantity(o.bp.value.diastolic, 'mmHg', 'mm[Hg]'),
-        },
-      ],
-    });
-  if (o.spo2.status === 'ok')
-    out.push({
-      ...base(LOINC_CODES.pulseOximetry, 'oxygensat', vital, {
-        coding: [
-          loinc(LOINC_CODES.pulseOximetry, 'Oxygen saturation in Arterial blood by Pulse oximetry'),
-          loinc(LOINC_CODES.oxygenSaturation, 'Oxygen saturation in Arterial blood'),
-        ],
-        text: 'SpO2',
-      }),
-      valueQuantity: quantity(o.spo2.value, '%'),
-      // Air or supplemental oxygen, as recorded: a yes/no with no flow or concentration, so neither
-      // LOINC 3151-8 (inhaled oxygen flow rate) nor 3150-0 (inhaled oxygen concentration), whose
-      // values would be numbers nobody measured, but a component coded by its text.
-      ...(o.onOxygen !== null ? { component: [{ code: { text: SUPPLEMENTAL_OXYGEN }, valueBoolean: o.onOxygen }] } : {}),
-    });
-  if (o.sugar.status === 'ok') {
-    const { value, unit, postPrandial } = o.sugar.value;
-    // the code follows the unit it was written in: mass (mg/dL) or moles (mmol/L) per volume
-    const code = unit === 'mg/dL' ? LOINC_CODES.glucoseMass : LOINC_CODES.glucoseMoles;
-    const display = unit === 'mg/dL' ? 'Glucose [Mass/volume] in Blood' : 'Glucose [Moles/volume] in Blood';
-    out.push({
-      ...base(code, null, category('laboratory', 'Laboratory'), {
-        coding: [loinc(code, display)],
-        text: postPrandial ? 'Blood glucose (post-prandial)' : 'Blood glucose',
-      }),
-      valueQuantity: quantity(value, unit),
-    });
+      out.push({
+        ...observation(v.loinc),
+        valueQuantity: fahrenheit !== undefined ? quantity(v, fahrenheit, '°F') : quantity(v, celsius),
+      });
+    } else if (read.kind === 'blood-pressure' && read.reading.status === 'ok' && v.kind === 'blood-pressure') {
+      const value = read.reading.value;
+      out.push({
+        ...observation(v.loinc),
+        component: v.components.map((c): ObservationComponent => ({
+          code: { coding: [loinc(c.loinc)] },
+          valueQuantity: quantity(v, value[c.key as keyof typeof value]),
+        })),
+      });
+    } else if (read.kind === 'glucose' && read.reading.status === 'ok') {
+      const { value, unit, postPrandial } = read.reading.value;
+      // the codes of the unit it was written in (mass or moles per volume)
+      const codes = v.loinc.filter((l) => !l.unit || l.unit === unit);
+      if (codes.length)
+        out.push({
+          ...observation(codes, postPrandial ? `${v.label} (post-prandial)` : v.label),
+          valueQuantity: quantity(v, value, unit),
+        });
+    }
   }
   // NEWS2 (Royal College of Physicians 2017): no LOINC code is certain for it, so it is coded by
   // its text, with the RCP chart as the method; each of its seven parameters is a component (its
@@ -167,14 +151,10 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
   // at least that, never read as the score.
   if (o.news2.subScores.length > 0) {
     const scored = new Map(o.news2.subScores.map((s) => [s.parameter, s.score]));
-    // the parsed reading of each numeric parameter: one written but not usable is not "not performed"
-    const readings: Partial<Record<News2Parameter, { status: string }>> = {
-      respirationRate: o.rr,
-      oxygenSaturation: o.spo2,
-      systolicBP: o.bp,
-      pulse: o.pulse,
-      temperature: o.temp,
-    };
+    // the reading of the vital sign declared as each parameter: one written but not usable is not "not performed"
+    const readings: Partial<Record<News2Parameter, { status: string }>> = Object.fromEntries(
+      vitalSigns().flatMap((v) => measuresOf(v).flatMap((m) => (m.news2 ? [[m.news2, o.readings.get(v.key)!.reading]] : []))),
+    );
     const missing = o.news2.complete ? [] : o.news2.missing.map((m) => NEWS2_LABELS[m].label);
     out.push({
       ...base('news2', null, category('survey', 'Survey'), { text: 'NEWS2 score' }),

@@ -192,11 +192,10 @@ const finishFromExamination = async () => {
 test('the vitals step opens empty: no number, no tick, nothing chosen but the SpO2 scale; the api limits 20–300', async () => {
   renderForm();
   await toExamination();
-  for (const label of ['Pulse', 'Respiratory rate', 'Oxygen saturation (SpO2)'])
-    expect(screen.getByLabelText(label)).toHaveValue(null);
+  for (const label of ['Pulse', 'Respiratory rate', 'SpO2']) expect(screen.getByLabelText(label)).toHaveValue(null);
   for (const label of ['Blood pressure', 'Temperature', 'Observation time', 'Blood sugar level'])
     expect(screen.getByLabelText(label)).toHaveValue('');
-  for (const label of ['Air or oxygen', 'Consciousness (ACVPU)']) expect(screen.getByLabelText(label)).toHaveValue('');
+  for (const label of ['Air or oxygen', 'Consciousness']) expect(screen.getByLabelText(label)).toHaveValue('');
   // the chart the SpO2 is scored on (RCP 2017: scale 1 unless decided otherwise), no reading
   expect(screen.getByLabelText('SpO2 scale')).toHaveValue('1');
   expect(screen.queryAllByRole('checkbox')).toHaveLength(0);

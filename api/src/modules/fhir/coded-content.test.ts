@@ -23,8 +23,9 @@ beforeAll(loadR4Definitions);
 
 const DATA_ABSENT_REASON = 'http://terminology.hl7.org/CodeSystem/data-absent-reason';
 const NOT_PERFORMED = { system: DATA_ABSENT_REASON, code: 'not-performed', display: 'Not Performed' };
+// each parameter under the one label of its vital sign (the record form's, the summary's)
 const NEWS2_PARAMETER_LABELS = [
-  'Respiration rate',
+  'Respiratory rate',
   'SpO2',
   'Air or oxygen',
   'Systolic blood pressure',
@@ -202,11 +203,11 @@ describe.each(BACKENDS)('FHIR R4 coded content on %s', (backend) => {
     expect(news2.interpretation).toEqual([
       { text: expect.stringMatching(/^Incomplete: the full score is at least \d+; not measured: /) },
     ]);
-    expect(news2.interpretation![0].text).toContain('Respiration rate, Systolic blood pressure, Consciousness, Temperature');
+    expect(news2.interpretation![0].text).toContain('Respiratory rate, Systolic blood pressure, Consciousness, Temperature');
     expect(news2.component!.map((c) => c.code.text)).toEqual(NEWS2_PARAMETER_LABELS.map((l) => `${l} (NEWS2 points)`));
     const absent = news2.component!.filter((c) => c.dataAbsentReason);
     expect(absent.map((c) => [c.code.text, c.dataAbsentReason!.coding])).toEqual([
-      ['Respiration rate (NEWS2 points)', [NOT_PERFORMED]],
+      ['Respiratory rate (NEWS2 points)', [NOT_PERFORMED]],
       ['Systolic blood pressure (NEWS2 points)', [NOT_PERFORMED]],
       ['Consciousness (NEWS2 points)', [NOT_PERFORMED]],
       // written ("9"), but no body temperature: not usable, which is not "not performed"

@@ -55,11 +55,11 @@ describe.each(BACKENDS)('GET /patient/health-record.pdf on %s', (backend) => {
     expect(text).toContain('Name: Ada Lovelace');
     expect(text).toContain('Chest pain — 2026-03-01');
     expect(text).toContain('Doctor: Dr Grace Hopper');
-    expect(text).toContain('Heart rate: 72 /min');
+    expect(text).toContain('Pulse: 72 /min');
     // people's units and names, not UCUM codes or code identifiers
     expect(text).toContain('Blood pressure: 128/84 mmHg');
     expect(text).toContain('Respiratory rate: not measured');
-    expect(text).toMatch(/NEWS2: \d+ — Incomplete: the full score is at least \d+; not measured: .*Respiration rate/);
+    expect(text).toMatch(/NEWS2: \d+ — Incomplete: the full score is at least \d+; not measured: .*Respiratory rate/);
     expect(text).not.toMatch(/respirationRate|mm\[Hg\]/);
     expect(text).toContain('Amoxicillin — 2026-03-01 20:00');
     expect(text).toContain('Generated 2026-03-02 09:30 (Australia/Sydney)');

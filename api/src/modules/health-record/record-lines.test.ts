@@ -53,7 +53,7 @@ const bundle: Bundle = {
         resourceType: 'Observation',
         id: 'r1-8867-4',
         status: 'final',
-        code: { coding: [{ system: LOINC, code: '8867-4' }], text: 'Heart rate' },
+        code: { coding: [{ system: LOINC, code: '8867-4' }], text: 'Pulse' },
         subject: { reference: 'Patient/p1' },
         encounter: { reference: 'Encounter/r1' },
         valueQuantity: { value: 72, unit: 'beats/minute', system: UCUM, code: '/min' },
@@ -148,11 +148,23 @@ describe('healthRecordLines', () => {
     expect(lines).toContain('Chest pain — 2026-11-20 20:30'); // 09:30 UTC in Sydney (UTC+11)
     expect(lines).toContain('Doctor: Dr Grace Hopper');
     expect(lines).toContain('Mode of admission: Emergency');
-    expect(lines).toContain('Heart rate: 72 beats/minute');
+    expect(lines).toContain('Pulse: 72 beats/minute');
     expect(lines).toContain('Blood pressure: 128/84 mmHg');
     expect(lines).toContain(`Respiratory rate: ${NOT_MEASURED}`);
-    expect(lines).toContain(`Body temperature: ${NOT_MEASURED}`);
+    expect(lines).toContain(`Temperature: ${NOT_MEASURED}`);
     expect(lines).toContain('NEWS2: 3 — Incomplete: the full score is at least 3; not measured: Temperature');
+  });
+
+  it('lists the vital signs in the declared order, each under its one label', () => {
+    const at = lines.indexOf('Vital signs');
+    expect(lines.slice(at + 1, at + 7).map((l) => l.slice(0, l.indexOf(':')))).toEqual([
+      'Blood pressure',
+      'Pulse',
+      'Temperature',
+      'Respiratory rate',
+      'SpO2',
+      'Blood sugar level',
+    ]);
   });
 
   it('gives the summary as plain text, no markup', () => {

@@ -15,6 +15,7 @@ import type {
   Resource,
   RiskAssessment,
 } from '@medplum/fhirtypes';
+import { vitalSigns } from '@careloop/shared-contracts';
 import { ACUITY_TEXT } from '../../clinical';
 import { localDateTime } from '../../clinical/age';
 
@@ -25,24 +26,26 @@ import { localDateTime } from '../../clinical/age';
  */
 export type RecordLine =
   | { kind: 'title' | 'heading' | 'subheading' | 'text' | 'note'; text: string }
-  /** a label and its value on one line ("Heart rate: 72 /min") */
+  /** a label and its value on one line ("Pulse: 72 /min") */
   | { kind: 'fact'; label: string; text: string };
 
 export const NOT_MEASURED = 'not measured';
 
 const LOINC = 'http://loinc.org';
 
-/** The vital signs a record's examination asks for, in the record form's order, by LOINC code. */
-const VITAL_SIGNS: { label: string; codes: string[] }[] = [
-  { label: 'Heart rate', codes: ['8867-4'] },
-  { label: 'Respiratory rate', codes: ['9279-1'] },
-  { label: 'Blood pressure', codes: ['85354-9'] },
-  { label: 'Body temperature', codes: ['8310-5'] },
-  { label: 'Oxygen saturation', codes: ['59408-5', '2708-6'] },
-  { label: 'Blood glucose', codes: ['2339-0', '15074-8'] },
-];
-const SYSTOLIC = '8480-6';
-const DIASTOLIC = '8462-4';
+/**
+ * The declared vital signs with an Observation (shared-contracts VITAL_SIGNS), in the declared
+ * order: each one's label, its LOINC codes, and the codes of its components (a blood pressure's
+ * systolic and diastolic, read as "128/84").
+ */
+const vitalSignRows = () =>
+  vitalSigns()
+    .filter((v) => v.loinc?.length)
+    .map((v) => ({
+      label: v.label,
+      codes: (v.loinc ?? []).map((l) => l.code),
+      parts: v.kind === 'blood-pressure' ? v.components.map((c) => c.loinc.code) : [],
+    }));
 
 const resourcesOf = <T extends Resource>(bundle: Bundle, type: T['resourceType']): T[] =>
   (bundle.entry ?? []).map((e) => e.resource).filter((r): r is T => r?.resourceType === type);
@@ -64,18 +67,18 @@ export function quantityText(q: Quantity | undefined): string | undefined {
   return unit ? `${q.value} ${unit}` : String(q.value);
 }
 
-function observationValue(o: Observation): string | undefined {
-  const systolic = o.component?.find((c) => codesOf(c.code).includes(SYSTOLIC))?.valueQuantity;
-  const diastolic = o.component?.find((c) => codesOf(c.code).includes(DIASTOLIC))?.valueQuantity;
-  if (systolic?.value !== undefined && diastolic?.value !== undefined) {
-    return `${systolic.value}/${diastolic.value} ${systolic.unit ?? systolic.code ?? ''}`.trim();
+/** An Observation's value as people read it; `parts`: the component codes a value is made of ("128/84 mmHg"). */
+function observationValue(o: Observation, parts: string[] = []): string | undefined {
+  const values = parts.map((code) => o.component?.find((c) => codesOf(c.code).includes(code))?.valueQuantity);
+  if (values.length && values.every((q) => q?.value !== undefined)) {
+    return `${values.map((q) => q!.value).join('/')} ${values[0]!.unit ?? values[0]!.code ?? ''}`.trim();
   }
   if (o.valueQuantity) return quantityText(o.valueQuantity);
   if (o.valueInteger !== undefined) return String(o.valueInteger);
   return o.valueString ?? conceptText(o.valueCodeableConcept);
 }
 
-const isVitalSign = (o: Observation) => VITAL_SIGNS.some((v) => v.codes.some((c) => codesOf(o.code).includes(c)));
+const isVitalSign = (o: Observation) => vitalSignRows().some((v) => v.codes.some((c) => codesOf(o.code).includes(c)));
 const isNews2 = (o: Observation) => !isVitalSign(o) && /NEWS\s*2/i.test(`${conceptText(o.code) ?? ''} ${o.code.text ?? ''}`);
 
 /** `Encounter/abc` → `abc` (also a full URL ending in Encounter/abc). */
@@ -211,9 +214,9 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
 
     const own = observations.filter((o) => idOf(o.encounter?.reference, 'Encounter') === e.id);
     lines.push({ kind: 'text', text: 'Vital signs' });
-    for (const v of VITAL_SIGNS) {
+    for (const v of vitalSignRows()) {
       const o = own.find((x) => v.codes.some((c) => codesOf(x.code).includes(c)));
-      fact(v.label, (o && observationValue(o)) ?? NOT_MEASURED);
+      fact(v.label, (o && observationValue(o, v.parts)) ?? NOT_MEASURED);
     }
     const news2 = own.find(isNews2);
     const news2Value = news2 && observationValue(news2);

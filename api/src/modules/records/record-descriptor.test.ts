@@ -15,7 +15,9 @@ import {
   stepsOf,
   summaryLabelOf,
   valueIn,
+  vitalSigns,
 } from '@careloop/shared-contracts';
+import { HAS_VITALS_KEYS } from '../../db/schema';
 import { buildSummary } from '../../clinical/summary';
 import { assessment as emptyAssessment } from '../../../../test-support/fixtures';
 
@@ -148,6 +150,18 @@ describe('the record descriptor', () => {
     expect(MedicalRecord.safeParse(withoutAssessment).success).toBe(false);
   });
 
+  it('gives each declared vital sign one field of the examination, in the declared order, under its one label', () => {
+    const gpe = recordFields.filter((f) => f.name.startsWith('examination.generalPhysicalExamination.'));
+    expect(gpe.slice(0, vitalSigns().length).map((f) => [f.readPath.at(-1), f.label])).toEqual(
+      vitalSigns().map((v) => [v.key, v.label]),
+    );
+    expect(gpe.slice(vitalSigns().length).map((f) => f.label)).toEqual(['Observation time', 'Notes']);
+  });
+
+  it('stores "has vital signs" over every declared vital sign but the qualifier (a new one needs a migration)', () => {
+    expect([...HAS_VITALS_KEYS]).toEqual(vitalSigns().flatMap((v) => (v.kind === 'choice' && v.qualifies ? [] : [v.key])));
+  });
+
   it('labels the read-only views with the short label and the summary with its own where they differ', () => {
     const byName = (n: string) => recordFields.find((f) => f.name === n)!;
     expect(byName('treatment.prescribedDrug')).toMatchObject({ label: 'Prescribed drug', shortLabel: 'Drug' });
@@ -175,12 +189,12 @@ describe('the record descriptor', () => {
       'Pulse',
       'Temperature',
       'Respiratory rate',
-      'Oxygen saturation (SpO2)',
+      'SpO2',
       'SpO2 scale',
       'Air or oxygen',
-      'Consciousness (ACVPU)',
-      'Observation time',
+      'Consciousness',
       'Blood sugar level',
+      'Observation time',
       'Notes',
       'Capillary refill',
     ]);
