@@ -17,7 +17,7 @@ describe.each(BACKENDS)('lifetimes by the database clock on %s', (backend) => {
   beforeAll(() => ({ t } = fixture));
 
   /** As if `ms` of real time had passed for the rows of `table` (its created_at and expires_at). */
-  async function elapse(table: 'sessions' | 'password_resets', ms: number) {
+  async function elapse(table: 'sessions' | 'account_tokens', ms: number) {
     await t.db.db.execute(
       sql.raw(
         `update ${table} set created_at = created_at - interval '${ms} milliseconds', expires_at = expires_at - interval '${ms} milliseconds'`,
@@ -70,7 +70,7 @@ describe.each(BACKENDS)('lifetimes by the database clock on %s', (backend) => {
     if (!link) throw new Error('no reset link mailed');
     t.clock.advance(-DAY);
 
-    await elapse('password_resets', 31 * 60_000);
+    await elapse('account_tokens', 31 * 60_000);
     const res = await t.app.inject({
       method: 'POST',
       url: `/patient/reset-password/${link[1]}/${link[2]}`,

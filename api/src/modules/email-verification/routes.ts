@@ -1,9 +1,9 @@
-import { and, count, desc, eq, gt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES, type Role } from '@careloop/shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
-import { accountTables, accountTokens } from '../../db/schema';
+import { accountTables } from '../../db/schema';
 import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError, isUniqueViolation } from '../../lib/errors';
 import { optionalSessionOf, sessionOf } from '../auth/guard';
@@ -11,7 +11,16 @@ import { endOtherSessions } from '../auth/sessions';
 import { NOTICES, sendNotice } from '../notices';
 import { confirmCurrentPassword } from '../auth/reauth';
 import { deleteUnverifiedAccount, removeStoredFiles } from '../takeover';
-import { consumeEmailToken, emailTokenDone, findEmailToken, issueEmailToken, liveEmailToken, verificationLink } from './tokens';
+import { issueAllowance } from '../../lib/one-time-token';
+import {
+  consumeEmailToken,
+  EMAIL_VERIFY,
+  emailTokenDone,
+  findEmailToken,
+  issueEmailToken,
+  spendEmailToken,
+  verificationLink,
+} from './tokens';
 import {
   ALREADY_VERIFIED,
   DISOWN_CHANGE_DONE,
@@ -112,12 +121,8 @@ export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const t = accountTables[role];
           const result = await db.db.transaction(async (tx) => {
             // Spent whatever follows: the link is used once.
-            const [claimed] = await tx
-              .update(accountTokens)
-              .set({ usedAt: now })
-              .where(liveEmailToken(role, request.params.token, now))
-              .returning({ accountId: accountTokens.accountId, email: accountTokens.email });
-            if (!claimed?.email) return { outcome: 'invalid' as const };
+            const claimed = await spendEmailToken(tx, role, request.params.token, now);
+            if (!claimed) return { outcome: 'invalid' as const };
             const [account] = await tx.select({ email: t.email }).from(t).where(eq(t.id, claimed.accountId)).limit(1);
             if (!account) return { outcome: 'invalid' as const };
             if (account.email !== claimed.email) {
@@ -156,21 +161,15 @@ export function emailVerificationRoutes(deps: AppDeps): FastifyPluginAsyncZod {
               .for('update');
             if (!me) throw new HttpError(401, 'Unauthorized');
             if (me.verifiedAt) throw new HttpError(409, ALREADY_VERIFIED);
-            const mine = and(
-              eq(accountTokens.role, role),
-              eq(accountTokens.accountId, accountId),
-              eq(accountTokens.purpose, 'email-verify'),
-              gt(accountTokens.createdAt, new Date(now.getTime() - 3_600_000)),
-            );
-            const [latest] = await tx
-              .select({ at: accountTokens.createdAt })
-              .from(accountTokens)
-              .where(mine)
-              .orderBy(desc(accountTokens.createdAt))
-              .limit(1);
-            if (latest && now.getTime() - latest.at.getTime() < RESEND_MIN_GAP_MS) throw new HttpError(429, RESEND_TOO_SOON);
-            const [{ n }] = await tx.select({ n: count() }).from(accountTokens).where(mine);
-            if (Number(n) >= RESENDS_PER_HOUR) throw new HttpError(429, RESEND_TOO_MANY);
+            const allowance = await issueAllowance(tx, EMAIL_VERIFY, {
+              role,
+              accountId,
+              now,
+              minGapMs: RESEND_MIN_GAP_MS,
+              perHour: RESENDS_PER_HOUR,
+            });
+            if (allowance === 'too-soon') throw new HttpError(429, RESEND_TOO_SOON);
+            if (allowance === 'too-many') throw new HttpError(429, RESEND_TOO_MANY);
             const token = await issueEmailToken(tx, { role, accountId, email: me.email, now });
             return { email: me.email, token };
           });

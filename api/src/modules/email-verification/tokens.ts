@@ -1,17 +1,27 @@
-import { and, desc, eq, isNotNull, isNull, lt, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, ne, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Role } from '@careloop/shared-contracts';
 import type { Queryable, Tx } from '../../adapters/db';
-import { boundToAccount, securityVersionOf } from '../../db/account-version';
 import { qualified } from '../../db/qualified';
 import { accountTables, accountTokens } from '../../db/schema';
-import { dbNowMinus, dbNowPlus, liveByBothClocks } from '../../lib/db-clock';
-import { hashToken, newToken } from '../../lib/tokens';
+import {
+  consumeToken,
+  isToken,
+  issueToken,
+  liveTokens,
+  peekToken,
+  voidTokens,
+  type TokenHolder,
+  type TokenKind,
+} from '../../lib/one-time-token';
 
 // The account tables straight from the schema, not profiles/accounts: profiles issues these
 // tokens (an e-mail change), so importing it back would make profiles ↔ email-verification a cycle.
 
-/** A verification link works once, for 24 hours (issue 11). */
+/** A verification link works once, for 24 hours. */
 export const EMAIL_TOKEN_TTL_MS = 24 * 3_600_000;
+
+/** The verification link's token; a spent one is kept a day after expiry (emailTokenDone). */
+export const EMAIL_VERIFY: TokenKind = { purpose: 'email-verify', lifetimeMs: EMAIL_TOKEN_TTL_MS, keepMs: 24 * 3_600_000 };
 
 /** The page of the web app that posts the token back: WEB_ORIGIN/{role}/verify-email/{token}. */
 export function verificationLink(webOrigin: string, role: Role, token: string): string {
@@ -28,25 +38,13 @@ export async function issueEmailToken(
   db: Queryable,
   args: { role: Role; accountId: string; email: string; now: Date },
 ): Promise<string> {
-  const token = newToken();
-  await db.insert(accountTokens).values({
-    tokenHash: hashToken(token),
-    purpose: 'email-verify',
-    role: args.role,
-    accountId: args.accountId,
-    email: args.email,
-    accountVersion: (await securityVersionOf(db, args.role, args.accountId)) ?? null,
-    createdAt: args.now,
-    expiresAt: dbNowPlus(EMAIL_TOKEN_TTL_MS),
-  });
-  // Keep the table small: tokens dead for a day are of no use to anyone.
-  await db.delete(accountTokens).where(lt(accountTokens.expiresAt, dbNowMinus(86_400_000)));
-  return token;
+  return issueToken(db, EMAIL_VERIFY, args);
 }
 
 /**
  * pendingEmailOf as a subquery on the account's id and e-mail columns, so a profile is read in one
- * statement with it (GET /{role}/me). The same conditions: keep the two in step.
+ * statement with it (GET /{role}/me). The same conditions as liveTokens (lib/one-time-token.ts):
+ * keep the two in step.
  */
 export function pendingEmailSql(
   role: Role,
@@ -78,13 +76,9 @@ export async function pendingEmailOf(
     .from(accountTokens)
     .where(
       and(
-        eq(accountTokens.role, args.role),
+        liveTokens(EMAIL_VERIFY, args.role, args.now),
         eq(accountTokens.accountId, args.accountId),
-        eq(accountTokens.purpose, 'email-verify'),
-        isNull(accountTokens.usedAt),
-        liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, args.now, EMAIL_TOKEN_TTL_MS),
         ne(accountTokens.email, args.currentEmail),
-        boundToAccount(args.role, accountTokens.accountVersion, accountTokens.accountId),
       ),
     )
     .orderBy(desc(accountTokens.createdAt))
@@ -100,34 +94,16 @@ export async function dropPendingEmailTokens(
   db: Queryable,
   args: { role: Role; accountId: string; currentEmail: string; now: Date },
 ) {
-  await db
-    .update(accountTokens)
-    .set({ usedAt: args.now })
-    .where(
-      and(
-        eq(accountTokens.role, args.role),
-        eq(accountTokens.accountId, args.accountId),
-        eq(accountTokens.purpose, 'email-verify'),
-        isNull(accountTokens.usedAt),
-        ne(accountTokens.email, args.currentEmail),
-      ),
-    );
+  await voidTokens(db, EMAIL_VERIFY, {
+    role: args.role,
+    accountId: args.accountId,
+    now: args.now,
+    unlessEmail: args.currentEmail,
+  });
 }
 
 export type EmailTokenOutcome =
   { ok: true; accountId: string; email: string; previousEmail: string } | { ok: false; reason: 'invalid' | 'taken' };
-
-/** An 'email-verify' token of `role` that can still be used: unused, unexpired, bound to the account as it is. */
-export function liveEmailToken(role: Role, token: string, now: Date): SQL | undefined {
-  return and(
-    eq(accountTokens.tokenHash, hashToken(token)),
-    eq(accountTokens.role, role),
-    eq(accountTokens.purpose, 'email-verify'),
-    isNull(accountTokens.usedAt),
-    liveByBothClocks(accountTokens.expiresAt, accountTokens.createdAt, now, EMAIL_TOKEN_TTL_MS),
-    boundToAccount(role, accountTokens.accountVersion, accountTokens.accountId),
-  );
-}
 
 /** The account and address of a live 'email-verify' token, without using it (undefined: none). */
 export async function findEmailToken(
@@ -136,18 +112,27 @@ export async function findEmailToken(
   token: string,
   now: Date,
 ): Promise<{ accountId: string; email: string } | undefined> {
-  const [row] = await db
-    .select({ accountId: accountTokens.accountId, email: accountTokens.email })
-    .from(accountTokens)
-    .where(liveEmailToken(role, token, now))
-    .limit(1);
-  return row?.email ? { accountId: row.accountId, email: row.email } : undefined;
+  return withEmail(await peekToken(db, EMAIL_VERIFY, { role, token }, now));
+}
+
+/** Spends a live 'email-verify' token, nothing else (undefined: none): the disown link. */
+export async function spendEmailToken(
+  db: Queryable,
+  role: Role,
+  token: string,
+  now: Date,
+): Promise<{ accountId: string; email: string } | undefined> {
+  return withEmail(await consumeToken(db, EMAIL_VERIFY, { role, token }, now));
+}
+
+function withEmail(holder: TokenHolder | undefined): { accountId: string; email: string } | undefined {
+  return holder?.email ? { accountId: holder.accountId, email: holder.email } : undefined;
 }
 
 /**
  * Whether an 'email-verify' token of `role` was spent and its address is now the account's,
  * verified: the link did its work (itself, or a newer link to the same address did), so the page
- * can say so instead of "invalid". Kept for a day after expiry (issueEmailToken's clean-up).
+ * can say so instead of "invalid". Kept for a day after expiry (EMAIL_VERIFY.keepMs).
  */
 export async function emailTokenDone(db: Queryable, role: Role, token: string): Promise<boolean> {
   const t = accountTables[role];
@@ -157,9 +142,7 @@ export async function emailTokenDone(db: Queryable, role: Role, token: string): 
     .innerJoin(t, eq(t.id, accountTokens.accountId))
     .where(
       and(
-        eq(accountTokens.tokenHash, hashToken(token)),
-        eq(accountTokens.role, role),
-        eq(accountTokens.purpose, 'email-verify'),
+        isToken(EMAIL_VERIFY, role, token),
         isNotNull(accountTokens.usedAt),
         eq(t.email, accountTokens.email),
         isNotNull(t.emailVerifiedAt),
@@ -176,12 +159,8 @@ export async function emailTokenDone(db: Queryable, role: Role, token: string): 
  * Run inside the caller's transaction, so the security-log row lands with it.
  */
 export async function consumeEmailToken(tx: Tx, role: Role, token: string, now: Date): Promise<EmailTokenOutcome> {
-  const [claimed] = await tx
-    .update(accountTokens)
-    .set({ usedAt: now })
-    .where(liveEmailToken(role, token, now))
-    .returning({ accountId: accountTokens.accountId, email: accountTokens.email });
-  if (!claimed?.email) return { ok: false, reason: 'invalid' };
+  const claimed = await spendEmailToken(tx, role, token, now);
+  if (!claimed) return { ok: false, reason: 'invalid' };
   const t = accountTables[role];
   const [current] = await tx.select({ email: t.email }).from(t).where(eq(t.id, claimed.accountId)).limit(1);
   if (!current) return { ok: false, reason: 'invalid' };
@@ -195,16 +174,6 @@ export async function consumeEmailToken(tx: Tx, role: Role, token: string, now: 
   }
   await tx.update(t).set({ email: claimed.email, emailVerifiedAt: now, updatedAt: now }).where(eq(t.id, claimed.accountId));
   // The other links of the account die: an older link must not switch the address back.
-  await tx
-    .update(accountTokens)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(accountTokens.role, role),
-        eq(accountTokens.accountId, claimed.accountId),
-        eq(accountTokens.purpose, 'email-verify'),
-        isNull(accountTokens.usedAt),
-      ),
-    );
+  await voidTokens(tx, EMAIL_VERIFY, { role, accountId: claimed.accountId, now });
   return { ok: true, accountId: claimed.accountId, email: claimed.email, previousEmail: current.email };
 }

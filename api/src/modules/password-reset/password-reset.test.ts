@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { passwordResets } from '../../db/schema';
+import { accountTokens } from '../../db/schema';
 import { hashToken } from '../../lib/tokens';
 import {
   appPerFile,
@@ -106,13 +106,13 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
     const { id, token } = await resetLinkFor('doctor', email);
     const byHash = await t.db.db
       .select()
-      .from(passwordResets)
-      .where(eq(passwordResets.tokenHash, hashToken(token)));
+      .from(accountTokens)
+      .where(eq(accountTokens.tokenHash, hashToken(token)));
     expect(byHash).toHaveLength(1);
-    expect(byHash[0]).toMatchObject({ role: 'doctor', accountId: id, usedAt: null });
+    expect(byHash[0]).toMatchObject({ purpose: 'password-reset', role: 'doctor', accountId: id, usedAt: null });
     // 30 minutes from now by the DATABASE's clock (lib/db-clock.ts; the test database runs on this host), whatever the app's clock says
     expect(Math.abs(byHash[0].expiresAt.getTime() - (Date.now() + 30 * 60_000))).toBeLessThan(60_000);
-    expect(await t.db.db.select().from(passwordResets).where(eq(passwordResets.tokenHash, token))).toHaveLength(0);
+    expect(await t.db.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, token))).toHaveLength(0);
   });
 
   it('signs out every session, kills the other links and lifts the login lockout', async () => {
@@ -283,7 +283,7 @@ describe.each(BACKENDS)('forgot and reset password on %s', (backend) => {
     } finally {
       await logged.app.close();
     }
-    expect(await countRows(t.db, 'password_resets')).toBeGreaterThan(0);
+    expect(await countRows(t.db, 'account_tokens')).toBeGreaterThan(0);
   });
 });
 

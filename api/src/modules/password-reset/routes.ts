@@ -1,16 +1,13 @@
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ENDPOINTS, ROLES, type Role } from '@careloop/shared-contracts';
 import { securityEvent } from '../../access';
 import type { AppDeps } from '../../deps';
-import { boundToAccount } from '../../db/account-version';
-import { passwordResets } from '../../db/schema';
 import { perIpCredentialLimit, route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { requireStrongPassword } from '../../lib/password-strength';
-import { dbNowMinus, dbNowPlus, liveByBothClocks } from '../../lib/db-clock';
-import { hashToken, newToken } from '../../lib/tokens';
+import { consumeToken, issueAllowance, issueToken, peekToken, voidTokens, type TokenKind } from '../../lib/one-time-token';
 import { revokeAllSessions } from '../auth/sessions';
 import { clearFailures } from '../auth/throttle';
 import { NOTICES, sendNotice } from '../notices';
@@ -23,6 +20,8 @@ export const RESET_INVALID =
   "This reset link is invalid or has expired, or the account's e-mail or password changed since it was sent: ask for a new one";
 export const RESET_MAIL_SUBJECT = 'Reset your CareLoop password';
 export const RESET_TTL_MS = 30 * 60_000;
+/** The reset link's token: works once, for 30 minutes. */
+export const RESET_LINK: TokenKind = { purpose: 'password-reset', lifetimeMs: RESET_TTL_MS, keepMs: 24 * 3_600_000 };
 /** Reset mails per account per hour (and never two within a minute). */
 export const RESET_MAILS_PER_HOUR = 5;
 
@@ -52,40 +51,25 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
    * for a request the limits below swallow.
    */
   async function issueAndSend(role: Role, accountId: string, email: string, now: Date) {
-    const token = newToken();
-    const issued = await db.db.transaction(async (tx) => {
+    const token = await db.db.transaction(async (tx) => {
       // One request at a time per account (the row lock), so parallel requests cannot both pass.
       const t = accountTables[role];
       const [account] = await tx.select({ version: t.securityVersion }).from(t).where(eq(t.id, accountId)).for('update');
-      if (!account) return false;
-      const recent = await tx
-        .select({ createdAt: passwordResets.createdAt })
-        .from(passwordResets)
-        .where(
-          and(
-            eq(passwordResets.role, role),
-            eq(passwordResets.accountId, accountId),
-            gt(passwordResets.createdAt, new Date(now.getTime() - 3_600_000)),
-          ),
-        );
+      if (!account) return undefined;
       // Nobody's mailbox gets flooded: one mail a minute, RESET_MAILS_PER_HOUR an hour; the links
       // already sent stay valid, so the owner loses nothing.
-      const lastMinute = recent.some((r) => r.createdAt.getTime() > now.getTime() - 60_000);
-      if (lastMinute || recent.length >= RESET_MAILS_PER_HOUR) return false;
-      await tx.insert(passwordResets).values({
-        tokenHash: hashToken(token),
+      const allowance = await issueAllowance(tx, RESET_LINK, {
         role,
         accountId,
-        // Bound to the account as it is: an e-mail, password or verification change voids the link.
-        accountVersion: account.version,
-        createdAt: now,
-        expiresAt: dbNowPlus(RESET_TTL_MS),
+        now,
+        minGapMs: 60_000,
+        perHour: RESET_MAILS_PER_HOUR,
       });
-      // Keep the table small: links dead for a day are of no use to anyone.
-      await tx.delete(passwordResets).where(lt(passwordResets.expiresAt, dbNowMinus(86_400_000)));
-      return true;
+      if (allowance !== 'ok') return undefined;
+      // Bound to the account as it is: an e-mail, password or verification change voids the link.
+      return issueToken(tx, RESET_LINK, { role, accountId, now, accountVersion: account.version });
     });
-    if (!issued) return;
+    if (!token) return;
     const link = `${config.webOrigin}/${role}/reset-password/${accountId}/${token}`;
     await mailer.send({ to: email, subject: RESET_MAIL_SUBJECT, text: resetMailText(link) });
   }
@@ -112,28 +96,15 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         async (request) => {
           const { id, token } = request.params;
           const now = clock.now();
-          const live = and(
-            eq(passwordResets.tokenHash, hashToken(token)),
-            eq(passwordResets.role, role),
-            eq(passwordResets.accountId, id),
-            isNull(passwordResets.usedAt),
-            liveByBothClocks(passwordResets.expiresAt, passwordResets.createdAt, now, RESET_TTL_MS),
-            boundToAccount(role, passwordResets.accountVersion, passwordResets.accountId),
-          );
+          const link = { role, accountId: id, token };
           // Checked before the (costly) hash, and again atomically below: a link works once.
-          const [found] = await db.db.select({ id: passwordResets.id }).from(passwordResets).where(live).limit(1);
-          if (!found) throw new HttpError(400, RESET_INVALID);
+          if (!(await peekToken(db.db, RESET_LINK, link, now))) throw new HttpError(400, RESET_INVALID);
           // A refused password leaves the link unused: the person can try a better one.
           requireStrongPassword(request.body.password, await accountWords(db.db, role, id));
           const passwordHash = await hashPassword(request.body.password, config.passwordHashCost);
 
           const done = await db.db.transaction(async (tx) => {
-            const [claimed] = await tx
-              .update(passwordResets)
-              .set({ usedAt: now })
-              .where(live)
-              .returning({ id: passwordResets.id });
-            if (!claimed) return undefined;
+            if (!(await consumeToken(tx, RESET_LINK, link, now))) return undefined;
             // On an unverified account the link is the first proof of the address: its owner takes
             // the account over, and whatever an earlier holder set is wiped (modules/takeover).
             const takenOver = await takeOver(tx, { role, accountId: id, passwordHash, now, ip: request.ip });
@@ -145,10 +116,7 @@ export function passwordResetRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             // Every other link of the account dies; every session ends; the login lockout lifts.
             // Two-factor stays as it is: a mailbox alone must not be enough to turn it off (unless
             // the account was unverified: then the two-factor was never the owner's).
-            await tx
-              .update(passwordResets)
-              .set({ usedAt: now })
-              .where(and(eq(passwordResets.role, role), eq(passwordResets.accountId, id), isNull(passwordResets.usedAt)));
+            await voidTokens(tx, RESET_LINK, { role, accountId: id, now });
             await revokeAllSessions(tx, role, id, now);
             await clearFailures(tx, role, account.email);
             await securityEvent(tx, { role, accountId: id, action: 'password-reset', at: now, ip: request.ip });

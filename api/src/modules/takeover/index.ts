@@ -3,18 +3,10 @@ import type { Role } from '@careloop/shared-contracts';
 import { namedByClinicalRows, securityEvent, wipeHolderData } from '../../access';
 import type { Queryable, Tx } from '../../adapters/db';
 import type { FileStorage } from '../../adapters/storage';
-import {
-  accountTables,
-  accountTokens,
-  connectionRequests,
-  doctors,
-  passwordResets,
-  patients,
-  recoveryCodes,
-  sessions,
-} from '../../db/schema';
+import { accountTables, connectionRequests, doctors, patients, recoveryCodes, sessions } from '../../db/schema';
 import { TWO_FACTOR_OFF } from '../../db/two-factor-off';
 import type { BackgroundTasks } from '../../lib/background';
+import { deleteTokens, voidTokens } from '../../lib/one-time-token';
 import { revokeAllSessions } from '../auth/sessions';
 
 // Account takeover by the owner of its address (ASVS V6). An unverified account was made by whoever
@@ -38,14 +30,7 @@ export async function wipeAccount(tx: Queryable, role: Role, accountId: string, 
     .set({ ...TWO_FACTOR_OFF, updatedAt: now })
     .where(eq(t.id, accountId));
   await tx.delete(recoveryCodes).where(and(eq(recoveryCodes.role, role), eq(recoveryCodes.accountId, accountId)));
-  await tx
-    .update(accountTokens)
-    .set({ usedAt: now })
-    .where(and(eq(accountTokens.role, role), eq(accountTokens.accountId, accountId), isNull(accountTokens.usedAt)));
-  await tx
-    .update(passwordResets)
-    .set({ usedAt: now })
-    .where(and(eq(passwordResets.role, role), eq(passwordResets.accountId, accountId), isNull(passwordResets.usedAt)));
+  await voidTokens(tx, 'all', { role, accountId, now });
   if (role === 'doctor') {
     await tx
       .delete(connectionRequests)
@@ -139,8 +124,7 @@ export async function deleteUnverifiedAccount(
   if (await namedByClinicalRows(tx, role, accountId)) return { ok: false, reason: 'has-records' };
   const storageKeys = await wipeAccount(tx, role, accountId, now);
   await tx.delete(sessions).where(and(eq(sessions.role, role), eq(sessions.accountId, accountId)));
-  await tx.delete(accountTokens).where(and(eq(accountTokens.role, role), eq(accountTokens.accountId, accountId)));
-  await tx.delete(passwordResets).where(and(eq(passwordResets.role, role), eq(passwordResets.accountId, accountId)));
+  await deleteTokens(tx, { role, accountId });
   // Connection requests of any state and connections go with the row (on delete cascade).
   await tx.delete(t).where(eq(t.id, accountId));
   return { ok: true, storageKeys };
