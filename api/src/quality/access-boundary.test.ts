@@ -74,7 +74,7 @@ describe('the access layer boundary (deny by default)', () => {
       import { accessFor } from '../../access';
       import { isAssigned } from '../../access/index';
       const q = sql\`select 1 from sessions\`;`;
-    expect(accessViolations('modules/auth/sessions.ts', fine)).toEqual([]);
+    expect(accessViolations('modules/account/auth/sessions.ts', fine)).toEqual([]);
     expect(['access/records.ts', 'db/schema.ts', 'modules/records/records.test.ts', 'test/clinical.ts'].every(isExempt)).toBe(
       true,
     );
