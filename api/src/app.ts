@@ -14,7 +14,7 @@ import { serializerCompiler } from './http/serializer';
 import { trackRequestsForShutdown } from './http/shutdown';
 import { BackgroundTasks } from './lib/background';
 import { createMailOutbox } from './adapters/mail-outbox';
-import { MailQueue } from './lib/mail-queue';
+import { MailQueue } from './adapters/mail-queue';
 import {
   DB_BUSY_MESSAGE,
   DB_BUSY_RETRY_AFTER_SECONDS,
@@ -53,13 +53,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Work finishing after its response (e.g. reset e-mails); closing the app waits for it. */
     backgroundTasks: BackgroundTasks;
-    /** The app's mail, kept and tried again when sending fails (lib/mail-queue.ts). */
+    /** The app's mail, kept and tried again when sending fails (adapters/mail-queue.ts). */
     mailQueue: MailQueue;
   }
 }
-
-// Moved to deps.ts (a leaf module); re-exported for code that still imports it from here.
-export type { AppDeps };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -633,7 +633,7 @@ export const reminderDeliveries = pgTable(
 /**
  * Mail the app could not hand over at once (the outbox folder full or unwritable, the SMTP server
  * away): kept here, sealed with the encryption key (it may hold a reset or verification link),
- * and tried again until it goes out (lib/mail-queue.ts). A row is held by one sender at a time
+ * and tried again until it goes out (adapters/mail-queue.ts). A row is held by one sender at a time
  * (lease_until), so replicas never send it twice at once; it is deleted once sent.
  */
 export const mailOutbox = pgTable(

@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '@careloop/shared-contracts';
-import type { Queryable } from '../adapters/db';
+import type { Queryable } from '../db/queryable';
 import { boundToAccount, securityVersionOf } from '../db/account-version';
 import { accountTokens, type AccountTokenPurpose } from '../db/schema';
 import { dbNowMinus, dbNowPlus, liveByBothClocks } from './db-clock';

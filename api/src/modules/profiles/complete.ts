@@ -6,7 +6,7 @@ import type { Queryable } from '../../adapters/db';
 import { doctors, patients } from '../../db/schema';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { sessionOf } from '../account/auth/guard';
+import { sessionOf } from '../../http/guard';
 import { createSession, deviceOf, revokeSession } from '../account/auth/sessions';
 
 /**

@@ -7,7 +7,7 @@ import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { requireStrongPassword } from '../../lib/password-strength';
-import { sessionOf } from '../account/auth/guard';
+import { sessionOf } from '../../http/guard';
 import { DUPLICATE_EMAIL } from '../account/auth/messages';
 import { confirmCurrentPassword } from '../account/auth/reauth';
 import { createSession, deviceOf, revokeAllSessions } from '../account/auth/sessions';

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../../deps';
 import { accountTables } from '../../../db/schema';
 import { perIpCredentialLimit, route } from '../../../http/route';
 import { HttpError, isUniqueViolation } from '../../../lib/errors';
-import { optionalSessionOf, sessionOf } from '../auth/guard';
+import { optionalSessionOf, sessionOf } from '../../../http/guard';
 import { endOtherSessions } from '../auth/sessions';
 import { NOTICES, sendNotice } from '../notices';
 import { confirmCurrentPassword } from '../auth/reauth';

@@ -4,7 +4,7 @@ import { securityEvent } from '../../../access';
 import type { AppDeps } from '../../../deps';
 import { route } from '../../../http/route';
 import { HttpError } from '../../../lib/errors';
-import { sessionOf } from '../auth/guard';
+import { sessionOf } from '../../../http/guard';
 import { endOtherSessions, endOwnSession, liveSessionsOf } from '../auth/sessions';
 import { deviceName } from '../auth/device';
 

@@ -8,7 +8,7 @@ import { dummyHash, hashPassword, verifyPassword } from '../../../lib/password';
 import { requireStrongPassword } from '../../../lib/password-strength';
 import { findCredentials } from '../../profiles/accounts';
 import { PROFILES } from '../../profiles';
-import { sessionOf } from '../auth/guard';
+import { sessionOf } from '../../../http/guard';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
 import { createSession, deviceOf, deleteExpiredSessions, revokeSession, type SessionDevice } from '../auth/sessions';
 import {

@@ -4,7 +4,7 @@ import { securityEvent } from '../../../access';
 import type { AppDeps } from '../../../deps';
 import { perIpCredentialLimit, route } from '../../../http/route';
 import { HttpError } from '../../../lib/errors';
-import { sessionOf } from '../auth/guard';
+import { sessionOf } from '../../../http/guard';
 import { confirmCurrentPassword } from '../auth/reauth';
 import { createSession, deviceOf, endOtherSessions } from '../auth/sessions';
 import { NOTICES, sendNotice } from '../notices';

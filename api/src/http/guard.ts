@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MFA_REQUIRED, SESSION_EXPIRED, type Role } from '@careloop/shared-contracts';
-import type { AppDeps } from '../../../deps';
-import { HttpError } from '../../../lib/errors';
-import { findActiveSession, sessionRanOut, type Session } from './sessions';
+import type { AppDeps } from '../deps';
+import { HttpError } from '../lib/errors';
+import { findActiveSession, sessionRanOut, type Session } from '../modules/account/auth/sessions';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
-import type { MailMessage, Mailer } from '../adapters/mail';
-import type { MailOutbox } from '../adapters/mail-outbox';
+import type { MailMessage, Mailer } from './mail';
+import type { MailOutbox } from './mail-outbox';
 
 export interface MailQueueLog {
   info(obj: object, msg: string): void;

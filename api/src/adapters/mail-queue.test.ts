@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { outboxDir, type Mailer } from '../adapters/mail';
+import { outboxDir, type Mailer } from './mail';
 import { mailOutbox } from '../db/schema';
 import { MailQueue } from './mail-queue';
 import { BACKENDS, createTestApp, createTestDb, readOutbox, signup, type TestApp, type TestDb } from '../test/helpers';
