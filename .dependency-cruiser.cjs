@@ -1,7 +1,7 @@
 /**
  * Dependency rules, checked by `npm run lint:deps` (dependency-cruiser 17, runs on Node 20).
- * Type-only imports are left out (tsPreCompilationDeps: false): they vanish at compile time,
- * so they can neither form a runtime cycle nor reach a table.
+ * Type-only imports count (tsPreCompilationDeps: true): they vanish at compile time, but a layer
+ * that names another's types depends on it all the same.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -42,6 +42,23 @@ module.exports = {
       to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2|net|tls|dgram|dns|fs|child_process)$' },
     },
     {
+      name: 'fhir-no-database',
+      severity: 'error',
+      comment:
+        'api/src/fhir maps what the access layer returns to FHIR resources: it never reaches the database (its schema, tables or driver), not even for a type.',
+      from: { path: '^api/src/fhir/' },
+      to: {
+        path: ['^api/src/db/', '^api/src/adapters/db\\.ts$', '(^|/)node_modules/(drizzle-orm|pg|@electric-sql)/'],
+      },
+    },
+    {
+      name: 'app-is-the-root',
+      severity: 'error',
+      comment: 'api/src/app.ts builds the app and only server.ts (and tests) import it: the AppDeps type comes from deps.ts.',
+      from: { path: '^api/src/', pathNot: '^api/src/server\\.ts$' },
+      to: { path: '^api/src/app\\.ts$' },
+    },
+    {
       name: 'access-layer-through-index',
       severity: 'error',
       comment:
@@ -54,7 +71,7 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     // Tests and their fixtures may reach across modules (setup, internals): the rules are about product code.
     exclude: { path: ['(^|/)(dist|node_modules)/', '\\.test\\.tsx?$', '^api/src/(test|quality)/'] },
-    tsPreCompilationDeps: false,
+    tsPreCompilationDeps: true,
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],

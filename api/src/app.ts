@@ -15,7 +15,7 @@ import { serializerCompiler } from './http/serializer';
 import { trackRequestsForShutdown } from './http/shutdown';
 import { BackgroundTasks } from './lib/background';
 import { createMailOutbox } from './adapters/mail-outbox';
-import { MailQueue } from './lib/mail-queue';
+import { MailQueue } from './adapters/mail-queue';
 import {
   DB_BUSY_MESSAGE,
   DB_BUSY_RETRY_AFTER_SECONDS,
@@ -26,18 +26,18 @@ import {
   isStorageFull,
   STORAGE_FULL_MESSAGE,
 } from './lib/errors';
-import { authRoutes } from './modules/sign-in/routes';
+import { authRoutes } from './modules/account/sign-in/routes';
 import { connectionRoutes } from './modules/connections/routes';
 import { revokeRoutes } from './modules/connections/revoke';
 import { localFileRoutes } from './modules/files/local-routes';
 import { fileRoutes } from './modules/files/routes';
 import { healthRoutes } from './modules/health/routes';
 import { healthRecordRoutes } from './modules/health-record/routes';
-import { googleRoutes } from './modules/google/routes';
-import { handoffRoutes } from './modules/handoff/routes';
-import { sessionRoutes } from './modules/sessions/routes';
-import { passwordResetRoutes } from './modules/password-reset/routes';
-import { emailVerificationRoutes } from './modules/email-verification/routes';
+import { googleRoutes } from './modules/account/google/routes';
+import { handoffRoutes } from './modules/account/handoff/routes';
+import { sessionRoutes } from './modules/account/sessions/routes';
+import { passwordResetRoutes } from './modules/account/password-reset/routes';
+import { emailVerificationRoutes } from './modules/account/email-verification/routes';
 import { prescriptionRoutes } from './modules/prescriptions/routes';
 import { allergyRoutes } from './modules/allergies/routes';
 import { pregnancyRoutes } from './modules/pregnancy/routes';
@@ -48,19 +48,16 @@ import { vitalSignRoutes } from './modules/vital-signs/routes';
 import { fhirRoutes } from './modules/fhir/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
 import { profileRoutes } from './modules/profiles/routes';
-import { twoFactorRoutes } from './modules/two-factor/routes';
+import { twoFactorRoutes } from './modules/account/two-factor/routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Work finishing after its response (e.g. reset e-mails); closing the app waits for it. */
     backgroundTasks: BackgroundTasks;
-    /** The app's mail, kept and tried again when sending fails (lib/mail-queue.ts). */
+    /** The app's mail, kept and tried again when sending fails (adapters/mail-queue.ts). */
     mailQueue: MailQueue;
   }
 }
-
-// Moved to deps.ts (a leaf module); re-exported for code that still imports it from here.
-export type { AppDeps };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 

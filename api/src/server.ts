@@ -10,7 +10,7 @@ import { startReminderRunner, type ReminderRunner } from './modules/reminders/bo
 import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
 import { serveSnapshots, type SnapshotServer } from './ops/snapshot-socket';
 import { createSecretBox } from './lib/secret-box';
-import { openEncryptionKey } from './modules/two-factor/key-check';
+import { openEncryptionKey } from './modules/account/two-factor/key-check';
 
 // Run as `node dist/server.js` directly (not through `sh -c`) so SIGTERM/SIGINT reach this process.
 async function main(): Promise<void> {

@@ -44,5 +44,5 @@ export { skipPastReminderOccurrences, stopRetriesAfterRestore } from './reminder
 export { prescriptionListQueries, prescriptionStatus } from './prescriptions';
 export { recordListQueries } from './records';
 
-// System actor: the owner of an address taking over or disowning an unverified account (modules/takeover).
+// System actor: the owner of an address taking over or disowning an unverified account (modules/account/takeover).
 export { namedByClinicalRows, wipeHolderData } from './takeover';

@@ -4,7 +4,7 @@ import type { Queryable } from '../adapters/db';
 import { allergyIntolerances, assignments, medicalFiles, medicalRecords, prescriptions, reminders } from '../db/schema';
 
 // System actor: the owner of an address taking over (or disowning) an account an unverified holder
-// set up (modules/takeover). Runs in that module's transaction; no caller's permission is involved —
+// set up (modules/account/takeover). Runs in that module's transaction; no caller's permission is involved —
 // the proof is the mailed link or Google's verified e-mail.
 
 /**

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -10,15 +9,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { Pool } from 'pg';
 import { MIGRATIONS_DIR } from '../config';
 import * as schema from '../db/schema';
+import type { Db, Queryable } from '../db/queryable';
 import { OWNER_ONLY_DIR, restrictToOwner } from '../lib/owner-only';
 import { LockFile } from './lockfile';
 import { PgliteWorker } from './pglite-worker';
 
-/** The query interface the modules use; the same for PGlite and PostgreSQL. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A transaction handle; accepted wherever a Db is (a transaction can do what a Db can). */
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Queryable = Db | Tx;
+export type { Db, Queryable, Tx } from '../db/queryable';
 
 /** Rows of a raw SQL query; both drivers answer `{ rows }`, which the shared type leaves unknown. */
 export async function selectRows<T>(db: Queryable, query: SQL): Promise<T[]> {

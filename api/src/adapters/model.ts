@@ -1,11 +1,11 @@
-import { mergeNarrative } from '../clinical';
+import { NARRATIVE_PROMPT, narrativeOutcome, type NarrativeOutcome } from '../clinical';
 
 /*
  * Optional rewrite of a summary's narrative by a language model (an OpenAI-compatible
- * chat-completions endpoint): the HTTP call only. What the model may say — only the prose of the
- * narrative sections, nothing a computed section owns — is decided by the pure guard
- * (`mergeNarrative` in src/clinical/narrative-guard.ts); its whole answer is dropped (deterministic
- * text kept) when the guard refuses it or the call fails.
+ * chat-completions endpoint): the HTTP call only. What the model is asked and what of its answer
+ * may be used — only the prose of the narrative sections, nothing a computed section owns — is the
+ * pure clinical layer's (src/clinical/narrative-guard.ts: NARRATIVE_PROMPT, narrativeOutcome); its
+ * whole answer is dropped (deterministic text kept) when the guard refuses it or the call fails.
  */
 
 export interface LlmConfig {
@@ -18,16 +18,6 @@ export interface LlmConfig {
 export type FetchFn = typeof globalThis.fetch;
 
 const MAX_ANSWER_CHARS = 200_000;
-
-export const SYSTEM_PROMPT = [
-  'You are a clinical documentation assistant. You receive the structured summary of one medical record in a restricted Markdown.',
-  'Rewrite the narrative sections in clear, concise clinical prose for a doctor. Use only the facts in the text: add nothing, infer no diagnosis, drop no finding.',
-  'Formatting: only "## " headings and **bold**; no other Markdown (no lists, tables, links or code).',
-  'Rewrite only the sections "## Presenting complaint" and "## Key history"; copy every other section unchanged.',
-  'Keep every "## " heading of the input, with the same wording and in the same order, and add no heading.',
-  'Do not mention allergies, scores, alerts, vital signs, medication or discharge in the rewritten sections.',
-  'Answer with the rewritten summary only.',
-].join('\n');
 
 export class NarrativeError extends Error {}
 
@@ -43,7 +33,7 @@ export async function requestRewrite(markdown: string, llm: LlmConfig, fetchFn: 
     body: JSON.stringify({
       model: llm.model,
       messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'system', content: NARRATIVE_PROMPT },
         { role: 'user', content: markdown },
       ],
       temperature: 0,
@@ -66,19 +56,6 @@ export async function requestRewrite(markdown: string, llm: LlmConfig, fetchFn: 
   return content;
 }
 
-export interface NarrativeOutcome {
-  summary: string;
-  /** 'model' when the rewrite was used; otherwise why the deterministic text was kept */
-  source: 'model' | 'deterministic';
-  /**
-   * Present only when the model's narrative was kept: the model configured (SUMMARY_LLM_MODEL), so
-   * the caller can label the summary "Narrative rewritten by <model> at <time>; computed sections
-   * unchanged".
-   */
-  rewrittenBy?: { model: string };
-  error?: unknown;
-}
-
 /** The summary to store: the model's rewrite merged with the computed sections, or the deterministic text. */
 export async function narrativeSummary(
   deterministic: string,
@@ -86,10 +63,9 @@ export async function narrativeSummary(
   fetchFn: FetchFn,
 ): Promise<NarrativeOutcome> {
   if (!llm) return { summary: deterministic, source: 'deterministic' };
-  try {
-    const content = await requestRewrite(deterministic, llm, fetchFn);
-    return { summary: mergeNarrative(content, deterministic), source: 'model', rewrittenBy: { model: llm.model } };
-  } catch (error) {
-    return { summary: deterministic, source: 'deterministic', error };
-  }
+  const answer = await requestRewrite(deterministic, llm, fetchFn).then(
+    (text) => ({ text, model: llm.model }),
+    (error: unknown) => ({ error }),
+  );
+  return narrativeOutcome(deterministic, answer);
 }

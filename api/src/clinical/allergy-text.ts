@@ -1,4 +1,4 @@
-import type { AllergyEntry } from './medication-safety';
+import type { AllergyEntry } from './allergy-entry';
 import { scanWords, tokens, type Mention, type Token } from './substance-matcher';
 import { BoundedMemo, Lru } from './lru';
 import { codeOf, displayName, ingredientsOf, ingredientById, lineage, normalise } from './vocabulary';

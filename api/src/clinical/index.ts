@@ -56,9 +56,12 @@ export {
   lostFinding,
   lostNegation,
   mergeNarrative,
+  NARRATIVE_PROMPT,
   NARRATIVE_SECTIONS,
+  narrativeOutcome,
   NarrativeRejected,
   narrativeViolation,
   negatedFinding,
+  type NarrativeOutcome,
   type NarrativeViolation,
 } from './narrative-guard';

@@ -1,4 +1,5 @@
 import type { MedicationAlert } from '@careloop/shared-contracts';
+import type { AllergyEntry } from './allergy-entry';
 import { readAllergyText } from './allergy-text';
 import { groupName, interactionKeys, interactionsBetween, INTERACTION_GROUPS, type Interaction } from './interactions';
 import { findSubstances, type Mention } from './substance-matcher';
@@ -35,21 +36,7 @@ import { SOURCES } from './vocabulary/sources';
 
 export { readAllergyText, VOCABULARY_VERSION };
 
-/** What an alert is computed from (a structured entry, or one read from free text). */
-export interface AllergyEntry {
-  substance: { text: string; code?: string };
-  type: 'allergy' | 'intolerance';
-  criticality: 'low' | 'high' | 'unable-to-assess';
-  reactions: { manifestation: string; severity?: 'mild' | 'moderate' | 'severe' }[];
-  clinicalStatus: 'active' | 'inactive' | 'resolved';
-  verificationStatus: 'unconfirmed' | 'confirmed' | 'refuted';
-  /**
-   * Why an entry read from text needs a second look, in words ("the note says “negative challenge to
-   * cefuroxime”", "family history, not necessarily the patient's own"). It is still checked as an
-   * allergy like any other; the alert carries the sentence so the prescriber sees the doubt.
-   */
-  review?: string;
-}
+export type { AllergyEntry };
 
 /**
  * A substance name → its vocabulary code ('amoxicillin', 'class:penicillins', 'product:co-codamol');

@@ -5,6 +5,9 @@ import {
   contradiction,
   lostFinding,
   mergeNarrative,
+  NARRATIVE_PROMPT,
+  NARRATIVE_SECTIONS,
+  narrativeOutcome,
   NarrativeRejected,
   narrativeViolation,
 } from './narrative-guard';
@@ -101,5 +104,36 @@ describe('mergeNarrative with the review case', () => {
     expect(mergeNarrative(answer('Crushing central chest pain radiating to the left arm, with haemoptysis.'), det)).toContain(
       '## Presenting complaint\nCrushing central chest pain radiating to the left arm, with haemoptysis.',
     );
+  });
+});
+
+describe('what the model is asked, and what of its answer is kept', () => {
+  const det = [
+    '## Patient\n**Name:** X',
+    '## Presenting complaint\n**Presenting complaints:** cough for three days',
+    '## Key history\nNot recorded.',
+    '## Alerts\nNo alerts.\n\n' + DISCLAIMER,
+  ].join('\n\n');
+  const answer = (complaint: string) => det.replace('**Presenting complaints:** cough for three days', complaint);
+
+  it('asks the model to rewrite exactly the sections the guard lets it rewrite', () => {
+    const asked = /Rewrite only the sections (.*); copy every other section unchanged\./.exec(NARRATIVE_PROMPT)?.[1];
+    expect(asked?.match(/"## ([^"]+)"/g)?.map((s) => s.slice(4, -1))).toEqual([...NARRATIVE_SECTIONS]);
+  });
+
+  it("keeps the model's rewrite, naming the model, when the guard takes it", () => {
+    const outcome = narrativeOutcome(det, { text: answer('A cough for three days.'), model: 'm-1' });
+    expect(outcome).toEqual({
+      summary: expect.stringContaining('A cough for three days.'),
+      source: 'model',
+      rewrittenBy: { model: 'm-1' },
+    });
+  });
+
+  it('keeps the deterministic text whole, naming no model, when the guard refuses it or the call failed', () => {
+    const refused = narrativeOutcome(det, { text: answer('No cough; pneumonia ruled out.'), model: 'm-1' });
+    expect(refused).toEqual({ summary: det, source: 'deterministic', error: expect.any(NarrativeRejected) });
+    const failed = new Error('timeout');
+    expect(narrativeOutcome(det, { error: failed })).toEqual({ summary: det, source: 'deterministic', error: failed });
   });
 });

@@ -11,6 +11,50 @@ import { DISCLAIMER } from './summary';
 /** The only sections whose prose the model may rewrite. */
 export const NARRATIVE_SECTIONS = ['Presenting complaint', 'Key history'] as const;
 
+/**
+ * What the model is asked (its system message): the rules mergeNarrative then enforces, with the
+ * narrative sections named from NARRATIVE_SECTIONS, so the request and the guard cannot drift apart.
+ */
+export const NARRATIVE_PROMPT = [
+  'You are a clinical documentation assistant. You receive the structured summary of one medical record in a restricted Markdown.',
+  'Rewrite the narrative sections in clear, concise clinical prose for a doctor. Use only the facts in the text: add nothing, infer no diagnosis, drop no finding.',
+  'Formatting: only "## " headings and **bold**; no other Markdown (no lists, tables, links or code).',
+  `Rewrite only the sections ${NARRATIVE_SECTIONS.map((s) => `"## ${s}"`).join(' and ')}; copy every other section unchanged.`,
+  'Keep every "## " heading of the input, with the same wording and in the same order, and add no heading.',
+  'Do not mention allergies, scores, alerts, vital signs, medication or discharge in the rewritten sections.',
+  'Answer with the rewritten summary only.',
+].join('\n');
+
+export interface NarrativeOutcome {
+  summary: string;
+  /** 'model' when the rewrite was used; otherwise why the deterministic text was kept */
+  source: 'model' | 'deterministic';
+  /**
+   * Present only when the model's narrative was kept: the model configured (SUMMARY_LLM_MODEL), so
+   * the caller can label the summary "Narrative rewritten by <model> at <time>; computed sections
+   * unchanged".
+   */
+  rewrittenBy?: { model: string };
+  error?: unknown;
+}
+
+/**
+ * The summary to store from the model's answer: its rewrite merged with the computed sections, or,
+ * when the guard refuses it or there is no answer (`{ error }`: the call failed), the deterministic
+ * text whole.
+ */
+export function narrativeOutcome(
+  deterministic: string,
+  answer: { text: string; model: string } | { error: unknown },
+): NarrativeOutcome {
+  if ('error' in answer) return { summary: deterministic, source: 'deterministic', error: answer.error };
+  try {
+    return { summary: mergeNarrative(answer.text, deterministic), source: 'model', rewrittenBy: { model: answer.model } };
+  } catch (error) {
+    return { summary: deterministic, source: 'deterministic', error };
+  }
+}
+
 const MAX_SUMMARY_CHARS = 50_000;
 
 /** The model's answer may not be used; the message says why, `violation` which prose rule it broke. */

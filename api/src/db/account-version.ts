@@ -1,6 +1,6 @@
 import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Role } from '@careloop/shared-contracts';
-import type { Queryable } from '../adapters/db';
+import type { Queryable } from './queryable';
 import { qualified } from './qualified';
 import { accountTables } from './schema';
 

@@ -133,22 +133,24 @@ export const doctors = pgTable('doctors', {
   ...timestamps,
 });
 
-export const ACCOUNT_TOKEN_PURPOSES = ['email-verify', 'handoff'] as const;
+export const ACCOUNT_TOKEN_PURPOSES = ['email-verify', 'handoff', 'password-reset'] as const;
+export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
 
 /**
- * Single-use tokens sent to or handed to an account's owner: 'email-verify' proves `email` (the
- * signup address, or a new address asked for in PATCH /{role}/me, which takes effect only then);
- * 'handoff' is the one-time code of the Google sign-in redirect, exchanged for a session
- * (POST /{role}/auth/exchange). Only the SHA-256 of the token is stored.
+ * One-time tokens sent to or handed to an account's owner (issued, checked and spent only through
+ * lib/one-time-token.ts): 'email-verify' proves `email` (the signup address, or a new address asked
+ * for in PATCH /{role}/me, which takes effect only then); 'handoff' is the one-time code of the
+ * Google sign-in redirect, exchanged for a session (POST /{role}/auth/exchange); 'password-reset' is
+ * the mailed reset link. Only the SHA-256 of the token is stored.
  */
 export const accountTokens = pgTable(
   'account_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    purpose: text('purpose').$type<(typeof ACCOUNT_TOKEN_PURPOSES)[number]>().notNull(),
+    purpose: text('purpose').$type<AccountTokenPurpose>().notNull(),
     role: text('role').notNull(),
     accountId: uuid('account_id').notNull(),
-    /** the address an 'email-verify' token proves; null for a hand-off */
+    /** the address an 'email-verify' token proves; null for the other purposes */
     email: text('email'),
     /** the account's security_version when issued: void once it has moved on (null: issued before binding, void) */
     accountVersion: integer('account_version'),
@@ -159,7 +161,7 @@ export const accountTokens = pgTable(
   (t) => [
     index('account_tokens_account_idx').on(t.role, t.accountId, t.purpose, t.createdAt),
     index('account_tokens_expires_idx').on(t.expiresAt),
-    check('account_tokens_purpose_check', sql`${t.purpose} in ('email-verify', 'handoff')`),
+    check('account_tokens_purpose_check', sql`${t.purpose} in ('email-verify', 'handoff', 'password-reset')`),
   ],
 );
 
@@ -236,25 +238,6 @@ export const loginFailures = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.role, t.email, t.client] }), index('login_failures_updated_idx').on(t.updatedAt)],
-);
-
-/**
- * Password-reset tokens: only the SHA-256 of the token is stored. Single use (used_at), 30 minutes.
- */
-export const passwordResets = pgTable(
-  'password_resets',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    tokenHash: text('token_hash').notNull().unique('password_resets_token_hash_unique'),
-    role: text('role').notNull(),
-    accountId: uuid('account_id').notNull(),
-    /** the account's security_version when issued: void once it has moved on (null: issued before binding, void) */
-    accountVersion: integer('account_version'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-  },
-  (t) => [index('password_resets_account_idx').on(t.role, t.accountId), index('password_resets_expires_idx').on(t.expiresAt)],
 );
 
 /**
@@ -657,7 +640,7 @@ export const reminderDeliveries = pgTable(
 /**
  * Mail the app could not hand over at once (the outbox folder full or unwritable, the SMTP server
  * away): kept here, sealed with the encryption key (it may hold a reset or verification link),
- * and tried again until it goes out (lib/mail-queue.ts). A row is held by one sender at a time
+ * and tried again until it goes out (adapters/mail-queue.ts). A row is held by one sender at a time
  * (lease_until), so replicas never send it twice at once; it is deleted once sent.
  */
 export const mailOutbox = pgTable(

@@ -13,10 +13,10 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorResponse, routePattern, type Endpoint, type EndpointDef } from '@careloop/shared-contracts';
 import type { z } from 'zod';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { actorOf, auditDenied } from '../access';
 import { AccessDenied } from '../lib/errors';
-import { requireAnyRole, type SessionRead } from '../modules/auth/guard';
+import { requireAnyRole, type SessionRead } from './guard';
 
 /** The app (or a plugin scope of it) with zod schemas as its types. */
 export type ZodApp = FastifyInstance<
@@ -61,7 +61,7 @@ export interface RouteExtra {
   config?: RouteShorthandOptions['config'];
   /** The handler reads request.validationError itself instead of the error handler answering. */
   attachValidation?: boolean;
-  /** The session and what the handler needs in one round trip (modules/auth/guard.ts SessionRead). */
+  /** The session and what the handler needs in one round trip (http/guard.ts SessionRead). */
   sessionRead?: SessionRead;
 }
 

@@ -6,7 +6,7 @@ import { MedicalFilesResponse, UploadUrlResponse } from '@careloop/shared-contra
 import { runDueReminders } from '../access';
 import { openDatabase, selectRows, type DbAdapter } from '../adapters/db';
 import { reminders } from '../db/schema';
-import { openEncryptionKey } from '../modules/two-factor/key-check';
+import { openEncryptionKey } from '../modules/account/two-factor/key-check';
 import { account, connect, recordBody, setClock } from '../test/clinical';
 import { local, PDF } from '../test/files';
 import {

@@ -74,7 +74,7 @@ describe('the access layer boundary (deny by default)', () => {
       import { accessFor } from '../../access';
       import { isAssigned } from '../../access/index';
       const q = sql\`select 1 from sessions\`;`;
-    expect(accessViolations('modules/auth/sessions.ts', fine)).toEqual([]);
+    expect(accessViolations('modules/account/auth/sessions.ts', fine)).toEqual([]);
     expect(['access/records.ts', 'db/schema.ts', 'modules/records/records.test.ts', 'test/clinical.ts'].every(isExempt)).toBe(
       true,
     );
@@ -141,5 +141,24 @@ describe('the dependency rules (.dependency-cruiser.cjs)', () => {
     ]) {
       expect(result.output).toContain(`error ${rule}:`);
     }
+  });
+
+  it('count type-only imports: a cycle of types, a FHIR file naming a table type, a module taking AppDeps from app.ts', async () => {
+    const result = await depcruise({
+      'api/src/clinical/a.ts': `import type { B } from './b';\nexport interface A { b?: B }\n`,
+      'api/src/clinical/b.ts': `import type { A } from './a';\nexport interface B { a?: A }\n`,
+      'api/src/db/schema.ts': `export const patients = { id: 'id' };\n`,
+      'api/src/fhir/resources.ts': `import type { patients } from '../db/schema';\nexport type Row = typeof patients;\n`,
+      'api/src/deps.ts': `export interface AppDeps { name: string }\n`,
+      'api/src/app.ts': `import type { AppDeps } from './deps';\nexport type { AppDeps };\nexport const buildApp = (d: AppDeps) => d;\n`,
+      'api/src/server.ts': `import { buildApp } from './app';\nbuildApp({ name: 'api' });\n`,
+      'api/src/http/route.ts': `import type { AppDeps } from '../app';\nexport const route = (d: AppDeps) => d;\n`,
+    });
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/error no-circular: api\/src\/clinical\/(a|b)\.ts/);
+    expect(result.output).toContain('error fhir-no-database: api/src/fhir/resources.ts → api/src/db/schema.ts');
+    expect(result.output).toContain('error app-is-the-root: api/src/http/route.ts → api/src/app.ts');
+    // server.ts may build the app
+    expect(result.output).not.toContain('api/src/server.ts → api/src/app.ts');
   });
 });

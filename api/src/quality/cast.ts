@@ -176,7 +176,7 @@ export async function countAll(t: TestApp, tables: string[]): Promise<Record<str
 
 export async function buildCast(backend: Backend, env: Record<string, string> = {}): Promise<Cast> {
   const tdb = await createTestDb(backend);
-  // Who may see what, not whether two-factor is on (modules/two-factor/mfa-required.test.ts): the
+  // Who may see what, not whether two-factor is on (modules/account/two-factor/mfa-required.test.ts): the
   // cast's doctors have it off and are not forced, so its routes answer as for any account.
   const t = await createTestApp(tdb.adapter, { REQUIRE_MFA_FOR: 'none', ...env });
   const P = await account(t, 'patient', { name: 'Pat Owner' });

@@ -4,7 +4,7 @@ jest.mock('fastify', () => jest.requireActual('./route-spy').spyingFastify());
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { ENDPOINTS, PDF_MIME, routePattern } from '@careloop/shared-contracts';
-import { createSession } from '../modules/auth/sessions';
+import { createSession } from '../modules/account/auth/sessions';
 import { BACKENDS } from '../test/helpers';
 import { buildCast, closeCast, countAll, tableNames, type Cast } from './cast';
 import { AUTH_GARBAGE, bodyOp, NOTHING_UUID, paramIndexes, pathOp, pathsOf, queryOp, toRequest, type Case } from './hostile';

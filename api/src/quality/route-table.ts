@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type Role } from '@careloop/shared-contracts';
 import { doctors, patients, sessions } from '../db/schema';
 import { hashToken } from '../lib/tokens';
-import { issueHandoffCode } from '../modules/handoff/codes';
+import { issueHandoffCode } from '../modules/account/handoff/codes';
 import { allergyBody, newAllergy } from '../test/allergies';
 import { account, connect, prescriptionBody, recordBody } from '../test/clinical';
 import { PDF } from '../test/files';

@@ -221,7 +221,7 @@ export async function countRows(
     | 'doctors'
     | 'sessions'
     | 'login_failures'
-    | 'password_resets'
+    | 'account_tokens'
     | 'oidc_logins'
     | 'connection_requests'
     | 'assignments'

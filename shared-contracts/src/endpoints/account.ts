@@ -43,7 +43,7 @@ const other = (role: Role): Role => (role === 'patient' ? 'doctor' : 'patient');
 const capitalized = (role: Role) => role[0].toUpperCase() + role.slice(1);
 const own = (role: Role) => [role] as const;
 
-/** Sign-up, login and logout (api/src/modules/auth). */
+/** Sign-up, login and logout (api/src/modules/account/sign-in). */
 export const AUTH_ENDPOINTS = {
   patientSignup: endpoint({
     method: 'POST',
@@ -182,7 +182,7 @@ export const PROFILE_ENDPOINTS = {
   ),
 };
 
-/** Two-factor set-up and the login's code step (api/src/modules/two-factor). */
+/** Two-factor set-up and the login's code step (api/src/modules/account/two-factor). */
 export const TWO_FACTOR_ENDPOINTS = {
   ...perRole('twoFactorSetup', (role) =>
     endpoint({
@@ -268,7 +268,7 @@ export const TWO_FACTOR_ENDPOINTS = {
   ),
 };
 
-/** Forgot / reset password (api/src/modules/password-reset). */
+/** Forgot / reset password (api/src/modules/account/password-reset). */
 export const PASSWORD_RESET_ENDPOINTS = {
   ...perRole('forgotPassword', (role) =>
     endpoint({
@@ -300,7 +300,7 @@ export const PASSWORD_RESET_ENDPOINTS = {
   ),
 };
 
-/** E-mail verification (api/src/modules/email-verification). */
+/** E-mail verification (api/src/modules/account/email-verification). */
 export const EMAIL_VERIFICATION_ENDPOINTS = {
   ...perRole('resendVerification', (role) =>
     endpoint({
@@ -348,7 +348,7 @@ export const EMAIL_VERIFICATION_ENDPOINTS = {
   ),
 };
 
-/** Google sign-in for patients: browser redirects (api/src/modules/google). */
+/** Google sign-in for patients: browser redirects (api/src/modules/account/google). */
 export const GOOGLE_ENDPOINTS = {
   patientGoogleSignIn: endpoint({
     method: 'GET',

@@ -1,7 +1,7 @@
 import { endpoint, perRole } from '../endpoint';
 import { SessionIdParams, SessionList, SessionsEnded } from '../sessions';
 
-/** The caller's own sessions: list them, end one, end all but this one (api/src/modules/sessions). */
+/** The caller's own sessions: list them, end one, end all but this one (api/src/modules/account/sessions). */
 export const SESSION_ENDPOINTS = {
   ...perRole('listSessions', (role) =>
     endpoint({

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { actorOf, revokeAssignment } from '../../access';
-import { sessionOf } from '../auth/guard';
+import { sessionOf } from '../../http/guard';
 import { DOCTOR_ACCESS_ENDED, DOCTOR_NOT_FOUND, PATIENT_NOT_FOUND, PATIENT_RELEASED } from './messages';
 
 /**

@@ -3,7 +3,7 @@ import { ENDPOINTS, ROLES } from '@careloop/shared-contracts';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { sessionOf } from '../auth/guard';
+import { sessionOf } from '../../http/guard';
 import { isAssigned } from '../../access';
 import {
   ALREADY_ANSWERED,

@@ -6,8 +6,8 @@ import type { Queryable } from '../../adapters/db';
 import { doctors, patients } from '../../db/schema';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { sessionOf } from '../auth/guard';
-import { createSession, deviceOf, revokeSession } from '../auth/sessions';
+import { sessionOf } from '../../http/guard';
+import { createSession, deviceOf, revokeSession } from '../account/auth/sessions';
 
 /**
  * Writes the fields of a profile that is still incomplete: 'done'; 'complete' when it was

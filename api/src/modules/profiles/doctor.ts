@@ -10,7 +10,7 @@ import {
 import type { z } from 'zod';
 import { doctors } from '../../db/schema';
 import { assignedPatientsOf } from '../../access';
-import { pendingEmailOf } from '../email-verification/tokens';
+import { pendingEmailOf } from '../account/email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
 /** The columns a profile shows, and only those (never the password hash or the two-factor secrets). */

@@ -3,7 +3,7 @@ import { assignedDoctorsOf } from '../../access';
 import { patients } from '../../db/schema';
 import { account, connect } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, PASSWORD, uniqueEmail, type TestApp } from '../../test/helpers';
-import { pendingEmailOf } from '../email-verification/tokens';
+import { pendingEmailOf } from '../account/email-verification/tokens';
 import { meBySessionQuery, meQuery, patientProfile } from './patient';
 
 // GET /patient/me reads the session and the whole profile in ONE statement (issue 17): it must

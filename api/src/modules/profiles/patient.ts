@@ -12,8 +12,8 @@ import type { z } from 'zod';
 import { patients, sessions } from '../../db/schema';
 import type { Db, Queryable } from '../../adapters/db';
 import { assignedDoctorsJson } from '../../access';
-import { liveSession, liveSessionParams, slideSession } from '../auth/sessions';
-import { pendingEmailSql } from '../email-verification/tokens';
+import { liveSession, liveSessionParams, slideSession } from '../account/auth/sessions';
+import { pendingEmailSql } from '../account/email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
 /**

@@ -1,5 +1,5 @@
 import { appPerFile, BACKENDS, PASSWORD, bearer, countRows, signup, uniqueEmail, type TestApp } from '../../test/helpers';
-import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../auth/messages';
+import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from '../account/auth/messages';
 
 describe.each(BACKENDS)('profiles on %s', (backend) => {
   let t: TestApp;

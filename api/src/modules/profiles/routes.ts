@@ -7,18 +7,18 @@ import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { hashPassword } from '../../lib/password';
 import { requireStrongPassword } from '../../lib/password-strength';
-import { sessionOf } from '../auth/guard';
-import { DUPLICATE_EMAIL } from '../auth/messages';
-import { confirmCurrentPassword } from '../auth/reauth';
-import { createSession, deviceOf, revokeAllSessions } from '../auth/sessions';
+import { sessionOf } from '../../http/guard';
+import { DUPLICATE_EMAIL } from '../account/auth/messages';
+import { confirmCurrentPassword } from '../account/auth/reauth';
+import { createSession, deviceOf, revokeAllSessions } from '../account/auth/sessions';
 import {
   dropPendingEmailTokens,
   EMAIL_TOKEN_TTL_MS,
   issueEmailToken,
   pendingEmailOf,
   verificationLink,
-} from '../email-verification/tokens';
-import { NOTICES, sendNotice } from '../notices';
+} from '../account/email-verification/tokens';
+import { NOTICES, sendNotice } from '../account/notices';
 import { accountTables, accountWords } from './accounts';
 import { PROFILES } from './index';
 

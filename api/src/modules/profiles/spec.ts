@@ -1,7 +1,7 @@
 import type { Role } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../../adapters/db';
-import type { Session, SessionLimits } from '../auth/sessions';
+import type { Session, SessionLimits } from '../account/auth/sessions';
 
 /**
  * What differs between the patient and the doctor account: schemas from the shared contract and

@@ -4,8 +4,8 @@ import type { MedicalRecord } from '@careloop/shared-contracts';
 import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadConfig } from '../../config';
-import { buildSummary, DISCLAIMER, mergeNarrative, NarrativeRejected, readAllergyText } from '../../clinical';
-import { narrativeSummary, SYSTEM_PROMPT } from '../../adapters/model';
+import { buildSummary, DISCLAIMER, mergeNarrative, NARRATIVE_PROMPT, NarrativeRejected, readAllergyText } from '../../clinical';
+import { narrativeSummary } from '../../adapters/model';
 import guardCorpus from '../../clinical/narrative-corpus.json';
 
 /** A case of src/clinical/narrative-corpus.json. */
@@ -209,13 +209,13 @@ describe.each(BACKENDS)('summary with a language model on %s', (backend) => {
     expect(req.body).toEqual({
       model: 'test-model',
       messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'system', content: NARRATIVE_PROMPT },
         { role: 'user', content: deterministic() },
       ],
       temperature: 0,
     });
-    expect(SYSTEM_PROMPT).toMatch(/## /);
-    expect(SYSTEM_PROMPT).toMatch(/\*\*bold\*\*/);
+    expect(NARRATIVE_PROMPT).toMatch(/## /);
+    expect(NARRATIVE_PROMPT).toMatch(/\*\*bold\*\*/);
   });
 
   it("keeps the model's presenting-complaint prose and every computed section verbatim", async () => {
