@@ -1,4 +1,5 @@
-// After the build: the logged-out first screen of `/` and of the logins rendered in Node
+// After the build: the logged-out first screen of `/` and of the logins, and the app shell of the
+// dashboards (frame and loading view), rendered in Node
 // (shell/prerender/pages.tsx) into shell/dist/prerendered/, beside the plain shell page (index.html,
 // still every other URL's); scripts/web-server.mjs serves them (prerenderedFile). The markup sits in
 // #prerendered, visible at once and inert; the app renders into a hidden #root and swaps it in when its
@@ -19,7 +20,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * controls disabled: nothing can be typed into a field the app is about to replace, nor a form
  * submitted natively (a login's password would land in the URL); a tap or a test waits for the app's.
  */
-export function prerenderedPage(shellPage, { html, styleTags }) {
+export function prerenderedPage(shellPage, { html, styleTags, role = null }) {
   // html-webpack-plugin minifies: `<div id=root></div>`
   const emptyRoot = /<div id="?root"?><\/div>/;
   if (!emptyRoot.test(shellPage)) throw new Error('the shell page has no empty #root');
@@ -27,7 +28,14 @@ export function prerenderedPage(shellPage, { html, styleTags }) {
   const disabled = html.replace(/<(input|button|select|textarea)(?=[\s>/])/g, '<$1 disabled=""');
   return shellPage
     .replace('</head>', () => `${styleTags}</head>`)
-    .replace(emptyRoot, () => `<div id="prerendered" inert>${disabled}</div><div id="root" hidden></div>`);
+    .replace(emptyRoot, () => `<div id="prerendered"${roleAttribute(role)} inert>${disabled}</div><div id="root" hidden></div>`);
+}
+
+/** A signed-in role's copy says whose it is: the app keeps it only for a session of that role. */
+function roleAttribute(role) {
+  if (role === null) return '';
+  if (!/^[a-z]+$/.test(role)) throw new Error(`not a role: ${role}`);
+  return ` data-role="${role}"`;
 }
 
 /** Writes a text file with the Brotli and gzip copies web-server.mjs serves. */

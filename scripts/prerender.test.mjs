@@ -48,3 +48,9 @@ test("a page's copy lives at its path under prerendered/", () => {
   assert.equal(prerenderedFile('/'), 'prerendered/index.html');
   assert.equal(prerenderedFile('/login/patient'), 'prerendered/login/patient.html');
 });
+
+test("a signed-in role's app shell is marked with its role (the app keeps it only for that role's session)", () => {
+  const page = prerenderedPage(SHELL_PAGE, { ...RENDERED, role: 'patient' });
+  assert.match(page, /<div id="prerendered" data-role="patient" inert>/);
+  assert.throws(() => prerenderedPage(SHELL_PAGE, { ...RENDERED, role: '"><script>' }), /not a role/);
+});

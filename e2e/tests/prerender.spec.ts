@@ -1,8 +1,9 @@
-// `/` and the logins are served as HTML rendered at build time (scripts/prerender.mjs): their first
-// screen paints before any script runs, and the app replaces it when its own page is there
-// (shell/src/prerendered.ts).
+// `/` and the logins (a visitor's first screen) and the dashboards (a signed-in role's app shell) are
+// served as HTML rendered at build time (scripts/prerender.mjs): their first screen paints before any
+// script runs, and the app replaces it when its own page is there (shell/src/prerendered.ts).
 import { expect, test } from '@playwright/test';
 import { SHELL_URL } from '../stack';
+import { signUpVia, uniqueEmail } from './helpers';
 
 const HEADING = 'Empower Healthcare Decisions';
 
@@ -83,4 +84,62 @@ test('signed in, the app replaces the landing before its first screen, not after
   await page.evaluate(() => localStorage.setItem('token', 'not-a-real-token'));
   await page.goto('/');
   expect(await landingAtStart()).toBe(false);
+});
+
+test.describe("a signed-in role's app shell", () => {
+  test('the dashboards are served with their frame and loading view, marked for their role', async ({ request }) => {
+    for (const [path, role, heading] of [
+      ['/patient/dashboard', 'patient', 'Patient dashboard'],
+      ['/doctor/dashboard', 'doctor', 'Doctor dashboard'],
+    ]) {
+      const html = await (await request.get(`${SHELL_URL}${path}`)).text();
+      expect(html).toContain(`<div id="prerendered" data-role="${role}" inert>`);
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      // the frame (the account sidebar's place), and no personal data: none exists at build time
+      expect(html).toContain('aria-label="Account"');
+      // the signed-in top bar, not a visitor's sign-in menus
+      expect(html).toContain('Log Out');
+      expect(html).not.toContain('Create an account');
+      expect(html).not.toMatch(/@[a-z0-9-]+\.[a-z]/i);
+    }
+  });
+
+  test("the app takes over for the role's session; anyone else never sees the copy", async ({ page, request }) => {
+    const patientToken = await signUpVia(request, 'patient', {
+      email: uniqueEmail('patient'),
+      name: 'Shelly Shell',
+      DOB: '1985-03-12',
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { copyAtStart: boolean }).copyAtStart = document.getElementById('prerendered') !== null;
+      });
+    });
+    const copyAtStart = () => page.evaluate(() => (window as unknown as { copyAtStart: boolean }).copyAtStart);
+    await page.goto('/about');
+    await page.evaluate((token) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('role', 'patient');
+    }, patientToken);
+    await page.goto('/patient/dashboard');
+    expect(await copyAtStart()).toBe(true);
+    await expect(page.locator('#prerendered')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: 'Patient dashboard' })).toHaveCount(1);
+    await expect(page.getByText('Shelly Shell').first()).toBeVisible();
+    // the patient's session on the doctor's dashboard: the doctor's copy is given up at once
+    await page.goto('/doctor/dashboard');
+    expect(await copyAtStart()).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false });
+    test('the dashboard paints its frame and headings before any script', async ({ page }) => {
+      await page.goto('/patient/dashboard');
+      await expect(page.getByRole('heading', { level: 1, name: 'Patient dashboard' })).toBeVisible();
+      await expect(page.getByRole('complementary', { name: 'Account' })).toBeAttached();
+    });
+  });
 });

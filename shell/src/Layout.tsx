@@ -28,7 +28,7 @@ export function Frame({ role, children }: { role: Role | null; children?: ReactN
   return (
     <>
       <GlobalStyle />
-      <TopNav />
+      <TopNav signedIn={role !== null} />
       <NewVersionBanner />
       <Body>
         {role && <Sidebar role={role} />}

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, NavLink, useLocation } from '@careloop/shared-router';
 import styled, { css } from 'styled-components';
-import { useLogout, useSession } from '@careloop/shared-auth';
+import { useLogout } from '@careloop/shared-auth';
 import { Button, theme } from '@careloop/shared-ui';
 import { useDismissable } from './useDismiss';
 
@@ -146,15 +146,15 @@ const PAGES = [
   { to: '/about', text: 'About' },
 ];
 
-export function TopNav() {
-  const { isAuthenticated } = useSession();
+/** `signedIn`: the frame's role is set (Layout's session, or a prerendered app shell's role). */
+export function TopNav({ signedIn }: { signedIn: boolean }) {
   const logout = useLogout();
   const mobile = useDismissable<HTMLDivElement>();
   const { pathname } = useLocation();
   const { setOpen: setMobileOpen } = mobile;
   useEffect(() => setMobileOpen(false), [pathname, setMobileOpen]);
 
-  const account = isAuthenticated ? (
+  const account = signedIn ? (
     <Button type="button" onClick={logout}>
       Log Out
     </Button>
@@ -191,7 +191,7 @@ export function TopNav() {
               {p.text}
             </TopLink>
           ))}
-          {isAuthenticated && <TopLink to="/dashboard">My Account</TopLink>}
+          {signedIn && <TopLink to="/dashboard">My Account</TopLink>}
           {account}
         </Mobile>
       )}

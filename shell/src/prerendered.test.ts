@@ -60,3 +60,35 @@ test('does nothing on the plain shell page (every deep link)', () => {
   takeOverPrerendered();
   expect(document.getElementById('root')!.hidden).toBe(false);
 });
+
+describe("a signed-in role's app shell (the dashboards)", () => {
+  function dashboardShell(role: string) {
+    document.body.innerHTML = `<div id="prerendered" data-role="${role}"><h1>Patient dashboard</h1></div><div id="root" hidden></div>`;
+    return { root: document.getElementById('root')! };
+  }
+
+  test("is kept for a session of its role until the app's page is there", async () => {
+    localStorage.setItem('token', 't');
+    localStorage.setItem('role', 'patient');
+    const { root } = dashboardShell('patient');
+    takeOverPrerendered();
+    expect(root.hidden).toBe(true);
+    root.innerHTML = '<main><h1>Patient dashboard</h1></main>';
+    await settled();
+    expect(document.getElementById('prerendered')).toBeNull();
+    expect(root.hidden).toBe(false);
+  });
+
+  test.each([
+    ['no session (sent to sign in)', null, null],
+    ['a session of the other role', 't', 'doctor'],
+    ['a token with no role stored', 't', null],
+  ])('is given up at once for %s', (_, token, role) => {
+    if (token) localStorage.setItem('token', token);
+    if (role) localStorage.setItem('role', role);
+    const { root } = dashboardShell('patient');
+    takeOverPrerendered();
+    expect(document.getElementById('prerendered')).toBeNull();
+    expect(root.hidden).toBe(false);
+  });
+});

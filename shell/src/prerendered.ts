@@ -1,7 +1,8 @@
 // Runs from the entry chunk (no shared module imported). A prerendered page (scripts/prerender.mjs:
-// `/` and the logins) shows its first screen as HTML in #prerendered — inert, its controls disabled —
-// while the app renders into a hidden #root; this swaps them once the app's own page is there, in
-// one step, so nothing moves and nothing blank shows.
+// `/` and the logins for a visitor, the dashboards as a signed-in role's app shell) shows its first
+// screen as HTML in #prerendered — inert, its controls disabled — while the app renders into a hidden
+// #root; this swaps them once the app's own page is there, in one step, so nothing moves and nothing
+// blank shows. A copy meant for someone else is given up at once.
 
 /** What says the app's page is there: a view's heading, an error panel or the start-up alert. */
 const READY = 'h1, [data-testid^="remote-"], [role="alert"]';
@@ -16,8 +17,13 @@ export function takeOverPrerendered(doc: Document = document): void {
     shown.remove();
     root.hidden = false;
   };
-  // shared-auth's TOKEN_KEY: signed in, `/` is the role's dashboard and a login sends there: not this copy.
-  if (localStorage.getItem('token') !== null) return swap();
+  // shared-auth's TOKEN_KEY and ROLE_KEY. A visitor's copy (`/`, a login) is not what a signed-in
+  // person gets (their dashboard); a role's app shell is only for a session of that role (anyone
+  // else is sent to sign in, or to their own pages).
+  const token = localStorage.getItem('token');
+  const meantFor = shown.dataset.role;
+  const keep = meantFor === undefined ? token === null : token !== null && localStorage.getItem('role') === meantFor;
+  if (!keep) return swap();
   const observer = new MutationObserver(() => {
     if (root.querySelector(READY)) done();
   });

@@ -24,7 +24,6 @@ export default function Dashboard() {
     <Page>
       <Heading>Patient dashboard</Heading>
       <VerifyEmailBanner role="patient" />
-      <TwoFactorSuggestion role="patient" twoFactorEnabled={patient?.twoFactorEnabled} />
       <Grid>
         {patient ? (
           <ProfileSummary
@@ -90,6 +89,8 @@ export default function Dashboard() {
           ]}
         />
       </Grid>
+      {/* After the cards: it appears once the profile has come, and moves nothing already shown (CLS). */}
+      <TwoFactorSuggestion role="patient" twoFactorEnabled={patient?.twoFactorEnabled} />
     </Page>
   );
 }
