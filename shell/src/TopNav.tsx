@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, NavLink, useLocation } from '@careloop/shared-router';
 import styled, { css } from 'styled-components';
 import { useLogout, useSession } from '@careloop/shared-auth';
-import { Button, theme } from '@careloop/shared-ui';
+import { Button, NotificationBadge, theme } from '@careloop/shared-ui';
 import { useDismissable } from './useDismiss';
 
 const Bar = styled.header`
@@ -147,7 +147,7 @@ const PAGES = [
 ];
 
 export function TopNav() {
-  const { isAuthenticated } = useSession();
+  const { isAuthenticated, role } = useSession();
   const logout = useLogout();
   const mobile = useDismissable<HTMLDivElement>();
   const { pathname } = useLocation();
@@ -169,6 +169,8 @@ export function TopNav() {
     <Bar ref={mobile.ref}>
       <Inner aria-label="Main">
         <Brand to="/">CareLoop</Brand>
+        {/* At every width: the bell and its unread count, for a signed-in account. */}
+        {isAuthenticated && role && <NotificationBadge role={role} />}
         <Wide>
           {PAGES.map((p) => (
             <TopLink key={p.to} to={p.to}>
