@@ -4,8 +4,6 @@ import { call } from './client';
 
 /** Every notification query of a role: the inbox pages, the unread count, the preferences. */
 export const notificationsKey = (role: Role) => ['notifications', role] as const;
-/** How often the badge asks for the unread count while a page is open (and on every return to the tab). */
-export const UNREAD_POLL_MS = 60_000;
 
 /** GET /{role}/notifications: one page, newest first, with the unread count. */
 export const useNotifications = (role: Role, page = 1, limit = 20) =>
@@ -14,12 +12,16 @@ export const useNotifications = (role: Role, page = 1, limit = 20) =>
     queryFn: () => call(ENDPOINTS[`${role}ListNotifications`], { query: { page, limit } }),
   });
 
-/** GET /{role}/notifications/unread: the badge's count, read again every UNREAD_POLL_MS (idle while not `enabled`). */
+/**
+ * GET /{role}/notifications/unread: the badge's count (idle while not `enabled`). Read again when the
+ * person comes back to the tab or moves to another page (the badge asks), never on a timer: every
+ * request keeps the session alive on the server, and its idle limit must still end an unattended one.
+ */
 export const useUnreadNotifications = (role: Role, enabled = true) =>
   useQuery({
     queryKey: [...notificationsKey(role), 'unread'],
     queryFn: () => call(ENDPOINTS[`${role}UnreadNotifications`]),
-    refetchInterval: UNREAD_POLL_MS,
+    refetchOnWindowFocus: true,
     enabled,
   });
 

@@ -1,5 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link } from '@careloop/shared-router';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation } from '@careloop/shared-router';
 import styled from 'styled-components';
 import {
   NOTIFICATION_KINDS_OF,
@@ -74,12 +74,20 @@ function BellIcon() {
 
 /**
  * The bell in the top bar of a signed-in account: a link to its notifications, with the unread
- * count (read again every minute and on every return to the tab). Named "Notifications, 2 unread".
+ * count, read again at every move to another page and every return to the tab (never on a timer:
+ * the api's idle limit must still end a session nobody uses). Named "Notifications, 2 unread".
  */
 export function NotificationBadge({ role }: { role: Role }) {
   // an account that must first turn two-factor on reaches nothing else: no count to ask for
   const mfaRequired = useMfaGate((s) => s.required);
-  const { data } = useUnreadNotifications(role, !mfaRequired);
+  const { data, refetch } = useUnreadNotifications(role, !mfaRequired);
+  const { pathname } = useLocation();
+  const shownAt = useRef(pathname);
+  useEffect(() => {
+    if (pathname === shownAt.current || mfaRequired) return;
+    shownAt.current = pathname;
+    void refetch();
+  }, [pathname, mfaRequired, refetch]);
   if (mfaRequired) return null;
   const unread = data?.unread ?? 0;
   return (

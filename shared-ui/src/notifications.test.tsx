@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { MemoryRouter } from '@careloop/shared-router';
+import { MemoryRouter, useNavigate } from '@careloop/shared-router';
 import type { Notification, NotificationPreference } from '@careloop/shared-contracts';
 import { configureApi, createQueryClient, useMfaGate, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
@@ -105,6 +105,29 @@ test('the badge names the unread count and links to the inbox; with nothing unre
   // once its count (0) is in, the name has no number
   await waitFor(() => expect(client.getQueryData(['notifications', 'doctor', 'unread'])).toEqual({ unread: 0 }));
   expect(screen.getByRole('link', { name: 'Notifications' })).toHaveAttribute('href', '/doctor/notifications');
+});
+
+test('the badge reads its count again when the person moves to another page', async () => {
+  useSession.getState().login('t', 'doctor');
+  doctorInbox = [ENDED];
+  function GoElsewhere() {
+    const navigate = useNavigate();
+    return (
+      <button type="button" onClick={() => navigate('/doctor/dashboard')}>
+        elsewhere
+      </button>
+    );
+  }
+  renderIn(
+    <>
+      <NotificationBadge role="doctor" />
+      <GoElsewhere />
+    </>,
+  );
+  await screen.findByRole('link', { name: 'Notifications, 1 unread' });
+  doctorInbox = [ENDED, ACCEPTED]; // something happened meanwhile
+  fireEvent.click(screen.getByRole('button', { name: 'elsewhere' }));
+  expect(await screen.findByRole('link', { name: 'Notifications, 2 unread' })).toBeInTheDocument();
 });
 
 test('no badge, and its count is never asked for, while the account must first turn two-factor on', () => {

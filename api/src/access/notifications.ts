@@ -139,7 +139,7 @@ const TO_DOCTOR: Record<(typeof NOTIFICATION_KINDS_OF)['doctor'][number], string
   'request-received': 'A patient asked to connect with you',
   'request-accepted': 'A patient accepted your connection request',
   'request-declined': 'A connection request you sent was declined',
-  'access-ended': "A patient ended your access to their records; you can no longer see that patient's records",
+  'access-ended': 'A patient ended your access to their records',
 };
 const WHAT_TO_DO: Record<NotificationKind, string> = {
   'request-received': 'answer it',
