@@ -299,7 +299,7 @@ describe.each(BACKENDS)('notifications on %s', (backend) => {
   });
 
   describe('preferences', () => {
-    const put = (who: Account, payload: unknown) =>
+    const put = (who: Account, payload: object) =>
       t.app.inject({ method: 'PUT', url: `/${who.role}/notification-preferences`, headers: bearer(who.token), payload });
 
     it('every kind of the role is e-mailed until turned off; a kind turned off still reaches the inbox, with no e-mail', async () => {
