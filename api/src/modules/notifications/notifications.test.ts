@@ -175,6 +175,7 @@ describe.each(BACKENDS)('notifications on %s', (backend) => {
       payload: recordBody({ title: 'Suspected appendicitis', allergies: 'Penicillin (anaphylaxis)' }),
     });
     expect(record.statusCode).toBe(201);
+    t.clock.advance(60_000); // the inbox is newest first
     const rx = await t.app.inject({
       method: 'POST',
       url: `/prescription/${patient.id}`,
