@@ -46,6 +46,7 @@ import { recordRoutes } from './modules/records/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { vitalSignRoutes } from './modules/vital-signs/routes';
 import { fhirRoutes } from './modules/fhir/routes';
+import { notificationRoutes } from './modules/notifications/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
 import { profileRoutes } from './modules/profiles/routes';
 import { twoFactorRoutes } from './modules/account/two-factor/routes';
@@ -255,6 +256,7 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   await app.register(googleRoutes(deps));
   await app.register(handoffRoutes(deps));
   await app.register(sessionRoutes(deps));
+  await app.register(notificationRoutes(deps));
   await app.register(connectionRoutes(deps));
   await app.register(revokeRoutes(deps));
   await app.register(recordRoutes(deps));

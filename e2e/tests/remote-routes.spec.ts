@@ -65,6 +65,7 @@ test('a remote-patient release adds a route and its sidebar entry, and drops ano
       'Medical Records',
       'Assigned Doctors',
       'Two-Factor Authentication',
+      'Notifications',
     ]);
     await sidebar.getByRole('link', { name: 'QA probe' }).click();
     await expect(page).toHaveURL(`${origin(shellPort)}/patient/qa-probe`);

@@ -14,6 +14,7 @@ test("the doctor's sidebar entries are declared on their routes, in SPEC §2's w
     ['Two-Factor Authentication', '/doctor/enable2fa'],
     ['Signed-in devices', '/doctor/sessions'],
     ['Send Reminder', '/doctor/dashboard/reminder'],
+    ['Notifications', '/doctor/notifications'],
   ]);
   // The entry is for the role its route admits.
   expect(entries.every((entry) => entry.access === 'doctor')).toBe(true);

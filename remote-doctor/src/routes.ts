@@ -31,6 +31,13 @@ const routes: RemoteRoute[] = [
     nav: { label: 'Signed-in devices', icon: 'devices', order: 70 },
   },
   {
+    path: '/doctor/notifications',
+    view: () => import('./views/Notifications'),
+    access: 'doctor',
+    nav: { label: 'Notifications', icon: 'inbox', order: 90 },
+  },
+  { path: '/doctor/notifications/settings', view: () => import('./views/NotificationSettings'), access: 'doctor' },
+  {
     path: '/doctor/assign-patients',
     view: () => import('./views/AssignPatients'),
     access: 'doctor',

@@ -13,6 +13,7 @@ test("the patient's sidebar entries are declared on their routes, in SPEC §2's 
     ['Assigned Doctors', '/patient/assign-doctors'],
     ['Two-Factor Authentication', '/patient/enable2fa'],
     ['Signed-in devices', '/patient/sessions'],
+    ['Notifications', '/patient/notifications'],
   ]);
   // The entry is for the role its route admits.
   expect(entries.every((entry) => entry.access === 'patient')).toBe(true);

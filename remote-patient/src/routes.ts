@@ -34,6 +34,13 @@ const routes: RemoteRoute[] = [
     nav: { label: 'Signed-in devices', icon: 'devices', order: 70 },
   },
   {
+    path: '/patient/notifications',
+    view: () => import('./views/Notifications'),
+    access: 'patient',
+    nav: { label: 'Notifications', icon: 'inbox', order: 75 },
+  },
+  { path: '/patient/notifications/settings', view: () => import('./views/NotificationSettings'), access: 'patient' },
+  {
     path: '/patient/assign-doctors',
     view: () => import('./views/AssignDoctors'),
     access: 'patient',

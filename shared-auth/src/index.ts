@@ -21,3 +21,4 @@ export * from './idle';
 export * from './sessions';
 export * from './signed-out';
 export * from './health-record';
+export * from './notifications';

@@ -6,6 +6,7 @@ export * from './auth';
 export * from './constants';
 export * from './security';
 export * from './sessions';
+export * from './notifications';
 export * from './connections';
 export * from './assessment';
 export * from './records';

@@ -27,6 +27,7 @@ export * from './formSchemas';
 export * from './SchemaForm';
 export * from './AccessHistory';
 export * from './Sessions';
+export * from './Notifications';
 export * from './EmailVerification';
 export * from './SessionHandoff';
 export * from './PatientIdentity';

@@ -28,7 +28,7 @@ export function Frame({ role, children }: { role: Role | null; children?: ReactN
   return (
     <>
       <GlobalStyle />
-      <TopNav signedIn={role !== null} />
+      <TopNav role={role} />
       <NewVersionBanner />
       <Body>
         {role && <Sidebar role={role} />}

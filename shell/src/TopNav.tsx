@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
 import { Link, NavLink, useLocation } from '@careloop/shared-router';
 import styled, { css } from 'styled-components';
+import type { Role } from '@careloop/shared-contracts';
 import { useLogout } from '@careloop/shared-auth';
-import { Button, theme } from '@careloop/shared-ui';
+import { Button, NotificationBadge, theme } from '@careloop/shared-ui';
 import { useDismissable } from './useDismiss';
 
 const Bar = styled.header`
@@ -146,8 +147,9 @@ const PAGES = [
   { to: '/about', text: 'About' },
 ];
 
-/** `signedIn`: the frame's role is set (Layout's session, or a prerendered app shell's role). */
-export function TopNav({ signedIn }: { signedIn: boolean }) {
+/** `role`: the frame's signed-in role (Layout's session, or a prerendered app shell's role); null for a visitor. */
+export function TopNav({ role }: { role: Role | null }) {
+  const signedIn = role !== null;
   const logout = useLogout();
   const mobile = useDismissable<HTMLDivElement>();
   const { pathname } = useLocation();
@@ -169,6 +171,8 @@ export function TopNav({ signedIn }: { signedIn: boolean }) {
     <Bar ref={mobile.ref}>
       <Inner aria-label="Main">
         <Brand to="/">CareLoop</Brand>
+        {/* At every width: the bell and its unread count, for a signed-in account. */}
+        {role && <NotificationBadge role={role} />}
         <Wide>
           {PAGES.map((p) => (
             <TopLink key={p.to} to={p.to}>

@@ -4,6 +4,7 @@ import type { Queryable } from '../adapters/db';
 import { qualified } from '../db/qualified';
 import { assignments, doctors, patients, reminders } from '../db/schema';
 import { audit, type AuditActor } from './audit';
+import { notify, type Notifier } from './notifications';
 
 /*
  * Assignments: which doctor is connected to which patient (made when a connection request is
@@ -84,11 +85,19 @@ export async function assign(db: Queryable, doctorId: string, patientId: string,
  * patient — in ONE transaction with its audit row. The doctor's scheduled reminders to the patient
  * are cancelled with it (audited as their cancelling): nothing the doctor set up keeps reaching
  * the patient. Connection requests are left as they are, so the pair may connect again later.
+ * A patient ending a doctor's access notifies the doctor, naming the patient as the doctor knew them
+ * (`notifier`; in the same transaction).
  * false when the pair was not connected (or an id is malformed): the caller answers 404.
  */
-export async function revokeAssignment(db: Queryable, actor: AuditActor, doctorId: string, patientId: string): Promise<boolean> {
+export async function revokeAssignment(
+  db: Queryable,
+  actor: AuditActor,
+  doctorId: string,
+  patientId: string,
+  notifier?: Notifier,
+): Promise<boolean> {
   if (!isUuid(doctorId) || !isUuid(patientId)) return false;
-  return db.transaction(async (tx) => {
+  const ended = await db.transaction(async (tx) => {
     const ended = await tx
       .delete(assignments)
       .where(and(eq(assignments.doctorId, doctorId), eq(assignments.patientId, patientId)))
@@ -103,8 +112,18 @@ export async function revokeAssignment(db: Queryable, actor: AuditActor, doctorI
     for (const r of cancelled) {
       await audit(tx, { ...actor, action: 'update', entity: 'reminder', entityId: r.id, patientId });
     }
+    if (notifier && actor.actorRole === 'patient') {
+      await notify(tx, notifier, {
+        to: { role: 'doctor', accountId: doctorId },
+        kind: 'access-ended',
+        about: { role: 'patient', accountId: patientId, withBirthDate: true },
+        at: actor.at,
+      });
+    }
     return true;
   });
+  notifier?.flush();
+  return ended;
 }
 
 /**

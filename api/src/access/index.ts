@@ -35,6 +35,19 @@ export { fileSweep, signedDownload, signedUploads } from './signed-files';
 // accepted, ended (audited) when either side revokes.
 export { assign, assignedDoctorsJson, assignedDoctorsOf, assignedPatientsOf, isAssigned, revokeAssignment } from './assignments';
 
+// Notifications: written by the events above in their own transaction (notify, with the request's
+// notifier); read and marked by their own account only (NotificationAccess).
+export {
+  NotificationAccess,
+  notificationAccessFor,
+  notificationMail,
+  notifierFor,
+  notify,
+  type About,
+  type NotificationEvent,
+  type Notifier,
+} from './notifications';
+
 // System actor: the reminder runner is a background job, not a request; it sends what doctors scheduled.
 export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type RunResult } from './reminder-runner';
 // System actor: a restore from backup skips the reminder occurrences that were already due (ops/restore.ts).

@@ -15,3 +15,6 @@ export const tooManyReminders = (perHour: number) =>
 export const DOCTOR_NOT_FOUND = 'Doctor not found';
 export const DOCTOR_ACCESS_ENDED = 'Access ended.';
 export const PATIENT_RELEASED = 'Patient released.';
+/** Another account's notification is answered exactly as a missing one. */
+export const NOTIFICATION_NOT_FOUND = 'Notification not found';
+export const NOTIFICATION_KIND_NOT_YOURS = 'preferences: a kind of notification your account does not receive';

@@ -40,6 +40,7 @@ import {
   tooManyReminders,
 } from './messages';
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
+import { notifierFor, notify, type Notifier } from './notifications';
 import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, type FhirSlice, type PatientRows } from './fhir';
 import type { Page } from './pagination';
 import { listScope, requireAssignedDoctor, requirePrescriber, requireSee, type Caller } from './policy';
@@ -121,6 +122,8 @@ export class PatientAccess {
     private readonly actor: AuditActor,
     /** the clinic's IANA time zone (CLINIC_TIME_ZONE): dates of admission and ages */
     private readonly clinicTimeZone?: string,
+    /** tells the patient of a new record or prescription (none: nobody is told) */
+    private readonly notifier?: Notifier,
   ) {
     this.caller = { accountId: actor.actorId, role: actor.actorRole };
   }
@@ -199,7 +202,7 @@ export class PatientAccess {
     const latest = localDateTime(new Date(this.actor.at.getTime() + OBSERVATION_CLOCK_SKEW_MS), this.clinicTimeZone);
     if (observedAfter(input.examination.generalPhysicalExamination.observedAt, latest))
       throw new HttpError(400, OBSERVATION_IN_FUTURE_MESSAGE);
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       const context = await requirePrescriber(tx, this.caller, patientId, this.today);
       const patient = await findPatient(tx, patientId);
       const doctor = await findDoctor(tx, this.caller.accountId);
@@ -219,8 +222,11 @@ export class PatientAccess {
       if (stops.length) await this.auditOverride(tx, 'medical_record', patientId, row.id, input.overrideReason!, stops);
       // assessed on write, at the version the insert moved the patient to (its allergy note counts)
       const [assessed] = await withCurrentAssessments(tx, [row], this.actor.at);
+      await this.tellPatient(tx, 'new-record', patientId, row.id);
       return { record: toMedicalRecord(assessed), alerts, assessment: assessed.assessment! };
     });
+    this.notifier?.flush();
+    return created;
   }
 
   // No transaction around a list: its audit rows are written by the very statement that reads the
@@ -360,14 +366,14 @@ export class PatientAccess {
   ): Promise<{ prescription: Prescription; alerts: MedicationAlert[] }> {
     const today = this.today;
     if (body.endDate !== undefined && body.endDate < today) throw new HttpError(400, END_DATE_PAST);
-    // No transaction: one read, then one write that is atomic by itself and writes nothing if the
-    // assignment ended in between (writePrescription).
+    // One read, then one write that writes nothing if the assignment ended in between
+    // (writePrescription), in one transaction with the patient's notification.
     const context = await requirePrescriber(this.db, this.caller, patientId, today);
     const { alerts, uncoded } = prescribingCheck(context, body.prescribedDrug, body.allergies);
     const stops = requireOverrideReason(alerts, body.overrideReason);
     const days =
       body.durationDays ?? (body.endDate || body.longTerm ? undefined : courseDaysIn(`${body.dosageFrequency} ${body.dosage}`));
-    const row = await writePrescription(this.db, {
+    const write = {
       id: randomUUID(),
       patientId,
       doctorId: this.caller.accountId,
@@ -385,7 +391,15 @@ export class PatientAccess {
       uncoded,
       actor: this.actor,
       overrideDetail: stops.length ? overrideDetail(body.overrideReason!, stops) : null,
-    });
+    };
+    const row = this.notifier
+      ? await this.db.transaction(async (tx) => {
+          const written = await writePrescription(tx, write);
+          if (written) await this.tellPatient(tx, 'new-prescription', patientId, written.id);
+          return written;
+        })
+      : await writePrescription(this.db, write);
+    this.notifier?.flush();
     if (!row) throw new HttpError(404, PATIENT_NOT_FOUND);
     return { prescription: toPrescription(row, context.patientName, today), alerts };
   }
@@ -593,6 +607,20 @@ export class PatientAccess {
     });
   }
 
+  // --- notifications -----------------------------------------------------------------------------
+
+  /** The patient is told of what their doctor (the caller) just wrote, in the write's transaction. */
+  private async tellPatient(tx: Queryable, kind: 'new-record' | 'new-prescription', patientId: string, entityId: string) {
+    if (!this.notifier) return;
+    await notify(tx, this.notifier, {
+      to: { role: 'patient', accountId: patientId },
+      kind,
+      about: { role: 'doctor', accountId: this.caller.accountId },
+      entityId,
+      at: this.actor.at,
+    });
+  }
+
   // --- audit -----------------------------------------------------------------------------------
 
   /** The doctor proceeded past stop alerts: in the create's transaction, entity and id the new row's. */
@@ -651,10 +679,20 @@ function requireOverrideReason(alerts: MedicationAlert[], reason: string | undef
   return stops;
 }
 
-/** The access of a guarded request's caller (its session), timed by the app's clock. */
+/**
+ * The access of a guarded request's caller (its session), timed by the app's clock; with the app's
+ * secret box and web origin, what it writes for a patient notifies them (notifications.ts).
+ */
 export function accessFor(
-  deps: Pick<AppDeps, 'db' | 'clock'> & { config?: Pick<AppDeps['config'], 'clinicTimeZone'> },
+  deps: Pick<AppDeps, 'db' | 'clock'> &
+    Partial<Pick<AppDeps, 'secretBox'>> & {
+      config?: Pick<AppDeps['config'], 'clinicTimeZone'> & Partial<Pick<AppDeps['config'], 'webOrigin'>>;
+    },
   request: FastifyRequest,
 ): PatientAccess {
-  return new PatientAccess(deps.db.db, actorOf(request, deps.clock), deps.config?.clinicTimeZone);
+  const notifier =
+    deps.secretBox && deps.config?.webOrigin !== undefined
+      ? notifierFor({ secretBox: deps.secretBox, config: { webOrigin: deps.config.webOrigin } }, request.server)
+      : undefined;
+  return new PatientAccess(deps.db.db, actorOf(request, deps.clock), deps.config?.clinicTimeZone, notifier);
 }

@@ -1,16 +1,13 @@
-import type { Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { AccessDenied } from '../lib/errors';
 import { isAssigned } from './assignments';
 import { PATIENT_NOT_FOUND } from './messages';
 import type { ListScope } from './pagination';
+import type { Caller } from './caller';
 import { prescribingContextOf, type PrescribingContext } from './prescribing';
 
 /** Who is asking: the account of a request's session (or of a signed URL's issuer). */
-export interface Caller {
-  accountId: string;
-  role: Role;
-}
+export type { Caller };
 
 /**
  * THE rule of who may see a patient's data: the patient themself, or a doctor assigned to them.

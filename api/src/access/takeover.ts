@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Role } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { allergyIntolerances, assignments, medicalFiles, medicalRecords, prescriptions, reminders } from '../db/schema';
+import { deleteNotificationsOf } from './notifications';
 
 // System actor: the owner of an address taking over (or disowning) an account an unverified holder
 // set up (modules/account/takeover). Runs in that module's transaction; no caller's permission is involved —
@@ -9,10 +10,11 @@ import { allergyIntolerances, assignments, medicalFiles, medicalRecords, prescri
 
 /**
  * Deletes what an unverified holder put into the account: its connections, and for a patient the
- * allergies and medical-file rows. Returns the storage keys of the removed files (their objects are
+ * allergies and medical-file rows; its notifications and their settings. Returns the storage keys of the removed files (their objects are
  * deleted after the commit).
  */
 export async function wipeHolderData(tx: Queryable, role: Role, accountId: string): Promise<string[]> {
+  await deleteNotificationsOf(tx, role, accountId);
   if (role === 'doctor') {
     await tx.delete(assignments).where(eq(assignments.doctorId, accountId));
     return [];

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from './db';
+import type { Db, Queryable } from './db';
 import { selectRows } from './db';
 import type { MailMessage } from './mail';
 import { mailOutbox } from '../db/schema';
@@ -28,6 +28,20 @@ const CONTEXT = 'mail-outbox';
 /** A sender that stops mid-message frees it after this; the message may then go out twice (never lost). */
 const LEASE_MS = 2 * 60_000;
 
+/** A message as mail_outbox keeps it: sealed with the encryption key (it may hold a reset link). */
+function seal(box: SecretBox, { to, subject, text, html }: MailMessage): string {
+  return box.encrypt(JSON.stringify({ to, subject, text, ...(html ? { html } : {}) }), CONTEXT);
+}
+
+/**
+ * Puts a message in the outbox to be sent now, inside the caller's transaction: it exists exactly
+ * when what it tells of was committed. The app's MailQueue sends it (`retryNow()` after the commit,
+ * else at start-up or on its next round) and keeps trying while the mailer is down.
+ */
+export async function enqueueMail(db: Queryable, box: SecretBox, message: MailMessage, at: Date): Promise<void> {
+  await db.insert(mailOutbox).values({ sealed: seal(box, message), attempts: 0, nextAttemptAt: at, createdAt: at });
+}
+
 /** `database`: read when a message is kept or sent, not when the app is built (the OpenAPI export builds it with none). */
 export function createMailOutbox(database: () => Db, box: SecretBox): MailOutbox {
   const unseal = (sealed: string): MailMessage | null => {
@@ -39,11 +53,10 @@ export function createMailOutbox(database: () => Db, box: SecretBox): MailOutbox
   };
   return {
     async save(message, at, retryAt, error) {
-      const { to, subject, text, html } = message;
       await database()
         .insert(mailOutbox)
         .values({
-          sealed: box.encrypt(JSON.stringify({ to, subject, text, ...(html ? { html } : {}) }), CONTEXT),
+          sealed: seal(box, message),
           attempts: 1,
           lastError: error,
           nextAttemptAt: retryAt,

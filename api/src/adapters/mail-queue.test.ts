@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { outboxDir, type Mailer } from './mail';
+import { outboxDir, type MailMessage, type Mailer } from './mail';
+import type { MailOutbox } from './mail-outbox';
 import { mailOutbox } from '../db/schema';
 import { MailQueue } from './mail-queue';
 import { BACKENDS, createTestApp, createTestDb, readOutbox, signup, type TestApp, type TestDb } from '../test/helpers';
@@ -126,6 +127,46 @@ describe('MailQueue', () => {
       await queue.retryNow();
       expect(delivered).toEqual(['a@example.com', 'c@example.com', 'b@example.com']);
       expect(queue.pending).toBe(1); // only the refused one
+    } finally {
+      queue.close();
+    }
+  });
+
+  it('asked again while a round runs (a row put in the outbox after its claim), another round follows and sends it', async () => {
+    const { inner, delivered, state } = transport();
+    state.down = false;
+    // an outbox in memory: rows are due at once; the first claim waits until released
+    const rows: { id: string; message: MailMessage }[] = [
+      { id: '1', message: { to: 'first@example.com', subject: 's', text: 't' } },
+    ];
+    let release!: () => void;
+    const firstClaimHeld = new Promise<void>((resolve) => (release = resolve));
+    let claims = 0;
+    const outbox: MailOutbox = {
+      save: async () => undefined,
+      async claimDue() {
+        const claimed = rows.map((r) => ({ id: r.id, message: r.message, attempts: 0 }));
+        if (claims++ === 0) await firstClaimHeld;
+        return claimed;
+      },
+      sent: async (id) =>
+        void rows.splice(
+          rows.findIndex((r) => r.id === id),
+          1,
+        ),
+      failed: async () => undefined,
+      pending: async () => rows.length,
+    };
+    const queue = new MailQueue(inner, quiet, outbox);
+    try {
+      const round = queue.retryNow();
+      await new Promise((r) => setImmediate(r)); // the round has claimed row 1 and waits
+      rows.push({ id: '2', message: { to: 'second@example.com', subject: 's', text: 't' } }); // committed meanwhile
+      const asked = queue.retryNow();
+      release();
+      await Promise.all([round, asked]);
+      expect(delivered).toEqual(['first@example.com', 'second@example.com']);
+      expect(rows).toEqual([]);
     } finally {
       queue.close();
     }

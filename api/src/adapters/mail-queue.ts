@@ -26,7 +26,9 @@ const errorText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.
  * Kept in the database (`outbox`, sealed: it may hold a reset link), so a restart or another
  * replica sends it; only when the database cannot take it either (the embedded database on the
  * same full disk) is it kept in this process's memory, and what is still there at close is logged
- * at error (it is lost). Reminder e-mails do not pass here: their runner counts its own attempts.
+ * at error (it is lost). Notifications put their e-mail in the outbox themselves, in the transaction
+ * of what they tell of (adapters/mail-outbox.ts enqueueMail), and ask for a round after the commit.
+ * Reminder e-mails do not pass here: their runner counts its own attempts.
  */
 export class MailQueue implements Mailer {
   readonly kind: Mailer['kind'];
@@ -34,6 +36,7 @@ export class MailQueue implements Mailer {
   private timer: NodeJS.Timeout | undefined;
   private delayMs = MAIL_RETRY_FIRST_MS;
   private flushing: Promise<void> | undefined;
+  private again = false;
   private closed = false;
 
   constructor(
@@ -101,9 +104,22 @@ export class MailQueue implements Mailer {
     this.timer.unref();
   }
 
-  /** Tries each queued message now, oldest first; those that still fail wait for the next round. */
+  /**
+   * Tries each queued message now, oldest first; those that still fail wait for the next round.
+   * Asked while a round runs, another round follows it (a row put in the outbox meanwhile, e.g. a
+   * notification's, may have come after this round's claim); the promise settles after both.
+   */
   async retryNow(): Promise<void> {
-    this.flushing ??= this.flush().finally(() => (this.flushing = undefined));
+    if (this.flushing) {
+      this.again = true;
+      return this.flushing;
+    }
+    this.flushing = (async () => {
+      do {
+        this.again = false;
+        await this.flush();
+      } while (this.again && !this.closed);
+    })().finally(() => (this.flushing = undefined));
     return this.flushing;
   }
 

@@ -657,3 +657,51 @@ export const mailOutbox = pgTable(
   },
   (t) => [index('mail_outbox_due_idx').on(t.nextAttemptAt)],
 );
+
+/**
+ * What happened that concerns an account (shared-contracts NOTIFICATION_KINDS): written by the access
+ * layer in the transaction of the event itself (api/src/access/notifications.ts), with its e-mail's
+ * mail_outbox row when the account wants it e-mailed. The other person is kept as the account knew
+ * them then (`person_*`), never looked up again. No foreign key: the account lives in patients or
+ * doctors depending on role (as for sessions).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    role: text('role').notNull(),
+    accountId: uuid('account_id').notNull(),
+    kind: text('kind').notNull(),
+    personName: text('person_name').notNull().default(''),
+    personEmail: text('person_email').notNull().default(''),
+    personDob: date('person_dob', { mode: 'string' }),
+    /** the record or prescription it is about */
+    entityId: uuid('entity_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('notifications_account_idx').on(t.role, t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('notifications_unread_idx')
+      .on(t.role, t.accountId)
+      .where(sql`read_at is null`),
+    check('notifications_role_check', sql`${t.role} in ('patient', 'doctor')`),
+    check(
+      'notifications_kind_check',
+      sql`${t.kind} in ('request-received', 'request-accepted', 'request-declined', 'access-ended', 'new-record', 'new-prescription')`,
+    ),
+  ],
+);
+
+/** Per account and kind: whether the notification is also e-mailed. No row: e-mailed (the default). */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    role: text('role').notNull(),
+    accountId: uuid('account_id').notNull(),
+    kind: text('kind').notNull(),
+    email: boolean('email').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.role, t.accountId, t.kind] })],
+);

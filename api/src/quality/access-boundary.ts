@@ -8,7 +8,10 @@ import * as ts from 'typescript';
  * `sql` templates; access-boundary.test.ts runs it over every product file of src.
  */
 
-/** The drizzle tables holding patients' data (db/schema.ts), and their SQL names. */
+/**
+ * The drizzle tables holding patients' data (db/schema.ts), and their SQL names; with the
+ * notifications about it (who may read or mark which is decided in src/access too).
+ */
 export const PATIENT_TABLES = [
   'medicalRecords',
   'prescriptions',
@@ -17,9 +20,11 @@ export const PATIENT_TABLES = [
   'reminderDeliveries',
   'assignments',
   'allergyIntolerances',
+  'notifications',
+  'notificationPreferences',
 ] as const;
 const PATIENT_TABLE_SQL =
-  /\b(medical_records|prescriptions|medical_files|reminders|reminder_deliveries|assignments|allergy_intolerances)\b/;
+  /\b(medical_records|prescriptions|medical_files|reminders|reminder_deliveries|assignments|allergy_intolerances|notifications|notification_preferences)\b/;
 
 /** Files that may touch the tables: the access layer, the schema itself, and the db adapter (drizzle's schema registry). */
 export function isExempt(relativePath: string): boolean {

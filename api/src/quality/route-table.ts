@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type Role } from '@careloop/shared-contracts';
-import { doctors, patients, sessions } from '../db/schema';
+import { doctors, notifications, patients, sessions } from '../db/schema';
 import { hashToken } from '../lib/tokens';
 import { issueHandoffCode } from '../modules/account/handoff/codes';
 import { allergyBody, newAllergy } from '../test/allergies';
@@ -156,6 +156,42 @@ function perRole(role: Role): Row[] {
       freshSession: true,
       // The caller's other sessions include the cast's own: put them back.
       restore: reviveCastSessions,
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `GET /${role}/notifications`,
+      build: () => ({ method: 'GET', url: `/${role}/notifications?page=1&limit=5` }),
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `GET /${role}/notifications/unread`,
+      build: () => ({ method: 'GET', url: `/${role}/notifications/unread` }),
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `POST /${role}/notifications/:notificationId/read`,
+      // A notification of the role's cast account (P: D's request, D: P's acceptance): the other
+      // account of the role is told 404, exactly as for a missing id.
+      build: async (c) => ({ method: 'POST', url: `/${role}/notifications/${await notificationOf(c, role, me(c).id)}/read` }),
+      expect: role === 'patient' ? guarded(200, 404, 403, 403) : guarded(403, 403, 200, 404),
+    },
+    {
+      route: `POST /${role}/notifications/read-all`,
+      build: () => ({ method: 'POST', url: `/${role}/notifications/read-all` }),
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `GET /${role}/notification-preferences`,
+      build: () => ({ method: 'GET', url: `/${role}/notification-preferences` }),
+      expect: ownRole(role, 200),
+    },
+    {
+      route: `PUT /${role}/notification-preferences`,
+      build: () => ({
+        method: 'PUT',
+        url: `/${role}/notification-preferences`,
+        payload: { preferences: [{ kind: 'request-received', email: true }] },
+      }),
       expect: ownRole(role, 200),
     },
     { route: `GET /${role}/qrCode`, build: () => ({ method: 'GET', url: `/${role}/qrCode` }), expect: ownRole(role, 200) },
@@ -601,6 +637,18 @@ async function makeProfileIncomplete(c: Cast, caller: Caller, role: Role): Promi
   const { id } = accountOf(c, caller);
   if (role === 'patient') await c.t.db.db.update(patients).set({ profileComplete: false }).where(eq(patients.id, id));
   else await c.t.db.db.update(doctors).set({ specialization: [], qualifications: [] }).where(eq(doctors.id, id));
+}
+
+/** The newest notification of an account of the cast (the cast's connections made some for each). */
+async function notificationOf(c: Cast, role: Role, accountId: string): Promise<string> {
+  const [row] = await c.t.db.db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.role, role), eq(notifications.accountId, accountId)))
+    .orderBy(desc(notifications.createdAt))
+    .limit(1);
+  if (!row) throw new Error(`cast: no notification of ${role} ${accountId}`);
+  return row.id;
 }
 
 /** Un-ends the sessions of the cast's four accounts (after a sign-out of the other sessions). */

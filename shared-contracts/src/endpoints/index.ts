@@ -20,6 +20,7 @@ import {
 } from './clinical';
 import { FHIR_ENDPOINTS } from './fhir';
 import { HEALTH_RECORD_ENDPOINTS } from './health-record';
+import { NOTIFICATION_ENDPOINTS } from './notifications';
 import { PREGNANCY_ENDPOINTS } from './pregnancy';
 import { SESSION_ENDPOINTS } from './sessions';
 
@@ -98,6 +99,7 @@ export const ENDPOINTS = withOperationIds({
   ...ALLERGY_ENDPOINTS,
   ...PREGNANCY_ENDPOINTS,
   ...SESSION_ENDPOINTS,
+  ...NOTIFICATION_ENDPOINTS,
 });
 export type Endpoints = typeof ENDPOINTS;
 export type OperationId = keyof Endpoints;

@@ -3,7 +3,7 @@ import { ENDPOINTS } from '@careloop/shared-contracts';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
-import { actorOf, revokeAssignment } from '../../access';
+import { actorOf, notifierFor, revokeAssignment } from '../../access';
 import { sessionOf } from '../../http/guard';
 import { DOCTOR_ACCESS_ENDED, DOCTOR_NOT_FOUND, PATIENT_NOT_FOUND, PATIENT_RELEASED } from './messages';
 
@@ -19,7 +19,9 @@ export function revokeRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     route(app, deps, ENDPOINTS.patientRevokeDoctor, async (request) => {
       const patientId = sessionOf(request).accountId;
-      const ended = await revokeAssignment(db.db, actorOf(request, clock), request.params.doctorId, patientId);
+      // the doctor is told, naming the patient (access/assignments.ts)
+      const notifier = notifierFor(deps, request.server);
+      const ended = await revokeAssignment(db.db, actorOf(request, clock), request.params.doctorId, patientId, notifier);
       if (!ended) throw new HttpError(404, DOCTOR_NOT_FOUND);
       return { message: DOCTOR_ACCESS_ENDED };
     });

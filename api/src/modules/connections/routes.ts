@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { sessionOf } from '../../http/guard';
-import { isAssigned } from '../../access';
+import { isAssigned, notifierFor, notify } from '../../access';
 import {
   ALREADY_ANSWERED,
   ALREADY_CONNECTED,
@@ -54,6 +54,7 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           const { accountId } = sessionOf(request);
           const { email } = request.body;
           const now = clock.now();
+          const notifier = notifierFor(deps, request.server);
           const outcome = await db.db.transaction(async (tx) => {
             // The sender's row is locked: simultaneous requests cannot all slip under the hourly limit.
             const sender = await findAccountById(tx, role, accountId, { lock: true });
@@ -80,8 +81,16 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             if (!(await createRequest(tx, { doctorId, patientId, initiatedBy: role, now }))) {
               throw new HttpError(409, ALREADY_PENDING);
             }
+            // The addressee is told who asks (their name and e-mail, as the received list shows them).
+            await notify(tx, notifier, {
+              to: { role: other, accountId: target.id },
+              kind: 'request-received',
+              about: { role, accountId: sender.id },
+              at: now,
+            });
             return 'sent' as const;
           });
+          notifier.flush();
           if (outcome === 'missed') throw new HttpError(404, noAccount(other));
           reply.code(201);
           // The typed address only, never the addressee's name (issue 11).
@@ -107,7 +116,9 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         async (request) => {
           const { accountId } = sessionOf(request);
           const { action } = request.body;
-          const outcome = await respondToRequest(db.db, role, accountId, request.params.requestId, action, clock.now());
+          const notifier = notifierFor(deps, request.server);
+          const outcome = await respondToRequest(db.db, role, accountId, request.params.requestId, action, clock.now(), notifier);
+          notifier.flush();
           switch (outcome) {
             case 'accepted':
               return { message: REQUEST_ACCEPTED };

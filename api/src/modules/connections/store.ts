@@ -4,7 +4,7 @@ import { selectRows, type Queryable } from '../../adapters/db';
 import { connectionMisses, connectionRequests, doctors, patients } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/errors';
 import { accountTables } from '../profiles/accounts';
-import { assign } from '../../access';
+import { assign, notify, type Notifier } from '../../access';
 
 export type RequestStatus = 'pending' | 'accepted' | 'rejected';
 export type RequestAction = 'accept' | 'reject';
@@ -152,7 +152,9 @@ export type ResponseOutcome =
 /**
  * Answers a request on behalf of one of its parties. The request row is locked, its status set
  * and (on accept) the assignment made in ONE transaction: either both happen or neither does.
- * Accepting for an already connected pair succeeds without a second assignment.
+ * Accepting for an already connected pair succeeds without a second assignment. The addressee's
+ * answer notifies the sender (`notifier`, in the same transaction): an acceptance names the
+ * addressee, a refusal only the address the sender typed. A sender cancelling tells nobody.
  */
 export async function respondToRequest(
   db: Queryable,
@@ -161,6 +163,7 @@ export async function respondToRequest(
   requestId: string,
   action: RequestAction,
   now: Date,
+  notifier?: Notifier,
 ): Promise<ResponseOutcome> {
   const r = connectionRequests;
   return db.transaction(async (tx) => {
@@ -179,6 +182,17 @@ export async function respondToRequest(
       .returning({ id: r.id });
     if (updated.length !== 1) return 'answered';
     if (action === 'accept') await assign(tx, req.doctorId, req.patientId, now);
+    const sender = req.initiatedBy as Role;
+    if (notifier && sender !== role) {
+      const senderId = sender === 'doctor' ? req.doctorId : req.patientId;
+      const addressee = await findAccountById(tx, role, accountId);
+      await notify(tx, notifier, {
+        to: { role: sender, accountId: senderId },
+        kind: action === 'accept' ? 'request-accepted' : 'request-declined',
+        about: action === 'accept' ? { role, accountId, withBirthDate: true } : { email: addressee?.email ?? '' },
+        at: now,
+      });
+    }
     return status;
   });
 }

@@ -1,0 +1,6 @@
+import { NotificationsView } from '@careloop/shared-ui';
+
+/** /patient/notifications: what happened that concerns the account (shared-ui's view). */
+export default function Notifications() {
+  return <NotificationsView role="patient" />;
+}
