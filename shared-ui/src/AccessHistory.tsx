@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { AuditAction, AuditEntity, AuditEntry, Role, SecurityAction } from '@careloop/shared-contracts';
 import { useAccessHistory } from '@careloop/shared-auth';
-import { Button, Card, EmptyState, Heading, Page, Row } from './components';
+import { Card, EmptyState, Heading, Page } from './components';
+import { NewerOlder } from './NewerOlder';
 import { ClinicTimeZoneNote, useClinicTime } from './dates';
 
 const ACTIONS: Record<AuditAction, string> = {
@@ -176,19 +177,7 @@ export function AccessHistoryView({ role }: { role: Role }) {
             </tbody>
           </table>
         )}
-        {pages > 1 && (
-          <Row style={{ marginTop: '1rem' }}>
-            <Button type="button" $variant="secondary" disabled={page === 1} onClick={() => setPage(page - 1)}>
-              Newer
-            </Button>
-            <span>
-              Page {page} of {pages}
-            </span>
-            <Button type="button" $variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Older
-            </Button>
-          </Row>
-        )}
+        <NewerOlder page={page} pages={pages} setPage={setPage} />
       </Card>
     </Page>
   );

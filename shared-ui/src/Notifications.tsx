@@ -18,6 +18,7 @@ import {
   useUnreadNotifications,
 } from '@careloop/shared-auth';
 import { Banner, Button, ButtonLink, Card, EmptyState, Heading, Page, Row } from './components';
+import { NewerOlder } from './NewerOlder';
 import { ClinicTimeZoneNote, useClinicTime } from './dates';
 import { formatBirthDate } from './PatientIdentity';
 import { theme } from './theme';
@@ -225,19 +226,7 @@ export function NotificationsView({ role }: { role: Role }) {
             })}
           </Items>
         )}
-        {pages > 1 && (
-          <Row style={{ marginTop: '1rem' }}>
-            <Button type="button" $variant="secondary" disabled={page === 1} onClick={() => setPage(page - 1)}>
-              Newer
-            </Button>
-            <span>
-              Page {page} of {pages}
-            </span>
-            <Button type="button" $variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Older
-            </Button>
-          </Row>
-        )}
+        <NewerOlder page={page} pages={pages} setPage={setPage} />
       </Card>
     </Page>
   );
