@@ -24,7 +24,6 @@ const PAGES: { path: string; role: Role | null; routes: RemoteRoute[] }[] = [
   { path: '/patient/dashboard', role: 'patient', routes: patientRoutes },
   { path: '/doctor/dashboard', role: 'doctor', routes: doctorRoutes },
 ];
-export const PRERENDERED_PATHS = PAGES.map((p) => p.path);
 
 export interface RenderedPage {
   path: string;
