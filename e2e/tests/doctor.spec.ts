@@ -59,7 +59,7 @@ test('a doctor signs up, reaches the dashboard, logs out, logs in again and edit
   await expect(page.getByRole('alert')).toHaveText('Could not authenticate');
   await page.getByLabel('Password', { exact: true }).fill(newPassword);
   await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByLabel('2FA Code').fill(await freshTotpCode(email));
+  await page.getByLabel('6-digit code from your authenticator app').fill(await freshTotpCode(email));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
 });

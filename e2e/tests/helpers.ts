@@ -33,7 +33,7 @@ export async function passCodeStep(page: Page, email: string) {
   if (!authenticators.has(email.toLowerCase())) return;
   // Not raced against any alert: the sign-in page may already show one (why the last session
   // ended) before the code step appears; a refused password shows no code step at all.
-  const codeField = page.getByLabel('2FA Code');
+  const codeField = page.getByLabel('6-digit code from your authenticator app');
   if (
     !(await codeField.waitFor({ timeout: 10_000 }).then(
       () => true,

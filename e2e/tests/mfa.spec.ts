@@ -45,7 +45,8 @@ test('a new doctor is sent to two-factor set-up, enrols, saves ten recovery code
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByLabel('2FA Code').fill(recovery[0]);
+  await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(recovery[0]);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);
   await expect(page.getByText(/^Most urgent first/)).toBeVisible();
@@ -55,7 +56,8 @@ test('a new doctor is sent to two-factor set-up, enrols, saves ten recovery code
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Log In' }).click();
-  await page.getByLabel('2FA Code').fill(recovery[0]);
+  await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(recovery[0]);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText('Could not authenticate')).toBeVisible();
   await expect(page).toHaveURL(/\/login\/doctor$/);

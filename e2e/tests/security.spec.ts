@@ -33,10 +33,12 @@ test('a patient turns two-factor on with a code from the shown secret, logs in w
 
   await logOut(page);
   await logIn(page, 'patient', email);
-  await expect(page.getByLabel('2FA Code')).toBeVisible();
+  await expect(page.getByLabel('6-digit code from your authenticator app')).toBeVisible();
   await expect(page.getByLabel('Password', { exact: true })).toHaveCount(0);
   // The setup code may not be replayed: use the next time step's code (inside the ±1 window).
-  await page.getByLabel('2FA Code').fill(totp(secret).generate({ timestamp: Date.now() + 30_000 }));
+  await page
+    .getByLabel('6-digit code from your authenticator app')
+    .fill(totp(secret).generate({ timestamp: Date.now() + 30_000 }));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/patient\/dashboard$/);
 

@@ -6,23 +6,49 @@ import type { RemoteRoute } from '@careloop/shared-ui';
  * the standalone host.
  */
 const routes: RemoteRoute[] = [
-  { path: '/', view: () => import('./views/Landing') },
-  { path: '/about', view: () => import('./views/About') },
-  { path: '/team', view: () => import('./views/Team') },
-  { path: '/features', view: () => import('./views/Features') },
-  { path: '/contact', view: () => import('./views/Contact') },
-  { path: '/login/patient', view: () => import('./views/Login'), props: { role: 'patient' } },
-  { path: '/login/doctor', view: () => import('./views/Login'), props: { role: 'doctor' } },
-  { path: '/patient/forgot-password', view: () => import('./views/ForgotPassword'), props: { role: 'patient' } },
-  { path: '/doctor/forgot-password', view: () => import('./views/ForgotPassword'), props: { role: 'doctor' } },
+  { path: '/', title: 'Home', view: () => import('./views/Landing') },
+  { path: '/about', title: 'About', view: () => import('./views/About') },
+  { path: '/team', title: 'Team', view: () => import('./views/Team') },
+  { path: '/features', title: 'Features', view: () => import('./views/Features') },
+  { path: '/contact', title: 'Contact', view: () => import('./views/Contact') },
+  { path: '/login/patient', title: 'Patient sign-in', view: () => import('./views/Login'), props: { role: 'patient' } },
+  { path: '/login/doctor', title: 'Doctor sign-in', view: () => import('./views/Login'), props: { role: 'doctor' } },
+  {
+    path: '/patient/forgot-password',
+    title: 'Forgot password',
+    view: () => import('./views/ForgotPassword'),
+    props: { role: 'patient' },
+  },
+  {
+    path: '/doctor/forgot-password',
+    title: 'Forgot password',
+    view: () => import('./views/ForgotPassword'),
+    props: { role: 'doctor' },
+  },
   {
     path: '/patient/reset-password/:id/:token',
+    title: 'Reset password',
     view: () => import('./views/ResetPassword'),
     props: { role: 'patient' },
   },
-  { path: '/doctor/reset-password/:id/:token', view: () => import('./views/ResetPassword'), props: { role: 'doctor' } },
-  { path: '/patient/verify-email/:token', view: () => import('./views/VerifyEmail'), props: { role: 'patient' } },
-  { path: '/doctor/verify-email/:token', view: () => import('./views/VerifyEmail'), props: { role: 'doctor' } },
+  {
+    path: '/doctor/reset-password/:id/:token',
+    title: 'Reset password',
+    view: () => import('./views/ResetPassword'),
+    props: { role: 'doctor' },
+  },
+  {
+    path: '/patient/verify-email/:token',
+    title: 'Verify e-mail',
+    view: () => import('./views/VerifyEmail'),
+    props: { role: 'patient' },
+  },
+  {
+    path: '/doctor/verify-email/:token',
+    title: 'Verify e-mail',
+    view: () => import('./views/VerifyEmail'),
+    props: { role: 'doctor' },
+  },
 ];
 
 export default routes;

@@ -1,5 +1,6 @@
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useId, type ReactNode } from 'react';
 import styled from 'styled-components';
+import type { Role } from '@careloop/shared-contracts';
 import { ButtonLink, Card, Row } from './components';
 import { PendingEmailNotice } from './PendingEmailNotice';
 import { theme } from './theme';
@@ -30,9 +31,11 @@ export function DashboardCard({
   actions: CardAction[];
   children?: ReactNode;
 }) {
+  // an id from React, not from the title: "card-Medical Records" would be two id references
+  const titleId = useId();
   return (
-    <Card aria-labelledby={`card-${title}`}>
-      <Title id={`card-${title}`}>{title}</Title>
+    <Card aria-labelledby={titleId}>
+      <Title id={titleId}>{title}</Title>
       <Text>{text}</Text>
       {children}
       <Row>
@@ -43,6 +46,33 @@ export function DashboardCard({
         ))}
       </Row>
     </Card>
+  );
+}
+
+const State = styled.p<{ $on: boolean }>`
+  margin: -0.5rem 0 1rem;
+  font-weight: 600;
+  color: ${({ $on }) => ($on ? theme.color.success : theme.color.muted)};
+`;
+
+/**
+ * The dashboard's two-factor card, the same for both roles: whether it is on, and the way to set it
+ * up or manage it. The state line keeps its height before the profile arrives (nothing moves).
+ */
+export function TwoFactorCard({ role, enabled }: { role: Role; enabled: boolean | undefined }) {
+  return (
+    <DashboardCard
+      title="Two-Factor Authentication"
+      text="Protect your account with a code from an authenticator app."
+      actions={[
+        { text: enabled ? 'Manage' : 'Set up', to: `/${role}/enable2fa` },
+        { text: 'Signed-in devices', to: `/${role}/sessions` },
+      ]}
+    >
+      <State $on={enabled === true} data-testid="two-factor-state">
+        {enabled === undefined ? '\u00a0' : enabled ? 'On' : 'Off'}
+      </State>
+    </DashboardCard>
   );
 }
 

@@ -13,7 +13,7 @@ import {
   useSession,
   verifyLoginCode,
 } from '@careloop/shared-auth';
-import { Banner, Button, Heading, Narrow, Page, Row } from './components';
+import { Banner, Button, Heading, Narrow, Page, Row, TextButton } from './components';
 import { FormTextField } from './fields';
 import { SchemaForm } from './SchemaForm';
 import { useSchemaForm } from './formSchemas';
@@ -31,6 +31,8 @@ export function Login({ role }: { role: Role }) {
   const startSession = useSession((s) => s.login);
   const credentials = useSchemaForm(LoginBody, { email: '', password: '' });
   const codeForm = useSchemaForm(CodeForm, { code: '' });
+  // The code step asks for the app's code; a person without their phone switches to a recovery code.
+  const [useRecoveryCode, setUseRecoveryCode] = useState(false);
   const [params] = useSearchParams();
   // Google sign-in for an account with two-factor on comes back asking for the code step.
   const [accountId, setAccountId] = useState<string | null>(() =>
@@ -85,23 +87,47 @@ export function Login({ role }: { role: Role }) {
         {googleError && <Banner tone="error">{googleError}</Banner>}
         {accountId ? (
           <SchemaForm key="code" form={codeForm} onSubmit={({ code }) => submitCode(code)}>
-            <p>Enter the 6-digit code from your authenticator app — or, if you lost it, one of your recovery codes.</p>
-            <FormTextField
-              name="code"
-              label="2FA Code"
-              autoComplete="one-time-code"
-              autoCapitalize="characters"
-              spellCheck={false}
-              maxLength={13}
-              required
-              autoFocus
-            />
+            {useRecoveryCode ? (
+              <FormTextField
+                key="recovery"
+                name="code"
+                label="Recovery code"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={13}
+                required
+                autoFocus
+              />
+            ) : (
+              <FormTextField
+                key="app"
+                name="code"
+                label="6-digit code from your authenticator app"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                maxLength={6}
+                required
+                autoFocus
+              />
+            )}
             {failed && <Banner tone="error">{failed}</Banner>}
             <Row>
               <Button type="submit" disabled={codeForm.formState.isSubmitting}>
                 Verify
               </Button>
             </Row>
+            <p>
+              <TextButton
+                onClick={() => {
+                  codeForm.reset({ code: '' });
+                  setFailed(null);
+                  setUseRecoveryCode(!useRecoveryCode);
+                }}
+              >
+                {useRecoveryCode ? 'Use the code from your authenticator app' : 'Lost your phone? Use a recovery code'}
+              </TextButton>
+            </p>
           </SchemaForm>
         ) : (
           <SchemaForm key="credentials" form={credentials} onSubmit={submitCredentials}>

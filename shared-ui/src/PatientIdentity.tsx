@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import type { AssignedPatient } from '@careloop/shared-contracts';
 import { useDoctorProfile } from '@careloop/shared-auth';
+import { usePageSubject } from './DocumentTitle';
 import { theme } from './theme';
 
 /** What tells one patient from another of the same name: name, date of birth and e-mail. */
@@ -78,6 +79,8 @@ export function AssignedPatientIdentity({
 }) {
   const { data } = useDoctorProfile();
   const patient = data?.doctor.assignedPatients.find((p) => p.patient === patientId);
+  // shown whole, the patient is what the page is about: the title names them too
+  usePageSubject(inline ? undefined : (patient?.name ?? (fallbackName || undefined)));
   if (inline) return <>{patient ? patientIdentityText(patient) : fallbackName}</>;
   if (patient) return <PatientIdentity patient={patient} />;
   return <strong>{fallbackName}</strong>;

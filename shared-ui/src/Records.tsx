@@ -11,6 +11,7 @@ import { ClinicTimeZoneNote, useClinicTime } from './dates';
 import { HealthRecordDownload } from './HealthRecordDownload';
 import { ListDetail, PickList } from './ListDetail';
 import { AssignedPatientIdentity } from './PatientIdentity';
+import { usePageSubject } from './DocumentTitle';
 import { SummaryText } from './SummaryText';
 import { theme } from './theme';
 import { VitalSignTrends } from './VitalSignTrends';
@@ -258,6 +259,8 @@ export function RecordPage({ role, id }: { role: Role; id: string }) {
   const record = useMedicalRecord(id);
   // the record form navigates here with { saved: true }
   const saved = (useLocation().state as { saved?: boolean } | null)?.saved === true;
+  // a doctor's tab names whose record it is; a patient's own record needs no name
+  usePageSubject(role === 'doctor' ? record.data?.biodata.name : undefined);
   // a record opens at its top, where its assessment is (not at the scroll of the long form before it)
   useEffect(() => {
     if (document.scrollingElement) document.scrollingElement.scrollTop = 0;

@@ -1,6 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Role } from '@careloop/shared-contracts';
 import { RequireSession } from '@careloop/shared-auth';
+import { RouteTitle } from './DocumentTitle';
 import { SessionHandoff } from './SessionHandoff';
 
 /**
@@ -22,6 +23,8 @@ export interface RemoteNavEntry {
  */
 export interface RemoteRoute {
   path: string;
+  /** what the page is, for its `<title>` ("Medical records" → "Medical records — CareLoop") */
+  title: string;
   /** the view, fetched the first time it is shown (a chunk of its own) */
   // Views take their own props (e.g. Login's role), given in `props`.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,12 +40,14 @@ export interface RemoteRoute {
   nav?: RemoteNavEntry;
 }
 
-/** The guards a route asks for, the same in the shell and in a standalone host. */
-export function guardRoute({ access, sessionFromQuery, beforeMfa }: RemoteRoute, view: ReactNode): ReactNode {
-  if (!access) return view;
+/** The guards and the title a route asks for, the same in the shell and in a standalone host. */
+export function guardRoute({ access, sessionFromQuery, beforeMfa, title }: RemoteRoute, view: ReactNode): ReactNode {
+  // A remote released before routes had titles sends none: the page is then just "CareLoop".
+  const titled = <RouteTitle title={title}>{view}</RouteTitle>;
+  if (!access) return titled;
   const guarded = (
     <RequireSession role={access} beforeMfa={beforeMfa}>
-      {view}
+      {titled}
     </RequireSession>
   );
   return sessionFromQuery ? <SessionHandoff role={access}>{guarded}</SessionHandoff> : guarded;

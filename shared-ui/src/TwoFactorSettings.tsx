@@ -146,7 +146,10 @@ export function TwoFactorSettings({ role }: { role: Role }) {
         setOutcome(verify ? 'success' : 'failure');
         if (verify) {
           // On now: the api answers everything again; the new recovery codes are shown this once.
+          // The QR code and secret go at once: the page now shows the state it is in.
           useMfaGate.getState().setRequired(false);
+          setOn(false);
+          setSetup(null);
           if (codes) setRecoveryCodes(codes);
           void refreshAccount();
         }
@@ -183,7 +186,9 @@ export function TwoFactorSettings({ role }: { role: Role }) {
           It is currently on for your account: every login asks for a code after your password.
         </Banner>
       )}
-      {account.data?.twoFactorEnabled && !on && (
+      {outcome === 'success' && <Banner tone="success">{OUTCOME_TEXT.success}</Banner>}
+      {recoveryCodes && <NewRecoveryCodes codes={recoveryCodes} onSaved={() => navigate(`/${role}/dashboard`)} />}
+      {account.data?.twoFactorEnabled && !on && !recoveryCodes && (
         <TurnOffForm
           aria-label="Turn off two-factor authentication"
           onSubmit={(e) => {
@@ -239,8 +244,7 @@ export function TwoFactorSettings({ role }: { role: Role }) {
             autoComplete="one-time-code"
             maxLength={6}
           />
-          {outcome && <Banner tone={outcome === 'success' ? 'success' : 'error'}>{OUTCOME_TEXT[outcome]}</Banner>}
-          {recoveryCodes && <NewRecoveryCodes codes={recoveryCodes} onSaved={() => navigate(`/${role}/dashboard`)} />}
+          {outcome && outcome !== 'success' && <Banner tone="error">{OUTCOME_TEXT[outcome]}</Banner>}
         </Setup>
       )}
       {account.data?.twoFactorEnabled && !recoveryCodes && <RecoveryCodesPanel role={role} />}

@@ -39,6 +39,17 @@ export const ButtonLink = styled(Link)<{ $variant?: 'primary' | 'secondary' | 'd
   ${buttonLook}
 `;
 
+/** An action that reads as a link in running text ("Use a recovery code"): a button, for what it does. */
+export const TextButton = styled.button.attrs({ type: 'button' })`
+  background: none;
+  border: 0;
+  padding: 0;
+  font: inherit;
+  color: ${theme.color.primary};
+  text-decoration: underline;
+  cursor: pointer;
+`;
+
 export const Page = styled.main`
   max-width: 1100px;
   margin: 0 auto;

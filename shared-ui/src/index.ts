@@ -4,6 +4,7 @@ export * from './fields';
 export * from './MultiStepForm';
 export * from './StandaloneHost';
 export * from './RemoteRoutes';
+export * from './DocumentTitle';
 export * from './Login';
 export * from './forms';
 export * from './DashboardCards';

@@ -88,6 +88,11 @@ describe('two-factor settings', () => {
     expect(calls('POST', '/patient/verifyqrCode')).toHaveLength(0);
     expect(await screen.findByText('Verification Successful!', {}, { timeout: 3000 })).toBeInTheDocument();
     expect(calls('POST', '/patient/verifyqrCode').map((r) => r.body)).toEqual([{ code: '123456' }]);
+    // on now: the QR code, the secret and the code field are gone, and the switch is back off
+    expect(screen.queryByTestId('totp-secret')).not.toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: /QR code/ })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Verification code')).not.toBeInTheDocument();
+    expect(screen.getByRole('switch')).not.toBeChecked();
   });
 
   test('turning it on shows the ten recovery codes once; Continue only after "I have saved these codes"', async () => {

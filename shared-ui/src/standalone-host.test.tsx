@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
 import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
@@ -8,9 +8,19 @@ import { standaloneBasename, standaloneRoutes } from './StandaloneHost';
 
 // A remote's list, as remote-patient/src/routes.ts writes it.
 const ROUTES: RemoteRoute[] = [
-  { path: '/patient/signup', view: async () => ({ default: () => <p>signup view</p> }) },
-  { path: '/patient/dashboard', view: async () => ({ default: () => <p>dashboard view</p> }), access: 'patient' },
-  { path: '/patient/edit', view: async () => ({ default: () => <p>edit view</p> }), access: 'patient' },
+  { path: '/patient/signup', title: 'Patient sign-up', view: async () => ({ default: () => <p>signup view</p> }) },
+  {
+    path: '/patient/dashboard',
+    title: 'Patient dashboard',
+    view: async () => ({ default: () => <p>dashboard view</p> }),
+    access: 'patient',
+  },
+  {
+    path: '/patient/edit',
+    title: 'Personal information',
+    view: async () => ({ default: () => <p>edit view</p> }),
+    access: 'patient',
+  },
 ];
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
@@ -46,6 +56,8 @@ test('signed in, the start page is the dashboard; Log Out goes back to the login
   useSession.getState().login('t', 'patient');
   const router = renderAt('/');
   expect(await screen.findByText('dashboard view')).toBeInTheDocument();
+  // the route's title, as the shell gives it too (guardRoute)
+  await waitFor(() => expect(document.title).toBe('Patient dashboard — CareLoop'));
   fireEvent.click(screen.getByRole('button', { name: 'Log Out' }));
   expect(await screen.findByRole('heading', { name: 'Patient Sign In' })).toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/login/patient');

@@ -29,6 +29,7 @@ const LISTS: Record<string, Declared[]> = {
 const routeList = (remote: string): RemoteRoute[] =>
   LISTS[remote].map(([path, access, nav]) => ({
     path,
+    title: path,
     access,
     nav,
     view: async () => ({ default: () => <p>{`view ${remote}${path}`}</p> }),

@@ -29,6 +29,7 @@ import {
   splitList,
   useFormDraft,
   useSchemaForm,
+  usePageSubject,
 } from '@careloop/shared-ui';
 
 const COURSES = ['days', 'until', 'long-term'] as const;
@@ -73,6 +74,7 @@ export default function CreatePrescription() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { loaded, patient, doctorId } = useAssignedPatient(id);
+  usePageSubject(patient?.name);
   const form = useSchemaForm(PrescriptionForm, {
     prescribedDrug: '',
     dosage: '',

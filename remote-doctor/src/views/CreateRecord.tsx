@@ -34,6 +34,7 @@ import {
   splitList,
   useFormDraft,
   useSchemaForm,
+  usePageSubject,
 } from '@careloop/shared-ui';
 import { useAssignedPatient } from './useAssignedPatient';
 import { useDrugAlerts } from './useDrugAlerts';
@@ -91,6 +92,7 @@ export default function CreateRecord() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { loaded, patient, doctorId } = useAssignedPatient(id);
+  usePageSubject(patient?.name);
   // Checked on Next and Finish only (the schema's default mode): a check on blur would move the
   // Next button between a press and its release, and the click would be lost.
   const form = useSchemaForm(RecordForm, { ...recordDefaults, vitalsCheck: recordFormCheckDefaults() });

@@ -8,6 +8,7 @@ import {
   ProfileSummary,
   joinList,
   VerifyEmailBanner,
+  TwoFactorCard,
 } from '@careloop/shared-ui';
 import { Worklist } from './Worklist';
 
@@ -69,14 +70,7 @@ export default function Dashboard() {
           text="See your account's sign-ins, failed sign-ins and password, e-mail and two-factor changes."
           actions={[{ text: 'See access history', to: '/doctor/access-history' }]}
         />
-        <DashboardCard
-          title="Two-Factor Authentication"
-          text="Protect your account with a code from an authenticator app."
-          actions={[
-            { text: 'Set up', to: '/doctor/enable2fa' },
-            { text: 'Signed-in devices', to: '/doctor/sessions' },
-          ]}
-        />
+        <TwoFactorCard role="doctor" enabled={doctor?.twoFactorEnabled} />
         {/* The original used the relative path "reminder"; absolute, so it also works when the dashboard shows at /. */}
         <DashboardCard
           title="Send Reminder"

@@ -9,6 +9,7 @@ import {
   PatientIdentity,
   PickerField,
   patientIdentityText,
+  usePageSubject,
 } from '@careloop/shared-ui';
 
 /** /doctor/dashboard/medical-files: the files of one assigned patient at a time. */
@@ -18,6 +19,7 @@ export default function MedicalFiles() {
   // Chosen by id and labelled with date of birth and e-mail: two patients may share a name.
   const [patientId, setPatientId] = useState('');
   const chosen = patients.find((p) => p.patient === patientId) ?? patients[0];
+  usePageSubject(chosen?.name);
   return (
     <Page>
       <Heading>Medical files</Heading>

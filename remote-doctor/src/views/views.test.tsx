@@ -111,6 +111,10 @@ test('dashboard: profile summary and the doctor cards, Send Reminder included', 
     ]),
   );
   expect(screen.getByRole('heading', { name: 'Send Reminder' })).toBeInTheDocument();
+  // every card is a region named by its title (names with spaces included), and 2FA says its state
+  for (const name of ['Files', 'Medical Records', 'Connect to Patients', 'Access history', 'Send Reminder'])
+    expect(screen.getByRole('region', { name })).toBeInTheDocument();
+  expect(within(screen.getByRole('region', { name: 'Two-Factor Authentication' })).getByText('Off')).toBeInTheDocument();
   // The worklist answers after the profile: wait for it rather than race it.
   expect(await within(screen.getByLabelText('Assigned patients')).findByText('No assigned patients found')).toBeInTheDocument();
 });

@@ -10,6 +10,7 @@ import {
   ProfileSummary,
   TwoFactorSuggestion,
   VerifyEmailBanner,
+  TwoFactorCard,
 } from '@careloop/shared-ui';
 
 export default function Dashboard() {
@@ -80,14 +81,7 @@ export default function Dashboard() {
           text="See who opened or changed your records, prescriptions and files, and when."
           actions={[{ text: 'See access history', to: '/patient/access-history' }]}
         />
-        <DashboardCard
-          title="Two-Factor Authentication"
-          text="Protect your account with a code from an authenticator app."
-          actions={[
-            { text: 'Set up', to: '/patient/enable2fa' },
-            { text: 'Signed-in devices', to: '/patient/sessions' },
-          ]}
-        />
+        <TwoFactorCard role="patient" enabled={patient?.twoFactorEnabled} />
       </Grid>
       {/* After the cards: it appears once the profile has come, and moves nothing already shown (CLS). */}
       <TwoFactorSuggestion role="patient" twoFactorEnabled={patient?.twoFactorEnabled} />

@@ -74,7 +74,7 @@ test('two-factor login: the code field and Verify replace the credentials; a wro
   type('Email', 'lee@example.com');
   type('Password', 'a long passphrase');
   fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
-  const code = await screen.findByLabelText('2FA Code');
+  const code = await screen.findByLabelText('6-digit code from your authenticator app');
   expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
   fireEvent.change(code, { target: { value: '000000' } });
   fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
@@ -128,9 +128,30 @@ test('a code for the other role is not exchanged', async () => {
   expect(fake.requests).toHaveLength(0);
 });
 
+test('the code step names its field, and a person without their phone switches to a recovery code', async () => {
+  renderRoutes(`/login/doctor?twoFactorRequired=true&doctorId=${DOCTOR_ID}&role=doctor`);
+  const app = await screen.findByLabelText('6-digit code from your authenticator app');
+  expect(app).toHaveAttribute('inputmode', 'numeric');
+  expect(app).toHaveAttribute('maxlength', '6');
+  fireEvent.click(screen.getByRole('button', { name: 'Lost your phone? Use a recovery code' }));
+  const recovery = await screen.findByLabelText('Recovery code');
+  expect(recovery).toHaveAttribute('maxlength', '13');
+  expect(screen.queryByLabelText('6-digit code from your authenticator app')).not.toBeInTheDocument();
+  fireEvent.change(recovery, { target: { value: 'ABCDE-FGHJK' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+  await waitFor(() =>
+    expect(fake.requests.filter((r) => r.path === '/doctor/verify2FA').map((r) => r.body)).toEqual([
+      { doctorId: DOCTOR_ID, code: 'ABCDEFGHJK' },
+    ]),
+  );
+  expect(await screen.findByRole('alert')).toHaveTextContent(CODE_REFUSED);
+  fireEvent.click(screen.getByRole('button', { name: 'Use the code from your authenticator app' }));
+  expect(await screen.findByLabelText('6-digit code from your authenticator app')).toHaveValue('');
+});
+
 test('Google sign-in of an account with two-factor on opens the code step', async () => {
   renderRoutes(`/login/doctor?twoFactorRequired=true&doctorId=${DOCTOR_ID}&role=doctor`);
-  expect(await screen.findByLabelText('2FA Code')).toBeInTheDocument();
+  expect(await screen.findByLabelText('6-digit code from your authenticator app')).toBeInTheDocument();
   expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
 });
 
@@ -205,7 +226,7 @@ test("login checks with the api's schema: a malformed e-mail or code is shown be
   expect(fake.requests).toHaveLength(0);
   type('Email', 'lee@example.com');
   fireEvent.click(screen.getByRole('button', { name: 'Log In' }));
-  const code = await screen.findByLabelText('2FA Code');
+  const code = await screen.findByLabelText('6-digit code from your authenticator app');
   fireEvent.change(code, { target: { value: '12345' } });
   fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
   await waitFor(() => expect(code).toHaveAccessibleDescription('The code is 6 digits'));
