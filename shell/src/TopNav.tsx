@@ -142,6 +142,7 @@ const CREATE_ACCOUNT = [
   { to: '/doctor/signup', text: 'As Doctor' },
 ];
 const PAGES = [
+  { to: '/features', text: 'Features' },
   { to: '/contact', text: 'Contact' },
   { to: '/team', text: 'Team' },
   { to: '/about', text: 'About' },

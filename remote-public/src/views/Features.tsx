@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useLocation } from '@careloop/shared-router';
 import styled from 'styled-components';
 import { ButtonLink, Row, theme } from '@careloop/shared-ui';
 import { CheckIcon } from './icons';
@@ -33,6 +35,53 @@ const SHARED_FEATURES = [
   { title: 'Two-factor authentication', text: 'Protect your account with an authenticator app.' },
   { title: 'Secure sign-in', text: 'Log in with your password; patients may also use Google sign-in.' },
   { title: 'Password reset', text: 'Reset a forgotten password by e-mail in a few steps.' },
+];
+
+/** The published guidance the decision support follows; each alert names its source too (api/CLINICAL.md). */
+const GUIDELINES = [
+  {
+    title: 'National Early Warning Score 2 (Royal College of Physicians, 2017)',
+    text: 'Scores the vital signs of every record and gives the clinical response the score calls for.',
+  },
+  {
+    title: 'Sepsis: recognition, diagnosis and early management (NICE NG51)',
+    text: 'Flags possible sepsis from the vital signs and the history.',
+  },
+  {
+    title: 'Resuscitation Council UK, Adult Advanced Life Support (2021)',
+    text: 'Names the findings that call for an emergency response.',
+  },
+  {
+    title: 'British National Formulary, Appendix 1: interactions',
+    text: 'Checks each new prescription against the patient’s other medicines, with the products’ own Summaries of Product Characteristics.',
+  },
+];
+
+const INSIGHTS = [
+  {
+    title: 'A decision-support summary of every record',
+    text: 'The record’s findings in order of urgency, its early warning score, and what could not be checked because it was not recorded.',
+  },
+  {
+    title: 'Allergy and interaction alerts as you prescribe',
+    text: 'A medicine the patient is allergic to, or one that interacts with what they take, is flagged before the prescription is saved.',
+  },
+  {
+    title: 'Trends over time',
+    text: 'Each vital sign charted across the patient’s records, so a slow change is seen.',
+  },
+];
+
+const RESOURCES = [
+  { title: 'Help and support', text: 'Write to the support team from the Contact page; we answer every message.' },
+  {
+    title: 'Your data, your record',
+    text: 'Patients can download their whole health record as a PDF, and see who opened or changed it and when.',
+  },
+  {
+    title: 'For developers',
+    text: 'CareLoop speaks HL7 FHIR R4: other systems can read the records a patient shares, with the patient’s consent.',
+  },
 ];
 
 const Columns = styled.div`
@@ -102,8 +151,13 @@ function FeatureList({ items }: { items: { title: string; text: string }[] }) {
   );
 }
 
-/** /features: what patients and doctors can do (SPEC §1). */
+/** /features: what patients and doctors can do (SPEC §1); the footer's guidelines, insights and resources. */
 export default function Features() {
+  // The footer links to sections here (/features#insights): the router does not scroll to a hash.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash) document.getElementById(hash.slice(1))?.scrollIntoView();
+  }, [hash]);
   return (
     <PublicPage
       eyebrow="Features"
@@ -126,6 +180,24 @@ export default function Features() {
         <SectionTitle id="features-everyone">For everyone</SectionTitle>
         <Panel as="div">
           <FeatureList items={SHARED_FEATURES} />
+        </Panel>
+      </Section>
+      <Section aria-labelledby="clinical-guidelines">
+        <SectionTitle id="clinical-guidelines">Clinical guidelines</SectionTitle>
+        <Panel as="div">
+          <FeatureList items={GUIDELINES} />
+        </Panel>
+      </Section>
+      <Section aria-labelledby="insights">
+        <SectionTitle id="insights">Insights</SectionTitle>
+        <Panel as="div">
+          <FeatureList items={INSIGHTS} />
+        </Panel>
+      </Section>
+      <Section aria-labelledby="resources">
+        <SectionTitle id="resources">Resources</SectionTitle>
+        <Panel as="div">
+          <FeatureList items={RESOURCES} />
         </Panel>
       </Section>
       <Section aria-labelledby="features-start">

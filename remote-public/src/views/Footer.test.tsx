@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from '@careloop/shared-router';
-import { Footer } from './Footer';
+import { Footer, copyright } from './Footer';
 
 const renderFooter = () =>
   render(
@@ -27,28 +27,24 @@ describe('Footer', () => {
     for (const l of links) expect(l.getAttribute('href')).toMatch(/^\/[a-z]/);
   });
 
-  it('has four labelled social-media links with an inline icon', () => {
+  it('links each label to the section it names, and no link goes nowhere', () => {
     renderFooter();
-    const list = screen.getByRole('list', { name: 'CareLoop on social media' });
-    const social = within(list).getAllByRole('link');
-    expect(social).toHaveLength(4);
-    expect(social.map((a) => a.getAttribute('aria-label'))).toEqual([
-      'CareLoop on Facebook',
-      'CareLoop on X (Twitter)',
-      'CareLoop on LinkedIn',
-      'CareLoop on Instagram',
-    ]);
-    for (const a of social) {
-      expect(a).toHaveAttribute('rel', 'noopener noreferrer');
-      expect(a.getAttribute('href')).not.toMatch(/^https?:/);
-      const svg = a.querySelector('svg');
-      expect(svg).not.toBeNull();
-      expect(svg).toHaveAttribute('aria-hidden', 'true');
-    }
+    const nav = screen.getByRole('navigation', { name: 'Footer' });
+    expect(within(nav).getByRole('link', { name: 'Clinical Guidelines' })).toHaveAttribute(
+      'href',
+      '/features#clinical-guidelines',
+    );
+    expect(within(nav).getByRole('link', { name: 'Insights' })).toHaveAttribute('href', '/features#insights');
+    expect(within(nav).getByRole('link', { name: 'Resources' })).toHaveAttribute('href', '/features#resources');
+    for (const a of screen.getByRole('contentinfo').querySelectorAll('a')) expect(a.getAttribute('href')).not.toMatch(/^#?$/);
   });
 
-  it('shows the 2024 copyright line in the contentinfo landmark', () => {
+  it('says the years from 2024 to the current one in the contentinfo landmark', () => {
     renderFooter();
-    expect(within(screen.getByRole('contentinfo')).getByText('© 2024 CareLoop. All rights reserved.')).toBeInTheDocument();
+    const year = new Date().getFullYear();
+    expect(
+      within(screen.getByRole('contentinfo')).getByText(`© 2024–${year} CareLoop. All rights reserved.`),
+    ).toBeInTheDocument();
+    expect(copyright(new Date('2031-06-01'))).toBe('© 2024–2031 CareLoop. All rights reserved.');
   });
 });

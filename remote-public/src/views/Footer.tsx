@@ -1,27 +1,19 @@
-import type { ComponentType, SVGProps } from 'react';
 import { Link } from '@careloop/shared-router';
 import styled from 'styled-components';
 import { CONTACT_EMAIL } from '@careloop/shared-contracts';
 import { theme } from '@careloop/shared-ui';
-import { FacebookIcon, InstagramIcon, LinkedInIcon, XIcon } from './icons';
 
 export const FOOTER_LINKS: { label: string; to: string }[] = [
   { label: 'For Clinicians', to: '/doctor/signup' },
-  { label: 'Clinical Guidelines', to: '/features' },
-  { label: 'Insights', to: '/features' },
-  { label: 'Resources', to: '/team' },
+  { label: 'Clinical Guidelines', to: '/features#clinical-guidelines' },
+  { label: 'Insights', to: '/features#insights' },
+  { label: 'Resources', to: '/features#resources' },
   { label: 'About', to: '/about' },
   { label: 'Support', to: '/contact' },
 ];
 
-export const SOCIAL_LINKS: { label: string; href: string; Icon: ComponentType<SVGProps<SVGSVGElement>> }[] = [
-  { label: 'CareLoop on Facebook', href: '#', Icon: FacebookIcon },
-  { label: 'CareLoop on X (Twitter)', href: '#', Icon: XIcon },
-  { label: 'CareLoop on LinkedIn', href: '#', Icon: LinkedInIcon },
-  { label: 'CareLoop on Instagram', href: '#', Icon: InstagramIcon },
-];
-
-export const COPYRIGHT = '© 2024 CareLoop. All rights reserved.';
+/** From the year CareLoop began to the current one (the build's year on a prerendered page). */
+export const copyright = (now = new Date()) => `© 2024–${now.getFullYear()} CareLoop. All rights reserved.`;
 
 /** The mission every public page states (SPEC §1): in the footer, so no page can leave it out. */
 export const MISSION =
@@ -86,32 +78,6 @@ const LinkList = styled.ul`
   }
 `;
 
-const SocialList = styled.ul`
-  list-style: none;
-  margin: 0;
-  padding: 0;
-  display: flex;
-  gap: 0.6rem;
-
-  a {
-    display: inline-flex;
-    align-items: center;
-    justify-content: center;
-    width: 44px;
-    height: 44px;
-    border-radius: 50%;
-    color: #ffffff;
-    border: 1px solid rgba(255, 255, 255, 0.45);
-    transition: background-color 0.2s;
-  }
-  a:hover {
-    background: rgba(255, 255, 255, 0.14);
-  }
-  a:focus-visible {
-    outline-color: #ffffff;
-  }
-`;
-
 const Legal = styled.p`
   max-width: 1100px;
   margin: 0 auto;
@@ -121,7 +87,7 @@ const Legal = styled.p`
   text-align: center;
 `;
 
-/** The public pages' footer (SPEC §1): the mission, the contact e-mail, six links, four social icons, the copyright line. */
+/** The public pages' footer (SPEC §1): the mission, the contact e-mail, six links, the copyright line (no social-media icons: CareLoop has no accounts to link to). */
 export function Footer() {
   return (
     <Bar>
@@ -142,17 +108,8 @@ export function Footer() {
             </LinkList>
           </nav>
         </div>
-        <SocialList aria-label="CareLoop on social media">
-          {SOCIAL_LINKS.map(({ label, href, Icon }) => (
-            <li key={label}>
-              <a href={href} aria-label={label} title={label} rel="noopener noreferrer">
-                <Icon />
-              </a>
-            </li>
-          ))}
-        </SocialList>
       </Inner>
-      <Legal>{COPYRIGHT}</Legal>
+      <Legal>{copyright()}</Legal>
     </Bar>
   );
 }

@@ -45,7 +45,9 @@ describe('Landing hero and banner', () => {
   it('has a main landmark and the footer', () => {
     renderLanding();
     expect(screen.getByRole('main')).toBeInTheDocument();
-    expect(screen.getByRole('contentinfo')).toHaveTextContent('© 2024 CareLoop. All rights reserved.');
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(
+      `© 2024–${new Date().getFullYear()} CareLoop. All rights reserved.`,
+    );
   });
 });
 

@@ -23,38 +23,6 @@ function Svg({ children, ...rest }: IconProps) {
   );
 }
 
-export const FacebookIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path
-      d="M15 3h-2.5A3.5 3.5 0 0 0 9 6.5V10H6.5v3.5H9V21h3.5v-7.5h2.8l.7-3.5h-3.5V7.2c0-.7.5-1.2 1.2-1.2H15z"
-      fill="currentColor"
-      stroke="none"
-    />
-  </Svg>
-);
-
-export const XIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 4h4.2L20 20h-4.2z" />
-    <path d="M19.5 4l-6.3 7M10.8 13L4.5 20" />
-  </Svg>
-);
-
-export const LinkedInIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="3" y="3" width="18" height="18" rx="3" />
-    <path d="M7.5 10.5V17M7.5 7.2v.1M11 17v-6.5M11 13.2c0-1.6 1.2-2.7 2.6-2.7s2.4 1 2.4 2.7V17" />
-  </Svg>
-);
-
-export const InstagramIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="3" y="3" width="18" height="18" rx="5" />
-    <circle cx="12" cy="12" r="4" />
-    <circle cx="17.3" cy="6.7" r="0.6" fill="currentColor" />
-  </Svg>
-);
-
 export const CheckIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M5 12.5l4.5 4.5L19 7.5" />
