@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { HTTPError } from 'ky';
 import {
   ENDPOINTS,
   OverrideRequired,
   PAGE_SIZE,
   type MedicalRecordCreate,
+  type AuditKind,
   type MedicationAlert,
   type Pregnancy,
   type PrescriptionCreate,
@@ -112,11 +113,15 @@ export const fetchDrugAlerts = (patientId: string, drug: string, typedAllergies:
  * GET /patient/audit (who accessed the patient's records, prescriptions and files, and the
  * account's security log) or GET /doctor/audit (the doctor account's security log).
  */
-export const useAccessHistory = (page = 1, role: Role = 'patient') =>
+export const useAccessHistory = (page = 1, role: Role = 'patient', kind?: AuditKind) =>
   useQuery({
-    queryKey: ['access-history', role, page],
+    queryKey: ['access-history', role, kind ?? 'all', page],
+    // the last page stays on screen (marked busy) while another page or filter loads: nothing jumps
+    placeholderData: keepPreviousData,
     queryFn: () =>
-      call(role === 'patient' ? ENDPOINTS.accessHistory : ENDPOINTS.doctorAccessHistory, { query: { page, limit: 20 } }),
+      call(role === 'patient' ? ENDPOINTS.accessHistory : ENDPOINTS.doctorAccessHistory, {
+        query: { page, limit: 20, ...(kind ? { kind } : {}) },
+      }),
   });
 
 /** GET /pregnancy/{patientId}: under the records key (the assessments read it). Idle without a patient. */

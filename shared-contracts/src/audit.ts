@@ -2,9 +2,13 @@ import { z } from 'zod';
 import { page } from './common';
 
 /** GET /patient/audit and GET /doctor/audit: who read or changed the caller's records, prescriptions and files, and when. */
+/** Which of the rows: data access, the account's security log, or (absent) both. */
+export const AuditKind = z.enum(['access', 'security']);
+export type AuditKind = z.infer<typeof AuditKind>;
 export const AuditQuery = z.strictObject({
   page: z.coerce.number().int().min(1).max(100000).default(1),
   limit: z.coerce.number().int().min(1).max(100).default(20),
+  kind: AuditKind.optional(),
 });
 /**
  * What the audit log records: 'update' of a reminder is its cancelling; 'revoke' of an assignment
@@ -64,7 +68,7 @@ export const AuditEntry = z.object({
   entity: z.enum(AUDIT_ENTITIES),
   entityId: z.string().nullable(),
   /** 'security' for the account's own events (sign-in, 2FA, password…), 'access' for data access */
-  kind: z.enum(['access', 'security']),
+  kind: AuditKind,
   /** the client address of the viewer's own events only (null on rows of others: their address is theirs) */
   ip: z.string().nullable(),
   /** an 'override' row's reason and the stop alerts' substances ("Reason: … (stop: penicillin)"); null otherwise */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { AuditAction, AuditEntity, AuditEntry, Role, SecurityAction } from '@careloop/shared-contracts';
+import type { AuditAction, AuditEntity, AuditEntry, AuditKind, Role, SecurityAction } from '@careloop/shared-contracts';
 import { useAccessHistory } from '@careloop/shared-auth';
-import { Card, EmptyState, Heading, Page } from './components';
+import { Button, Card, EmptyState, Heading, Page, Row } from './components';
 import { NewerOlder } from './NewerOlder';
 import { ClinicTimeZoneNote, useClinicTime } from './dates';
 
@@ -135,13 +135,28 @@ const INTRO: Record<Role, string> = {
     'Sign-ins, failed sign-ins and changes to your password, e-mail or two-factor, with when and from where — every connection with a patient that ended, whoever ended it — and every stop alert you overrode, with your reason.',
 };
 
+/** The filter's choices: everything, data access, or the account's security log (sign-ins first to find). */
+const FILTERS: Record<Role, [AuditKind | undefined, string][]> = {
+  patient: [
+    [undefined, 'Everything'],
+    ['access', 'Access to your data'],
+    ['security', 'Sign-ins and account changes'],
+  ],
+  doctor: [
+    [undefined, 'Everything'],
+    ['access', 'Ended connections and overrides'],
+    ['security', 'Sign-ins and account changes'],
+  ],
+};
+
 /**
  * /{role}/access-history: the patient's data-access rows and security log, or the doctor's
  * security log (from the append-only audit log), newest first.
  */
 export function AccessHistoryView({ role }: { role: Role }) {
   const [page, setPage] = useState(1);
-  const { data } = useAccessHistory(page, role);
+  const [kind, setKind] = useState<AuditKind | undefined>();
+  const { data, isPlaceholderData } = useAccessHistory(page, role, kind);
   const { format: formatDateTime } = useClinicTime();
   const pages = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
   return (
@@ -150,11 +165,37 @@ export function AccessHistoryView({ role }: { role: Role }) {
       <p>{INTRO[role]}</p>
       <ClinicTimeZoneNote />
       <Card>
+        <Row role="group" aria-label="Show" style={{ marginBottom: '1rem' }}>
+          {FILTERS[role].map(([value, label]) => (
+            <Button
+              key={label}
+              type="button"
+              $variant={kind === value ? 'primary' : 'secondary'}
+              aria-pressed={kind === value}
+              onClick={() => {
+                setKind(value);
+                setPage(1);
+              }}
+            >
+              {label}
+            </Button>
+          ))}
+        </Row>
         {data?.items.length === 0 && (
-          <EmptyState>{role === 'patient' ? 'Nobody has accessed your medical data yet.' : 'Nothing recorded yet.'}</EmptyState>
+          <EmptyState>
+            {kind === 'security'
+              ? 'No sign-ins or account changes recorded yet.'
+              : role === 'patient'
+                ? 'Nobody has accessed your medical data yet.'
+                : 'Nothing recorded yet.'}
+          </EmptyState>
         )}
         {data && data.items.length > 0 && (
-          <table style={{ width: '100%', borderCollapse: 'collapse' }} aria-label="Access history">
+          <table
+            style={{ width: '100%', borderCollapse: 'collapse', opacity: isPlaceholderData ? 0.6 : 1 }}
+            aria-label="Access history"
+            aria-busy={isPlaceholderData}
+          >
             <thead>
               <tr style={{ textAlign: 'left' }}>
                 <th>When</th>

@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { SECURITY_ACTIONS, type AuditEntry, type Role } from '@careloop/shared-contracts';
 import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
@@ -53,7 +53,12 @@ const doctorItems: AuditEntry[] = [security('doctor', DOCTOR, 'Dr. Lee', 'passwo
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
-  const page = (items: AuditEntry[]) => ({ status: 200, body: { items, page: 1, limit: 20, total: items.length } });
+  // answers like the api: ?kind= keeps that kind of row only
+  const page = (all: AuditEntry[]) => (req: { path: string }) => {
+    const kind = new URL(req.path, 'http://x').searchParams.get('kind');
+    const items = kind ? all.filter((e) => e.kind === kind) : all;
+    return { status: 200, body: { items, page: 1, limit: 20, total: items.length } };
+  };
   fake = await startFakeApi({ 'GET /patient/audit': page(patientItems), 'GET /doctor/audit': page(doctorItems) });
   configureApi(fake.url);
 });
@@ -107,4 +112,17 @@ test('every security action has a sentence', () => {
   expect(describeSecurity('sign-in')).toBe('You signed in');
   expect(describeSecurity('sign-in-failed')).toBe('Someone tried to sign in with a wrong password');
   expect(describeSecurity('2fa-off')).toBe('Two-factor turned off');
+});
+
+test('the filter shows sign-ins and account changes alone, or data access alone, asking the api for that kind', async () => {
+  await rowsOf('patient');
+  const show = screen.getByRole('group', { name: 'Show' });
+  fireEvent.click(within(show).getByRole('button', { name: 'Sign-ins and account changes' }));
+  await waitFor(() => expect(within(screen.getByRole('table', { name: 'Access history' })).getAllByRole('row')).toHaveLength(4));
+  expect(within(show).getByRole('button', { name: 'Sign-ins and account changes' })).toHaveAttribute('aria-pressed', 'true');
+  expect(fake.requests.at(-1)!.path).toMatch(/[?&]kind=security(&|$)/);
+  fireEvent.click(within(show).getByRole('button', { name: 'Access to your data' }));
+  expect(await screen.findByText('viewed a medical record')).toBeInTheDocument();
+  await waitFor(() => expect(screen.queryByText('You signed in')).not.toBeInTheDocument());
+  expect(fake.requests.at(-1)!.path).toMatch(/[?&]kind=access(&|$)/);
 });

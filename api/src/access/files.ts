@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../adapters/db';
 import { medicalFiles } from '../db/schema';
+import { audit } from './audit';
 
 export type MedicalFileRow = typeof medicalFiles.$inferSelect;
 
@@ -20,14 +21,22 @@ export async function findFileByKey(db: Queryable, storageKey: string): Promise<
   return row;
 }
 
-/** pending → stored, only from pending: false when another request got there first. */
-export async function markStored(db: Queryable, id: string, size: number, at: Date): Promise<boolean> {
+/**
+ * pending → stored, only from pending: false when another request got there first. The file is
+ * audited as created by its patient (only patients upload, and only their own) here, when it
+ * exists, not when the upload URL was issued: a refused or abandoned upload leaves no
+ * "created a file" in the access history. Pass a transaction: the row and its audit go together.
+ */
+export async function markStored(db: Queryable, id: string, size: number, at: Date, ip: string | null): Promise<boolean> {
   const rows = await db
     .update(medicalFiles)
     .set({ status: 'stored', size, storedAt: at })
     .where(and(eq(medicalFiles.id, id), eq(medicalFiles.status, 'pending')))
-    .returning({ id: medicalFiles.id });
-  return rows.length === 1;
+    .returning({ patientId: medicalFiles.patientId });
+  if (rows.length !== 1) return false;
+  const { patientId } = rows[0];
+  await audit(db, { actorId: patientId, actorRole: 'patient', at, ip, action: 'create', entity: 'medical_file', entityId: id, patientId });
+  return true;
 }
 
 export async function markRejected(db: Queryable, id: string): Promise<void> {

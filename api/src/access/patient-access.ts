@@ -466,10 +466,8 @@ export class PatientAccess {
   async createUpload(patientId: string, fileName: string): Promise<string> {
     if (this.caller.role !== 'patient' || patientId !== this.caller.accountId) throw new HttpError(403, OWN_RECORD_ONLY);
     const storageKey = `${patientId}/${randomUUID()}.pdf`;
-    await this.db.transaction(async (tx) => {
-      const row = await insertPendingFile(tx, { patientId, storageKey, fileName, createdAt: this.actor.at });
-      await this.audit(tx, 'create', 'medical_file', patientId, row.id);
-    });
+    // Audited when the file is stored (markStored), so a refused upload is no phantom "created".
+    await insertPendingFile(this.db, { patientId, storageKey, fileName, createdAt: this.actor.at });
     return storageKey;
   }
 
@@ -514,7 +512,7 @@ export class PatientAccess {
       pending.map(async (row) => {
         try {
           const result = await storage.verify(row.storageKey, { maxBytes: opts.maxBytes });
-          if (result.status === 'stored') await markStored(this.db, row.id, result.size, now);
+          if (result.status === 'stored') await this.db.transaction((tx) => markStored(tx, row.id, result.size, now, null));
           else if (result.status === 'rejected') {
             opts.log.warn({ fileId: row.id, reason: result.reason }, 'uploaded object rejected and deleted');
             await markRejected(this.db, row.id);

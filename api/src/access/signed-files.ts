@@ -37,7 +37,7 @@ export async function signedDownload(
   });
 }
 
-/** The upload a signed PUT URL was issued for (its row was created, and audited, with the URL). */
+/** The upload a signed PUT URL was issued for (its row was created with the URL; audited once stored). */
 export const signedUploads = {
   find: (db: Db, storageKey: string) => findFileByKey(db, storageKey),
   /**
@@ -45,9 +45,9 @@ export const signedUploads = {
    * when the row already left pending (nothing placed). If the commit fails this throws, and the
    * caller takes the placed file back: a file is final only with its stored row.
    */
-  store: (db: Db, id: string, size: number, at: Date, place: () => Promise<void>) =>
+  store: (db: Db, id: string, size: number, at: Date, ip: string | null, place: () => Promise<void>) =>
     db.transaction(async (tx) => {
-      if (!(await markStored(tx, id, size, at))) return false;
+      if (!(await markStored(tx, id, size, at, ip))) return false;
       await place();
       return true;
     }),

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, SECURITY_ACTIONS, type Role, type SecurityAction } from '@careloop/shared-contracts';
+import { ENDPOINTS, SECURITY_ACTIONS, type AuditKind, type Role, type SecurityAction } from '@careloop/shared-contracts';
 import type { AppDeps } from '../../deps';
 import { auditLog, doctors, patients } from '../../db/schema';
 import { route } from '../../http/route';
@@ -25,6 +25,12 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       eq(auditLog.actorRole, role),
       inArray(auditLog.action, [...SECURITY_ACTIONS]),
     )!;
+
+  /** Narrowed to one kind of row, the same rule as each row's `kind` below (its action). */
+  const ofKind = (where: SQL, kind: AuditKind | undefined): SQL =>
+    kind === undefined
+      ? where
+      : and(where, (kind === 'security' ? inArray : notInArray)(auditLog.action, [...SECURITY_ACTIONS]))!;
 
   /**
    * A page of rows as `viewer` sees them. A client address is shown only on the viewer's own rows:
@@ -75,13 +81,13 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     route(app, deps, ENDPOINTS.accessHistory, async (request) => {
       const patientId = request.auth!.accountId;
-      const { page, limit } = request.query;
+      const { page, limit, kind } = request.query;
       const viewer = { role: 'patient' as const, accountId: patientId };
-      return pageOf(viewer, or(eq(auditLog.patientId, patientId), securityOf('patient', patientId))!, page, limit);
+      return pageOf(viewer, ofKind(or(eq(auditLog.patientId, patientId), securityOf('patient', patientId))!, kind), page, limit);
     });
 
     route(app, deps, ENDPOINTS.doctorAccessHistory, async (request) => {
-      const { page, limit } = request.query;
+      const { page, limit, kind } = request.query;
       const doctorId = request.auth!.accountId;
       // revokeAssignment writes the doctor's id as the assignment row's entity_id, whoever revoked.
       const assignmentEnded = and(
@@ -92,7 +98,7 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       // The doctor's own overrides of stop alerts, with their reasons: their record of the decision.
       const overrides = and(eq(auditLog.action, 'override'), eq(auditLog.actorId, doctorId), eq(auditLog.actorRole, 'doctor'))!;
       const viewer = { role: 'doctor' as const, accountId: doctorId };
-      return pageOf(viewer, or(securityOf('doctor', doctorId), assignmentEnded, overrides)!, page, limit);
+      return pageOf(viewer, ofKind(or(securityOf('doctor', doctorId), assignmentEnded, overrides)!, kind), page, limit);
     });
   };
 }

@@ -160,6 +160,38 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
     expect(await historyOf(await account(t, 'doctor', {}, { verified: false }))).toEqual([]);
   });
 
+  it.each(['patient', 'doctor'] as const)(
+    '?kind= narrows a %s history to data access or to the security log, totals included',
+    async (role) => {
+      const doctor = await account(t, 'doctor');
+      const patient = await account(t, 'patient');
+      await connect(t, doctor, patient);
+      // the patient reads and ends; both sign in once more
+      expect((await login(patient, PASSWORD)).statusCode).toBe(200);
+      expect((await login(doctor, PASSWORD)).statusCode).toBe(200);
+      const res = await t.app.inject({ method: 'DELETE', url: `/patient/doctors/${doctor.id}`, headers: bearer(patient.token) });
+      expect(res.statusCode).toBe(200);
+      const me = role === 'patient' ? patient : doctor;
+      const pageOf = async (query: string) => {
+        const r = await t.app.inject({ method: 'GET', url: `/${role}/audit?limit=100${query}`, headers: bearer(me.token) });
+        expect(r.statusCode).toBe(200);
+        return AuditPage.parse(r.json());
+      };
+      const all = await pageOf('');
+      const access = await pageOf('&kind=access');
+      const security = await pageOf('&kind=security');
+      expect(access.items.length).toBeGreaterThan(0);
+      expect(security.items.length).toBeGreaterThan(0);
+      expect(access.items.every((e) => e.kind === 'access')).toBe(true);
+      expect(security.items.every((e) => e.kind === 'security')).toBe(true);
+      expect(security.items.map((e) => e.action)).toContain('sign-in');
+      expect(access.total + security.total).toBe(all.total);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/${role}/audit?kind=everything`, headers: bearer(me.token) })).statusCode,
+      ).toBe(400);
+    },
+  );
+
   it('is append-only: UPDATE and DELETE of a security row are refused', async () => {
     const me = await account(t, 'patient');
     await login(me, 'wrong password entirely');

@@ -58,8 +58,10 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       expect(new URL(url).searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);
       const row = await rowOf(key);
       expect(row).toMatchObject({ patientId: patient.id, fileName: 'blood test.pdf', status: 'pending', size: null });
-      const audits = await tdb.adapter.db.select().from(auditLog).where(eq(auditLog.entityId, row.id));
-      expect(audits).toEqual([
+      // nothing is created yet: the access history says "created" only once the file is stored
+      expect(await tdb.adapter.db.select().from(auditLog).where(eq(auditLog.entityId, row.id))).toEqual([]);
+      expect((await put(t, url, PDF)).statusCode).toBe(200);
+      expect(await tdb.adapter.db.select().from(auditLog).where(eq(auditLog.entityId, row.id))).toEqual([
         expect.objectContaining({ action: 'create', entity: 'medical_file', actorId: patient.id, patientId: patient.id }),
       ]);
     });
@@ -132,8 +134,11 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       expect(res.json()).toEqual({ error: 'Only PDF files are accepted' });
       expect(storedFiles(t, patient)).toEqual([]);
       expect(tmpFiles(t)).toEqual([]);
-      expect((await rowOf(key)).status).toBe('rejected');
+      const row = await rowOf(key);
+      expect(row.status).toBe('rejected');
       expect(MedicalFilesResponse.parse((await list(t, patient)).json())).toEqual({ presignedUrl: [], fileName: [] });
+      // a refused upload is no phantom "created a medical file" in the patient's access history
+      expect(await tdb.adapter.db.select().from(auditLog).where(eq(auditLog.entityId, row.id))).toEqual([]);
     });
 
     it('refuses a Content-Type other than application/pdf with 415, even for PDF bytes', async () => {
