@@ -11,7 +11,12 @@ export const useMedicalFiles = (patientId?: string, enabled = true) =>
     enabled,
     queryFn: async () => {
       const res = await call(ENDPOINTS.listMedicalFiles, { query: { patientId } });
-      return res.fileName.map((name, i) => ({ name, url: res.presignedUrl[i] }));
+      return res.fileName.map((name, i) => ({
+        name,
+        url: res.presignedUrl[i],
+        uploadedAt: res.uploadedAt[i],
+        size: res.size[i],
+      }));
     },
   });
 

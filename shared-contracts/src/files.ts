@@ -16,6 +16,10 @@ export const MedicalFilesResponse = z.object({
   /** expiring URLs that open each PDF inline, in the same order as fileName */
   presignedUrl: z.array(z.string()),
   fileName: z.array(z.string()),
+  /** when each file was stored (ISO date-time), same order */
+  uploadedAt: z.array(z.string()),
+  /** each file's size in bytes, same order */
+  size: z.array(z.number().int().nonnegative()),
 });
 export type MedicalFilesResponse = z.infer<typeof MedicalFilesResponse>;
 

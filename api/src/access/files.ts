@@ -35,7 +35,16 @@ export async function markStored(db: Queryable, id: string, size: number, at: Da
     .returning({ patientId: medicalFiles.patientId });
   if (rows.length !== 1) return false;
   const { patientId } = rows[0];
-  await audit(db, { actorId: patientId, actorRole: 'patient', at, ip, action: 'create', entity: 'medical_file', entityId: id, patientId });
+  await audit(db, {
+    actorId: patientId,
+    actorRole: 'patient',
+    at,
+    ip,
+    action: 'create',
+    entity: 'medical_file',
+    entityId: id,
+    patientId,
+  });
   return true;
 }
 

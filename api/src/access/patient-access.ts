@@ -16,6 +16,7 @@ import {
   type PrescriptionCreate,
   type Reminder,
   type ReminderCreate,
+  type MedicalFilesResponse,
 } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db';
@@ -479,7 +480,7 @@ export class PatientAccess {
     asked: string | undefined,
     storage: FileStorage,
     opts: { maxBytes: number; ttlSeconds: number; log: Log },
-  ): Promise<{ presignedUrl: string[]; fileName: string[] }> {
+  ): Promise<MedicalFilesResponse> {
     let patientId: string;
     if (this.caller.role === 'patient') {
       if (asked !== undefined && asked !== this.caller.accountId) throw new AccessDenied(PATIENT_NOT_FOUND, asked);
@@ -501,7 +502,13 @@ export class PatientAccess {
         storage.createDownloadUrl(r.storageKey, { fileName: r.fileName, expiresInSeconds: opts.ttlSeconds, issuedTo }),
       ),
     );
-    return { presignedUrl, fileName: rows.map((r) => r.fileName) };
+    return {
+      presignedUrl,
+      fileName: rows.map((r) => r.fileName),
+      // a stored row always has both (markStored sets them together)
+      uploadedAt: rows.map((r) => (r.storedAt ?? r.createdAt).toISOString()),
+      size: rows.map((r) => r.size ?? 0),
+    };
   }
 
   /** S3 only: checks pending uploads of the patient (size, `%PDF-`) before anything is listed. */

@@ -10,7 +10,7 @@ import UploadFile from './UploadFile';
 const PATIENT_ID = '6f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a11';
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let putStatus = 200;
-let files = { presignedUrl: [] as string[], fileName: [] as string[] };
+let files = { presignedUrl: [] as string[], fileName: [] as string[], uploadedAt: [] as string[], size: [] as number[] };
 
 beforeAll(async () => {
   fake = await startFakeApi({
@@ -76,11 +76,19 @@ test('a refused upload says "Could not upload your file"; a non-PDF says why', a
 });
 
 test('the file list links each file; an empty one says "No medical files were found"', async () => {
-  files = { presignedUrl: [], fileName: [] };
+  files = { presignedUrl: [], fileName: [], uploadedAt: [], size: [] };
   const { unmount } = renderView(<MedicalFiles />);
   expect(await screen.findByText('No medical files were found')).toBeInTheDocument();
   unmount();
-  files = { presignedUrl: ['http://files.example/a?sig=1'], fileName: ['Blood test.pdf'] };
+  files = {
+    presignedUrl: ['http://files.example/a?sig=1'],
+    fileName: ['Blood test.pdf'],
+    uploadedAt: ['2026-11-27T19:30:00.000Z'],
+    size: [1_258_291],
+  };
   renderView(<MedicalFiles />);
-  expect(await screen.findByRole('link', { name: 'Blood test.pdf' })).toHaveAttribute('href', 'http://files.example/a?sig=1');
+  const link = await screen.findByRole('link', { name: 'Blood test.pdf' });
+  expect(link).toHaveAttribute('href', 'http://files.example/a?sig=1');
+  // when it was uploaded (one date format) and how big it is
+  expect(link.closest('li')).toHaveTextContent(/Uploaded 27 Nov 2026, \d{2}:30 · 1\.2 MB/);
 });

@@ -117,6 +117,9 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       expect(listed.statusCode).toBe(200);
       const body = MedicalFilesResponse.parse(listed.json());
       expect(body.fileName).toEqual(['Discharge letter.pdf']);
+      // with when it was stored and its size, for the list to show
+      expect(body.size).toEqual([PDF.length]);
+      expect(body.uploadedAt).toEqual([(await rowOf(key)).storedAt!.toISOString()]);
       const download = await t.app.inject({ method: 'GET', url: local(body.presignedUrl[0]) });
       expect(download.statusCode).toBe(200);
       expect(download.rawPayload).toEqual(PDF);
@@ -136,7 +139,12 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       expect(tmpFiles(t)).toEqual([]);
       const row = await rowOf(key);
       expect(row.status).toBe('rejected');
-      expect(MedicalFilesResponse.parse((await list(t, patient)).json())).toEqual({ presignedUrl: [], fileName: [] });
+      expect(MedicalFilesResponse.parse((await list(t, patient)).json())).toEqual({
+        presignedUrl: [],
+        fileName: [],
+        uploadedAt: [],
+        size: [],
+      });
       // a refused upload is no phantom "created a medical file" in the patient's access history
       expect(await tdb.adapter.db.select().from(auditLog).where(eq(auditLog.entityId, row.id))).toEqual([]);
     });
@@ -293,7 +301,12 @@ describe.each(BACKENDS)('medical files on local disk, %s', (backend) => {
       await newUpload(t, patient, 'never-uploaded.pdf');
       expect(MedicalFilesResponse.parse((await list(t, patient)).json()).fileName).toEqual(['second.pdf', 'first.pdf']);
       expect(MedicalFilesResponse.parse((await list(t, patient, `?patientId=${patient.id}`)).json()).fileName).toHaveLength(2);
-      expect(MedicalFilesResponse.parse((await list(t, other)).json())).toEqual({ presignedUrl: [], fileName: [] });
+      expect(MedicalFilesResponse.parse((await list(t, other)).json())).toEqual({
+        presignedUrl: [],
+        fileName: [],
+        uploadedAt: [],
+        size: [],
+      });
       const cross = await list(t, other, `?patientId=${patient.id}`);
       expect(cross.statusCode).toBe(404);
       expect(cross.json()).toEqual({ error: 'Patient not found' });

@@ -83,7 +83,9 @@ export function localFileRoutes(deps: AppDeps, storage: LocalFileServer): Fastif
       try {
         // The file becomes final in the transaction that stores its row; if that fails (the
         // database unreachable: 503) it is taken back, so the same URL can be retried.
-        const stored = await signedUploads.store(db.db, row.id, upload.size, clock.now(), request.ip ?? null, () => upload.place());
+        const stored = await signedUploads.store(db.db, row.id, upload.size, clock.now(), request.ip ?? null, () =>
+          upload.place(),
+        );
         // The row left 'pending' meanwhile (a concurrent, refused PUT): keep nothing.
         if (!stored) throw new HttpError(409, URL_USED);
       } catch (err) {

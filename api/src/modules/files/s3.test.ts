@@ -111,7 +111,7 @@ describe.each(BACKENDS)('medical files on S3 (s3rver), %s', (backend) => {
     expect((await putTo(uploadUrl, Buffer.from('MZ\x90\x00 not a pdf at all'))).status).toBe(200);
     expect(await objectExists(key)).toBe(true);
     const body = MedicalFilesResponse.parse((await list(patient)).json());
-    expect(body).toEqual({ presignedUrl: [], fileName: [] });
+    expect(body).toEqual({ presignedUrl: [], fileName: [], uploadedAt: [], size: [] });
     expect((await rowOf(key)).status).toBe('rejected');
     expect(await objectExists(key)).toBe(false);
   });
