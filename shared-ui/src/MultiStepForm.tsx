@@ -20,13 +20,38 @@ const Steps = styled.ol`
   padding: 0;
   margin: 0 0 1rem;
 `;
-const Dot = styled.li<{ $state: 'done' | 'current' | 'todo' }>`
+/* Each step is a bar with its name under it; a long form (the record's eight steps) keeps the
+   names for screen readers only, since eight do not fit a phone's width. */
+const Dot = styled.li<{ $state: 'done' | 'current' | 'todo'; $named: boolean }>`
   flex: 1;
-  height: 6px;
-  border-radius: 3px;
-  background: ${({ $state }) => ($state === 'todo' ? theme.color.border : theme.color.primary)};
-  opacity: ${({ $state }) => ($state === 'done' ? 0.55 : 1)};
+  min-width: 0;
+  font-size: 0.8rem;
+  color: ${({ $state }) => ($state === 'current' ? theme.color.text : theme.color.muted)};
+  font-weight: ${({ $state }) => ($state === 'current' ? 600 : 400)};
+  &::before {
+    content: '';
+    display: block;
+    height: 6px;
+    border-radius: 3px;
+    margin-bottom: 0.3rem;
+    background: ${({ $state }) => ($state === 'todo' ? theme.color.border : theme.color.primary)};
+    opacity: ${({ $state }) => ($state === 'done' ? 0.55 : 1)};
+  }
+  ${({ $named }) =>
+    $named
+      ? ''
+      : `span { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }`}
 `;
+const VisuallyHidden = styled.span`
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  overflow: hidden;
+  clip: rect(0 0 0 0);
+  white-space: nowrap;
+`;
+/** Up to this many steps show their names on screen. */
+const NAMED_STEPS = 4;
 
 /** A Finish the server refused: its `error` text, and whether it was placed beside a field. */
 interface Failure {
@@ -117,7 +142,17 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
       >
         <Steps aria-label={`Step ${index + 1} of ${steps.length}`}>
           {steps.map((s, i) => (
-            <Dot key={s.title} $state={i < index ? 'done' : i === index ? 'current' : 'todo'} />
+            <Dot
+              key={s.title}
+              $state={i < index ? 'done' : i === index ? 'current' : 'todo'}
+              $named={steps.length <= NAMED_STEPS}
+              aria-current={i === index ? 'step' : undefined}
+            >
+              <span>
+                {s.title}
+                {i < index && <VisuallyHidden> (done)</VisuallyHidden>}
+              </span>
+            </Dot>
           ))}
         </Steps>
         <h2>{step.title}</h2>

@@ -149,3 +149,17 @@ test('fieldNamesOf names nested fields as react-hook-form does', () => {
     'tags',
   ]);
 });
+
+test('the steps are named, the current one marked, the ones behind said to be done', async () => {
+  render(<TwoStepSignup onDone={() => {}} />);
+  const steps = screen.getByRole('list', { name: 'Step 1 of 2' });
+  const items = Array.from(steps.querySelectorAll('li'));
+  expect(items.map((li) => li.textContent)).toEqual(['Account', 'About you']);
+  expect(items[0]).toHaveAttribute('aria-current', 'step');
+  expect(items[1]).not.toHaveAttribute('aria-current');
+  fillAccount();
+  await click('Next');
+  const now = Array.from(screen.getByRole('list', { name: 'Step 2 of 2' }).querySelectorAll('li'));
+  expect(now.map((li) => li.textContent)).toEqual(['Account (done)', 'About you']);
+  expect(now[1]).toHaveAttribute('aria-current', 'step');
+});
