@@ -27,13 +27,13 @@ const routes: RemoteRoute[] = [
   },
   {
     path: '/patient/reset-password/:id/:token',
-    title: 'Reset password',
+    title: 'Choose a new password',
     view: () => import('./views/ResetPassword'),
     props: { role: 'patient' },
   },
   {
     path: '/doctor/reset-password/:id/:token',
-    title: 'Reset password',
+    title: 'Choose a new password',
     view: () => import('./views/ResetPassword'),
     props: { role: 'doctor' },
   },
