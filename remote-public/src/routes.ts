@@ -15,13 +15,13 @@ const routes: RemoteRoute[] = [
   { path: '/login/doctor', title: 'Doctor sign-in', view: () => import('./views/Login'), props: { role: 'doctor' } },
   {
     path: '/patient/forgot-password',
-    title: 'Forgot password',
+    title: 'Patient password reset',
     view: () => import('./views/ForgotPassword'),
     props: { role: 'patient' },
   },
   {
     path: '/doctor/forgot-password',
-    title: 'Forgot password',
+    title: 'Doctor password reset',
     view: () => import('./views/ForgotPassword'),
     props: { role: 'doctor' },
   },
