@@ -27,7 +27,7 @@ import {
   useSubstanceSuggestions,
   useUpdateAllergy,
 } from '@careloop/shared-auth';
-import { Banner, Button, Card, EmptyState, Row } from './components';
+import { Banner, Button, Card, EmptyState, Row, SubmitButton } from './components';
 import { FormSelectField, FormTextAreaField, FormTextField, TextField } from './fields';
 import { emptyAsUnset, useSchemaForm } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
@@ -223,9 +223,7 @@ function AllergyForm({
       <FormTextAreaField name="note" label="Note" />
       {error && <Banner tone="error">{error}</Banner>}
       <Row>
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          {submitLabel}
-        </Button>
+        <SubmitButton>{submitLabel}</SubmitButton>
         <Button type="button" $variant="secondary" onClick={onCancel}>
           Cancel
         </Button>

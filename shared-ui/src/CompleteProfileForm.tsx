@@ -4,7 +4,7 @@ import type { UseFormReturn } from 'react-hook-form';
 import { useNavigate } from '@careloop/shared-router';
 import { DoctorCompleteProfile, type Gender, type PatientCompleteProfile, type Role } from '@careloop/shared-contracts';
 import { completeProfile, profileKey, roleTitle, serverError, useSession } from '@careloop/shared-auth';
-import { Banner, Button, Heading, Narrow, Page } from './components';
+import { Banner, Heading, Narrow, Page, SubmitButton } from './components';
 import { fieldErrorsFrom, fieldNamesOf, listFromText } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
 
@@ -75,9 +75,7 @@ export function CompleteProfileForm<R extends Role, Values extends Record<string
         <SchemaForm label="Complete profile" form={form} onSubmit={submit}>
           {children}
           {message && <Banner tone={message.tone}>{message.text}</Banner>}
-          <Button type="submit" disabled={form.formState.isSubmitting || done}>
-            Submit
-          </Button>
+          <SubmitButton disabled={done}>Submit</SubmitButton>
         </SchemaForm>
       </Narrow>
     </Page>

@@ -13,7 +13,7 @@ import {
   useRevokeAssignment,
   type RequestDirection,
 } from '@careloop/shared-auth';
-import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
+import { Banner, Button, Card, EmptyState, Heading, Row, SubmitButton } from './components';
 import { FormTextField } from './fields';
 import { PatientIdentity, patientIdentityText, type PatientIdentityFacts } from './PatientIdentity';
 import { useSchemaForm } from './formSchemas';
@@ -51,9 +51,7 @@ export function ConnectRequestForm({ role }: { role: Role }) {
       <SchemaForm form={form} onSubmit={({ email }) => submit(email)}>
         <FormTextField name="email" label={`${roleTitle(otherRole(role))}'s email`} type="email" required />
         {result && <Banner tone={result.tone}>{result.text}</Banner>}
-        <Button type="submit" disabled={form.formState.isSubmitting}>
-          Send request
-        </Button>
+        <SubmitButton>Send request</SubmitButton>
       </SchemaForm>
     </Card>
   );
@@ -106,7 +104,7 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
                   {direction === 'incoming' && (
                     <Button
                       type="button"
-                      disabled={respond.isPending}
+                      busy={respond.isPending}
                       onClick={() => respond.mutate({ id: r._id, action: 'accept' })}
                     >
                       Accept
@@ -115,7 +113,7 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
                   <Button
                     type="button"
                     $variant="secondary"
-                    disabled={respond.isPending}
+                    busy={respond.isPending}
                     onClick={() => respond.mutate({ id: r._id, action: 'reject' })}
                   >
                     Cancel
@@ -241,7 +239,7 @@ function RevocablePerson({
             {question(person.name)}
           </p>
           <Row>
-            <Button type="button" $variant="danger" disabled={revoke.isPending} onClick={() => void confirm()}>
+            <Button type="button" $variant="danger" busy={revoke.isPending} onClick={() => void confirm()}>
               {button}
             </Button>
             <Button ref={cancelRef} type="button" $variant="secondary" onClick={() => setConfirming(false)}>

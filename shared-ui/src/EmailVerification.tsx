@@ -92,12 +92,12 @@ export function VerifyEmailView({ role }: { role: Role }) {
                 required
               />
               {outcome && <Banner tone="error">{outcome.text}</Banner>}
-              <Button type="submit" disabled={busy || password === ''}>
+              <Button type="submit" busy={busy} disabled={password === ''}>
                 Verify my e-mail address
               </Button>
             </form>
             <p>Never signed up for CareLoop, or did not ask for this address to be added?</p>
-            <Button type="button" $variant="secondary" onClick={() => void disown()} disabled={busy}>
+            <Button type="button" $variant="secondary" onClick={() => void disown()} busy={busy}>
               I did not create this account
             </Button>
             {outcome && <p>{next}: from your dashboard you can ask for a new link.</p>}
@@ -146,7 +146,7 @@ export function VerifyEmailBanner({ role }: { role: Role }) {
         <strong>Please verify your e-mail address.</strong> We sent a link to {me.email}. Until you follow it, {unseen}.
       </p>
       {outcome && <Banner tone={outcome.tone}>{outcome.text}</Banner>}
-      <Button type="button" $variant="secondary" onClick={() => void resend()} disabled={busy}>
+      <Button type="button" $variant="secondary" onClick={() => void resend()} busy={busy}>
         Resend the link
       </Button>
     </Notice>

@@ -13,7 +13,7 @@ import {
   useSession,
   verifyLoginCode,
 } from '@careloop/shared-auth';
-import { Banner, Button, Heading, Narrow, Page, Row, TextButton } from './components';
+import { Banner, ButtonAnchor, Heading, Narrow, Page, Row, SubmitButton, TextButton } from './components';
 import { FormTextField } from './fields';
 import { SchemaForm } from './SchemaForm';
 import { useSchemaForm } from './formSchemas';
@@ -113,9 +113,7 @@ export function Login({ role }: { role: Role }) {
             )}
             {failed && <Banner tone="error">{failed}</Banner>}
             <Row>
-              <Button type="submit" disabled={codeForm.formState.isSubmitting}>
-                Verify
-              </Button>
+              <SubmitButton>Verify</SubmitButton>
             </Row>
             <p>
               <TextButton
@@ -135,9 +133,7 @@ export function Login({ role }: { role: Role }) {
             <FormTextField name="password" label="Password" type="password" autoComplete="current-password" required />
             {failed && <Banner tone="error">{failed}</Banner>}
             <Row>
-              <Button type="submit" disabled={credentials.formState.isSubmitting}>
-                Log In
-              </Button>
+              <SubmitButton>Log In</SubmitButton>
             </Row>
           </SchemaForm>
         )}
@@ -150,9 +146,9 @@ export function Login({ role }: { role: Role }) {
               No account yet? <Link to={`/${role}/signup`}>Sign up</Link>
             </p>
             {role === 'patient' && (
-              <Button as="a" href={endpointUrl(ENDPOINTS.patientGoogleSignIn)} $variant="secondary">
+              <ButtonAnchor href={endpointUrl(ENDPOINTS.patientGoogleSignIn)} $variant="secondary">
                 Continue with Google
-              </Button>
+              </ButtonAnchor>
             )}
           </>
         )}

@@ -164,7 +164,7 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
               Back
             </Button>
           )}
-          <Button type="submit" disabled={last && (methods.formState.isSubmitting || !!finishBlocked)}>
+          <Button type="submit" busy={last && methods.formState.isSubmitting} disabled={last && !!finishBlocked}>
             {last ? 'Finish' : 'Next'}
           </Button>
         </Row>

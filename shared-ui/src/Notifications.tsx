@@ -305,7 +305,7 @@ export function NotificationSettingsView({ role }: { role: Role }) {
               ))}
             </fieldset>
             <Row style={{ marginTop: '1rem' }}>
-              <Button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+              <Button type="submit" busy={save.isPending}>
                 {save.isPending ? 'Saving…' : 'Save'}
               </Button>
               <ButtonLink to={`/${role}/notifications`} $variant="secondary">

@@ -73,7 +73,7 @@ function PregnancyForm({ patientId, current }: { patientId: string; current: Pre
           <input id={weeksId} type="number" min={1} max={45} value={weeks} onChange={(e) => setWeeks(e.target.value)} />
         </label>
       )}
-      <Button type="submit" disabled={save.isPending}>
+      <Button type="submit" busy={save.isPending}>
         {save.isPending ? 'Saving…' : 'Save pregnancy status'}
       </Button>
       {save.isError && <Banner tone="error">Could not save the pregnancy status. Check the gestation (1–45 weeks).</Banner>}

@@ -64,7 +64,7 @@ function StopPrescription({ prescription }: { prescription: Prescription }) {
       <TextField label="Why is it stopped?" value={reason} onChange={setReason} required maxLength={500} />
       {error && <Banner tone="error">{error}</Banner>}
       <Row>
-        <Button type="submit" $variant="danger" disabled={stop.isPending || reason.trim().length < 3}>
+        <Button type="submit" $variant="danger" busy={stop.isPending} disabled={reason.trim().length < 3}>
           Stop it
         </Button>
         <Button type="button" $variant="secondary" onClick={() => setOpen(false)}>

@@ -150,7 +150,7 @@ function GenerateSummary({ id, label }: { id: string; label: string }) {
   return (
     <>
       {generate.isError && <Banner tone="error">Could not generate the summary. Try again?</Banner>}
-      <Button type="button" disabled={generate.isPending} onClick={() => generate.mutate(id)}>
+      <Button type="button" busy={generate.isPending} onClick={() => generate.mutate(id)}>
         {generate.isPending ? 'Generating…' : label}
       </Button>
     </>

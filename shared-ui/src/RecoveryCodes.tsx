@@ -138,7 +138,7 @@ export function RecoveryCodesPanel({ role }: { role: Role }) {
           />
           {error && <Banner tone="error">{error}</Banner>}
           <Row>
-            <Button type="submit" $variant="secondary" disabled={busy}>
+            <Button type="submit" $variant="secondary" busy={busy}>
               Make new recovery codes
             </Button>
           </Row>

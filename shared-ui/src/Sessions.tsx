@@ -42,7 +42,7 @@ export function SessionsView({ role }: { role: Role }) {
                     <Button
                       type="button"
                       $variant="secondary"
-                      disabled={end.isPending}
+                      busy={end.isPending}
                       aria-label={`Sign out ${s.device}`}
                       onClick={() => end.mutate(s.id)}
                     >
@@ -56,7 +56,7 @@ export function SessionsView({ role }: { role: Role }) {
         )}
         {others.length > 0 && (
           <Row style={{ marginTop: '1rem' }}>
-            <Button type="button" $variant="danger" disabled={end.isPending} onClick={() => end.mutate('others')}>
+            <Button type="button" $variant="danger" busy={end.isPending} onClick={() => end.mutate('others')}>
               Sign out all other sessions
             </Button>
           </Row>

@@ -214,7 +214,7 @@ export function TwoFactorSettings({ role }: { role: Role }) {
           />
           {offError && <Banner tone="error">{offError}</Banner>}
           <Row>
-            <Button type="submit" $variant="danger" disabled={turningOff}>
+            <Button type="submit" $variant="danger" busy={turningOff}>
               Turn off
             </Button>
           </Row>

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { useFormState } from 'react-hook-form';
 import { Link } from '@careloop/shared-router';
-import styled, { css } from 'styled-components';
+import styled, { css, keyframes } from 'styled-components';
 import { theme } from './theme';
 
 const buttonLook = css<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
@@ -32,10 +33,51 @@ const buttonLook = css<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
   }
 `;
 
-export const Button = styled.button<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
+const ButtonBase = styled.button<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
   ${buttonLook}
 `;
+
+const spin = keyframes`to { transform: rotate(360deg); }`;
+const appear = keyframes`to { opacity: 1; }`;
+/* Shown only once the action has taken 300 ms: a fast answer never flickers a spinner. */
+const Spinner = styled.span`
+  width: 1em;
+  height: 1em;
+  border: 2px solid currentColor;
+  border-right-color: transparent;
+  border-radius: 50%;
+  opacity: 0;
+  animation:
+    ${appear} 0s linear 300ms forwards,
+    ${spin} 0.8s linear infinite;
+  @media (prefers-reduced-motion: reduce) {
+    animation: ${appear} 0s linear 300ms forwards;
+  }
+`;
+
+/**
+ * A button. `busy` (its action under way) disables it, marks it aria-busy and, past 300 ms, shows
+ * a spinner beside its label: every slow action shows that it is working.
+ */
+export function Button({ busy = false, disabled, children, ...rest }: ComponentProps<typeof ButtonBase> & { busy?: boolean }) {
+  return (
+    <ButtonBase {...rest} disabled={disabled || busy} aria-busy={busy || undefined}>
+      {busy && <Spinner aria-hidden="true" data-testid="spinner" />}
+      {children}
+    </ButtonBase>
+  );
+}
+
+/** A form's submit button: busy while the form's onSubmit runs (from the FormProvider around it). */
+export function SubmitButton(props: Omit<ComponentProps<typeof Button>, 'type' | 'busy'>) {
+  const { isSubmitting } = useFormState();
+  return <Button {...props} type="submit" busy={isSubmitting} />;
+}
 export const ButtonLink = styled(Link)<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
+  ${buttonLook}
+`;
+/** A link out of the app (a server-side sign-in) that looks like a button. */
+export const ButtonAnchor = styled.a<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
   ${buttonLook}
 `;
 

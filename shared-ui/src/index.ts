@@ -5,6 +5,7 @@ export * from './MultiStepForm';
 export * from './StandaloneHost';
 export * from './RemoteRoutes';
 export * from './DocumentTitle';
+export * from './SavedNotice';
 export * from './Login';
 export * from './forms';
 export * from './DashboardCards';

@@ -12,7 +12,6 @@ import {
 import { createPrescription, overrideRequiredAlerts, useAllergies } from '@careloop/shared-auth';
 import {
   Banner,
-  Button,
   EmptyState,
   FormSelectField,
   FormTextField,
@@ -30,6 +29,7 @@ import {
   useFormDraft,
   useSchemaForm,
   usePageSubject,
+  SubmitButton,
 } from '@careloop/shared-ui';
 
 const COURSES = ['days', 'until', 'long-term'] as const;
@@ -144,9 +144,7 @@ export default function CreatePrescription() {
           <FormTextField name="allergies" label="Allergies (comma-separated)" placeholder="Penicillin, latex" />
           <MedicationAlerts {...check} reason={overrideReason} onReasonChange={setOverrideReason} />
           {failed && <Banner tone="error">Could not create record. Try again?</Banner>}
-          <Button type="submit" disabled={form.formState.isSubmitting || blocked}>
-            Finish
-          </Button>
+          <SubmitButton disabled={blocked}>Finish</SubmitButton>
         </SchemaForm>
       </Narrow>
     </Page>

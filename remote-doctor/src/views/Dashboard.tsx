@@ -9,6 +9,7 @@ import {
   joinList,
   VerifyEmailBanner,
   TwoFactorCard,
+  SavedNotice,
 } from '@careloop/shared-ui';
 import { Worklist } from './Worklist';
 
@@ -18,6 +19,7 @@ export default function Dashboard() {
   return (
     <Page>
       <Heading>Doctor dashboard</Heading>
+      <SavedNotice />
       <VerifyEmailBanner role="doctor" />
       <Grid>
         {/* the doctor's first question: who needs me most (full width) */}

@@ -15,6 +15,7 @@ import {
   listFromText,
   onlyFilledIn,
   useSchemaForm,
+  savedState,
 } from '@careloop/shared-ui';
 
 const EMPTY = {
@@ -67,7 +68,7 @@ export default function EditProfile() {
           failure={() => 'Could not update. Try again?'}
           onFinish={async (changes) => {
             await update.mutateAsync(changes);
-            navigate('/doctor/dashboard');
+            navigate('/doctor/dashboard', { state: savedState('Your profile was saved.') });
           }}
           steps={[
             {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import {
   MIN_REMINDER_INTERVAL_DAYS,
   ReminderCreate,
@@ -18,11 +18,15 @@ import {
   Page,
   PatientIdentity,
   SchemaForm,
+  SubmitButton,
   localTimeAsInstant,
   patientIdentityText,
   useClinicTime,
   useSchemaForm,
 } from '@careloop/shared-ui';
+
+/** How long "Email scheduled successfully!" stays, unless the form is changed first. */
+const NOTICE_MS = 6000;
 
 /** Whom the typed address reaches, when it is one of the doctor's patients. */
 function ReminderRecipient({ patient }: { patient?: AssignedPatient }) {
@@ -121,14 +125,31 @@ export default function Reminder() {
     intervalDays: String(MIN_REMINDER_INTERVAL_DAYS),
   });
 
+  // "Email scheduled successfully!" goes after a few seconds, or as soon as the form is changed.
+  const [scheduledNotice, setScheduledNotice] = useState(false);
+  useEffect(() => {
+    const changes = form.watch(() => setScheduledNotice(false));
+    return () => changes.unsubscribe();
+  }, [form]);
+  useEffect(() => {
+    if (!scheduledNotice) return;
+    const timer = setTimeout(() => setScheduledNotice(false), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [scheduledNotice]);
   const submit = (reminder: ReminderCreate) =>
-    schedule.mutate(reminder, {
-      onSuccess: () => {
+    schedule.mutateAsync(reminder).then(
+      () => {
         form.resetField('subject');
         form.resetField('text');
+        setScheduledNotice(true);
       },
-    });
+      () => setScheduledNotice(false),
+    );
 
+  const [tab, setTab] = useState<'scheduled' | 'past'>('scheduled');
+  // Cancel asks first: the reminder it stops is never sent again.
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const tabsId = useId();
   const active = (reminders.data ?? []).filter((r) => r.status === 'scheduled');
   const past = (reminders.data ?? []).filter((r) => r.status !== 'scheduled');
   return (
@@ -158,55 +179,102 @@ export default function Reminder() {
             min={MIN_REMINDER_INTERVAL_DAYS}
             required
           />
-          {schedule.isSuccess && <Banner tone="success">Email scheduled successfully!</Banner>}
+          {scheduledNotice && <Banner tone="success">Email scheduled successfully!</Banner>}
           {schedule.isError && <Banner tone="error">Failed to schedule email. Please check your input.</Banner>}
-          <Button type="submit" disabled={schedule.isPending}>
-            Schedule
-          </Button>
+          <SubmitButton>Schedule</SubmitButton>
         </SchemaForm>
       </Narrow>
       <Narrow style={{ maxWidth: 640 }}>
-        <h2 style={{ marginTop: 0 }}>Scheduled reminders</h2>
-        {/* SPEC §8's generic empty text: a list with no more specific one of its own. */}
-        {reminders.data && active.length === 0 && <EmptyState>No data found</EmptyState>}
-        {active.length > 0 && (
-          <ul aria-label="Scheduled reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {active.map((r) => (
-              <li key={r._id} style={rowStyle}>
-                <span>
-                  <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
-                  <br />
-                  <small>
-                    {every(r)}
-                    {r.nextRunAt && `, next ${formatDateTime(r.nextRunAt)}`}
-                  </small>
-                  <Deliveries reminder={r} />
-                </span>
-                <Button type="button" $variant="secondary" disabled={cancel.isPending} onClick={() => cancel.mutate(r._id)}>
-                  Cancel
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-        {cancel.isError && <Banner tone="error">Could not cancel the reminder. Try again?</Banner>}
-        {past.length > 0 && (
-          <>
-            <h2>Past reminders</h2>
-            <ul aria-label="Past reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-              {past.map((r) => (
-                <li key={r._id} style={rowStyle}>
-                  <span>
-                    <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
-                    <br />
-                    <small>{`${every(r)}, ${r.accessEnded ? 'cancelled: the patient ended your access' : r.status}`}</small>
-                    <Deliveries reminder={r} />
-                  </span>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
+        <div role="tablist" aria-label="Reminders" style={{ display: 'flex', gap: '0.5rem', marginBottom: '1rem' }}>
+          {(
+            [
+              ['scheduled', `Scheduled (${active.length})`],
+              ['past', `Sent and past (${past.length})`],
+            ] as const
+          ).map(([key, label]) => (
+            <Button
+              key={key}
+              type="button"
+              role="tab"
+              id={`${tabsId}-${key}`}
+              aria-selected={tab === key}
+              aria-controls={`${tabsId}-panel`}
+              $variant={tab === key ? 'primary' : 'secondary'}
+              onClick={() => setTab(key)}
+            >
+              {label}
+            </Button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${tab}`}>
+          {tab === 'scheduled' ? (
+            <>
+              {/* SPEC §8's generic empty text: a list with no more specific one of its own. */}
+              {reminders.data && active.length === 0 && <EmptyState>No data found</EmptyState>}
+              {active.length > 0 && (
+                <ul aria-label="Scheduled reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                  {active.map((r) => (
+                    <li key={r._id} style={rowStyle}>
+                      <span>
+                        <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
+                        <br />
+                        <small>
+                          {every(r)}
+                          {r.nextRunAt && `, next ${formatDateTime(r.nextRunAt)}`}
+                        </small>
+                        <Deliveries reminder={r} />
+                        {confirming === r._id && (
+                          <span
+                            role="group"
+                            aria-label={`Cancel “${r.subject}”?`}
+                            style={{ display: 'block', marginTop: '0.5rem' }}
+                          >
+                            Cancel this reminder? It will not be sent again.{' '}
+                            <Button
+                              type="button"
+                              $variant="danger"
+                              busy={cancel.isPending}
+                              onClick={() => cancel.mutate(r._id, { onSuccess: () => setConfirming(null) })}
+                            >
+                              Yes, cancel it
+                            </Button>{' '}
+                            <Button type="button" $variant="secondary" onClick={() => setConfirming(null)}>
+                              Keep it
+                            </Button>
+                          </span>
+                        )}
+                      </span>
+                      {confirming !== r._id && (
+                        <Button type="button" $variant="secondary" onClick={() => setConfirming(r._id)}>
+                          Cancel
+                        </Button>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {cancel.isError && <Banner tone="error">Could not cancel the reminder. Try again?</Banner>}
+            </>
+          ) : (
+            <>
+              {reminders.data && past.length === 0 && <EmptyState>No reminder has been sent or ended yet.</EmptyState>}
+              {past.length > 0 && (
+                <ul aria-label="Past reminders" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                  {past.map((r) => (
+                    <li key={r._id} style={rowStyle}>
+                      <span>
+                        <strong>{r.subject}</strong> to <ReminderPatient reminder={r} patient={patientWith(r.to)} />
+                        <br />
+                        <small>{`${every(r)}, ${r.accessEnded ? 'cancelled: the patient ended your access' : r.status}`}</small>
+                        <Deliveries reminder={r} />
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </>
+          )}
+        </div>
       </Narrow>
     </Page>
   );

@@ -91,8 +91,31 @@ test('scheduled reminders are listed and can be cancelled', async () => {
   const list = await screen.findByRole('list', { name: 'Scheduled reminders' });
   expect(list).toHaveTextContent('Dose to Asha Rao');
   expect(list).toHaveTextContent('every 7 days');
+  // Cancel asks first; "Keep it" sends nothing
   fireEvent.click(within(list).getByRole('button', { name: 'Cancel' }));
-  await waitFor(() => expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(true));
+  const ask = within(list).getByRole('group', { name: 'Cancel “Dose”?' });
+  expect(ask).toHaveTextContent('Cancel this reminder? It will not be sent again.');
+  fireEvent.click(within(ask).getByRole('button', { name: 'Keep it' }));
+  expect(within(list).queryByRole('group')).toBeNull();
+  expect(fake.requests.some((r) => r.method === 'DELETE')).toBe(false);
+  fireEvent.click(within(list).getByRole('button', { name: 'Cancel' }));
+  fireEvent.click(within(list).getByRole('button', { name: 'Yes, cancel it' }));
+  await waitFor(() => expect(fake.requests.filter((r) => r.method === 'DELETE')).toHaveLength(1));
+});
+
+test('"Email scheduled successfully!" goes as soon as the form is changed again', async () => {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <Reminder />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  fill();
+  fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+  expect(await screen.findByText('Email scheduled successfully!')).toBeInTheDocument();
+  fireEvent.change(screen.getByLabelText('Subject'), { target: { value: 'Another' } });
+  await waitFor(() => expect(screen.queryByText('Email scheduled successfully!')).toBeNull());
 });
 
 test("an interval below 0 or a malformed e-mail is refused by the api's schema beside the field, and nothing is sent", async () => {
@@ -221,7 +244,9 @@ test('each reminder shows what became of its latest occurrences: scheduled, sent
   ]);
   expect(screen.getByText('Latest 3 of 25 occurrences shown; 22 older not listed.')).toBeVisible();
 
-  // Done reminders stay listed, so a doubtful or failed last occurrence is not hidden.
+  expect(screen.getByRole('list', { name: 'Scheduled reminders' })).not.toHaveTextContent('Once');
+  // Done reminders stay listed under their tab, so a doubtful or failed last occurrence is not hidden.
+  fireEvent.click(screen.getByRole('tab', { name: /^Sent and past \(\d+\)$/ }));
   const past = screen.getByRole('list', { name: 'Past reminders' });
   expect(past).toHaveTextContent('Once to Asha Rao');
   expect(past).toHaveTextContent('once, completed');
@@ -231,7 +256,6 @@ test('each reminder shows what became of its latest occurrences: scheduled, sent
   expect(within(past).getByRole('list', { name: 'Deliveries of Refused' })).toHaveTextContent(
     `${formatDateTime(at(19))}: failed: UnverifiedAddress: the patient's e-mail address is not verified (not tried again)`,
   );
-  expect(screen.getByRole('list', { name: 'Scheduled reminders' })).not.toHaveTextContent('Once');
 });
 
 test("a reminder whose patient ended the doctor's access shows the name as scheduled and says so, with no address", async () => {
@@ -253,6 +277,7 @@ test("a reminder whose patient ended the doctor's access shows the name as sched
       </MemoryRouter>
     </QueryClientProvider>,
   );
+  fireEvent.click(await screen.findByRole('tab', { name: 'Sent and past (1)' }));
   const past = await screen.findByRole('list', { name: 'Past reminders' });
   expect(past).toHaveTextContent('Review to Asha Rao (access ended)');
   expect(past).toHaveTextContent('cancelled: the patient ended your access');

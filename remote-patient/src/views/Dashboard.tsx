@@ -11,6 +11,7 @@ import {
   TwoFactorSuggestion,
   VerifyEmailBanner,
   TwoFactorCard,
+  SavedNotice,
 } from '@careloop/shared-ui';
 
 export default function Dashboard() {
@@ -24,6 +25,7 @@ export default function Dashboard() {
   return (
     <Page>
       <Heading>Patient dashboard</Heading>
+      <SavedNotice />
       <VerifyEmailBanner role="patient" />
       <Grid>
         {patient ? (

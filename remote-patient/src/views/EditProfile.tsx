@@ -13,6 +13,7 @@ import {
   Page,
   onlyFilledIn,
   useSchemaForm,
+  savedState,
 } from '@careloop/shared-ui';
 
 const EMPTY = {
@@ -49,7 +50,7 @@ export default function EditProfile() {
           failure={() => 'Could not update. Try again?'}
           onFinish={async (changes) => {
             await update.mutateAsync(changes);
-            navigate('/patient/dashboard');
+            navigate('/patient/dashboard', { state: savedState('Your profile was saved.') });
           }}
           steps={[
             {

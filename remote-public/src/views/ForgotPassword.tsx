@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from '@careloop/shared-router';
 import { ForgotPasswordBody, type Role } from '@careloop/shared-contracts';
 import { requestPasswordReset, roleTitle } from '@careloop/shared-auth';
-import { Banner, Button, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm } from '@careloop/shared-ui';
+import { Banner, FormTextField, Heading, Narrow, Page, SchemaForm, useSchemaForm, SubmitButton } from '@careloop/shared-ui';
 
 /** /{role}/forgot-password: the answer is the same whether or not the e-mail has an account. */
 export default function ForgotPassword({ role }: { role: Role }) {
@@ -31,9 +31,7 @@ export default function ForgotPassword({ role }: { role: Role }) {
           <FormTextField name="email" label="Email" type="email" autoComplete="username" required />
           {failed && <Banner tone="error">Could not authenticate</Banner>}
           {sent && <Banner tone="success">{sent}</Banner>}
-          <Button type="submit" disabled={form.formState.isSubmitting}>
-            Send reset link
-          </Button>
+          <SubmitButton>Send reset link</SubmitButton>
         </SchemaForm>
         <p>
           <Link to={`/login/${role}`}>Back to sign in</Link>

@@ -5,7 +5,6 @@ import { PASSWORD_MIN, ResetPasswordBody, type Role } from '@careloop/shared-con
 import { resetPassword, serverError } from '@careloop/shared-auth';
 import {
   Banner,
-  Button,
   FormTextField,
   Heading,
   Narrow,
@@ -14,6 +13,7 @@ import {
   SchemaForm,
   fieldErrorsFrom,
   useSchemaForm,
+  SubmitButton,
 } from '@careloop/shared-ui';
 
 /** The api's body plus the repeated password, which only the form has. */
@@ -66,9 +66,7 @@ export default function ResetPassword({ role }: { role: Role }) {
                 {failed.reason && <span>. {failed.reason}</span>}
               </Banner>
             )}
-            <Button type="submit" disabled={form.formState.isSubmitting || mismatch}>
-              Set new password
-            </Button>
+            <SubmitButton disabled={mismatch}>Set new password</SubmitButton>
           </SchemaForm>
         )}
       </Narrow>
