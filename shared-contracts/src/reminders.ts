@@ -9,13 +9,14 @@ export const ReminderCreate = z.strictObject({
   subject: RequiredText(200),
   text: RequiredText(10000),
   /** ISO 8601 date-time with an offset, e.g. 2026-11-21T09:00:00.000Z */
-  startDate: z.iso.datetime({ offset: true, error: 'startDate must be an ISO date-time' }),
+  // The messages are the form's too: written for the doctor, not for a developer.
+  startDate: z.iso.datetime({ offset: true, error: 'Choose a start date and time' }),
   /** 0: once at startDate; n: every n days from startDate */
   intervalDays: z.coerce
-    .number({ error: 'intervalDays must be a number' })
-    .int()
-    .min(MIN_REMINDER_INTERVAL_DAYS, { error: `intervalDays must be at least ${MIN_REMINDER_INTERVAL_DAYS}` })
-    .max(365),
+    .number({ error: 'Enter how many days between reminders (0 = once)' })
+    .int({ error: 'Enter a whole number of days' })
+    .min(MIN_REMINDER_INTERVAL_DAYS, { error: `Repeat every ${MIN_REMINDER_INTERVAL_DAYS} days or more (0 = once)` })
+    .max(365, { error: 'Repeat at most every 365 days' }),
 });
 export type ReminderCreate = z.input<typeof ReminderCreate>;
 

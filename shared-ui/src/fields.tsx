@@ -111,6 +111,24 @@ interface ErrorOptions {
 type FormInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'onChange' | 'value' | 'defaultValue'>;
 
 /**
+ * register(name), checking the field again at each change once it shows an error: the error goes
+ * as soon as the value is valid (react-hook-form re-checks on change only after a submit, and a
+ * step's Next is no submit).
+ */
+function useFieldRegistration(name: string) {
+  const { register, trigger, getFieldState } = useFormContext();
+  const registered = register(name);
+  return {
+    ...registered,
+    onChange: async (event: { target: unknown; type?: unknown }) => {
+      const result = await registered.onChange(event);
+      if (getFieldState(name).invalid) void trigger(name);
+      return result;
+    },
+  };
+}
+
+/**
  * The fields of a react-hook-form form (inside its FormProvider), by field name. Each shows its
  * own error under it, tied to the input with aria-invalid and aria-describedby; the label stays
  * the field's accessible name.
@@ -127,7 +145,7 @@ export function FormTextField({
     label: string;
     /** the id of more text about the field, after its error */ describedBy?: string;
   }) {
-  const { register } = useFormContext();
+  const registration = useFieldRegistration(name);
   const { message, errorId, describe } = useFieldError(name, describedBy);
   const id = useId();
   return (
@@ -139,7 +157,7 @@ export function FormTextField({
           {...rest}
           {...describe}
           aria-describedby={[describe['aria-describedby'], rest['aria-describedby']].filter(Boolean).join(' ') || undefined}
-          {...register(name)}
+          {...registration}
         />
       </Label>
       <FieldError id={errorId} message={message} alert={alertOnError} />
@@ -153,14 +171,14 @@ export function FormTextAreaField({
   required,
   alertOnError,
 }: ErrorOptions & { name: string; label: string; required?: boolean }) {
-  const { register } = useFormContext();
+  const registration = useFieldRegistration(name);
   const { message, errorId, describe } = useFieldError(name);
   const id = useId();
   return (
     <>
       <Label htmlFor={id}>
         {label}
-        <Area id={id} required={required} {...describe} {...register(name)} />
+        <Area id={id} required={required} {...describe} {...registration} />
       </Label>
       <FieldError id={errorId} message={message} alert={alertOnError} />
     </>
@@ -210,7 +228,7 @@ export function FormSelectField({
   optionLabels?: Record<string, string>;
   'aria-describedby'?: string;
 }) {
-  const { register } = useFormContext();
+  const registration = useFieldRegistration(name);
   const value: unknown = useWatch({ name });
   const { message, errorId, describe } = useFieldError(name);
   const id = useId();
@@ -222,7 +240,7 @@ export function FormSelectField({
           id={id}
           {...describe}
           aria-describedby={[describe['aria-describedby'], hintId].filter(Boolean).join(' ') || undefined}
-          {...register(name)}
+          {...registration}
         >
           {!value && <option value="">Select…</option>}
           {options.map((o) => (

@@ -77,6 +77,24 @@ test('Next with an invalid field stays on the step and shows the error beside th
   expect(fake.requests).toHaveLength(0);
 });
 
+test('an error shown by Next goes as soon as the field becomes valid, before any other Next', async () => {
+  render(<TwoStepSignup onDone={jest.fn()} />);
+  await click('Next');
+  const name = screen.getByLabelText('Name');
+  expect(name).toHaveAttribute('aria-invalid', 'true');
+  await act(async () => {
+    fireEvent.change(name, { target: { value: 'Asha Rao' } });
+  });
+  expect(name).not.toHaveAttribute('aria-invalid');
+  expect(name).not.toHaveAccessibleDescription(/./);
+  // a field still wrong keeps an error, now the one for what was typed
+  const email = screen.getByLabelText('Email');
+  await act(async () => {
+    fireEvent.change(email, { target: { value: 'not an e-mail' } });
+  });
+  expect(email).toHaveAccessibleDescription('Invalid e-mail address');
+});
+
 test('Next with valid fields moves on without checking the later steps; Back keeps values without checking', async () => {
   render(<TwoStepSignup onDone={jest.fn()} />);
   fillAccount();

@@ -128,11 +128,11 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
     });
 
     it.each([
-      ['intervalDays -1', { intervalDays: -1 }, /intervalDays/],
-      ['intervalDays 1.5', { intervalDays: 1.5 }, /intervalDays/],
-      ['intervalDays "x"', { intervalDays: 'x' }, /intervalDays/],
-      ['a bad date', { startDate: '31/12/2030' }, /startDate must be an ISO date-time/],
-      ['a date without offset', { startDate: '2030-12-31T10:00:00' }, /startDate/],
+      ['intervalDays -1', { intervalDays: -1 }, /Repeat every 0 days or more/],
+      ['intervalDays 1.5', { intervalDays: 1.5 }, /Enter a whole number of days/],
+      ['intervalDays "x"', { intervalDays: 'x' }, /Enter how many days between reminders/],
+      ['a bad date', { startDate: '31/12/2030' }, /Choose a start date and time/],
+      ['a date without offset', { startDate: '2030-12-31T10:00:00' }, /Choose a start date and time/],
       ['an empty subject', { subject: '  ' }, /subject/],
       ['a bad e-mail', { to: 'not-an-email' }, /to/],
       ['an unknown field', { cc: 'x@example.com' }, /./],
