@@ -58,7 +58,7 @@ describe('formatDateTime', () => {
     expect(formatDateTime(undefined)).toBe('unknown time');
   });
 
-  it('writes a wall-clock time with no zone (a record\'s observation time) as written, wherever it is read', () => {
+  it("writes a wall-clock time with no zone (a record's observation time) as written, wherever it is read", () => {
     for (const zone of [FAR_EAST, FAR_WEST])
       withReaderIn(zone, () => expect(formatDateTime('2026-11-27T19:30')).toBe('27 Nov 2026, 19:30'));
     expect(formatDateTime('2026-11-27T19:30', FAR_WEST)).toBe('27 Nov 2026, 19:30');

@@ -186,7 +186,9 @@ test('dates read as "20 Nov 2026" and times as "20 Nov 2026, 08:30", in the list
     'GET /vital-signs': { status: 200, body: { points: [], truncated: false } },
     'GET /doctor/me': {
       status: 200,
-      body: doctorMe({ assignedPatients: [{ patient: record.patient, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' }] }),
+      body: doctorMe({
+        assignedPatients: [{ patient: record.patient, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' }],
+      }),
     },
   });
   configureApi(local.url);

@@ -53,7 +53,7 @@ describe.each(BACKENDS)('GET /patient/health-record.pdf on %s', (backend) => {
     expect(pageCount(pdf)).toBeGreaterThanOrEqual(1);
     const text = pdfText(pdf);
     expect(text).toContain('Name: Ada Lovelace');
-    expect(text).toContain('Times are in Australia/Sydney (the clinic\'s time zone).');
+    expect(text).toContain("Times are in Australia/Sydney (the clinic's time zone).");
     expect(text).toContain('Chest pain — 1 Mar 2026');
     expect(text).toContain('Doctor: Dr Grace Hopper');
     expect(text).toContain('Pulse: 72 /min');

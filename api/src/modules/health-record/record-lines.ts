@@ -248,7 +248,12 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
     if (prescriber) fact('Prescribed by', prescriber);
     for (const d of m.dosageInstruction ?? []) if (d.text) lines.push({ kind: 'text', text: d.text });
     const lastDay = m.dosageInstruction?.[0]?.timing?.repeat?.boundsPeriod?.end;
-    const course = m.courseOfTherapyType?.coding?.[0]?.code === 'continuous' ? 'long-term' : lastDay ? `until ${dateOf(lastDay, timeZone)}` : '';
+    const course =
+      m.courseOfTherapyType?.coding?.[0]?.code === 'continuous'
+        ? 'long-term'
+        : lastDay
+          ? `until ${dateOf(lastDay, timeZone)}`
+          : '';
     fact('Status', [m.status, course, m.statusReason?.text ? `reason: ${m.statusReason.text}` : ''].filter(Boolean).join(' · '));
     for (const issue of (m.contained ?? []).filter((r): r is DetectedIssue => r.resourceType === 'DetectedIssue')) {
       const mitigation = issue.mitigation?.[0];
