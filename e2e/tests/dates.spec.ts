@@ -80,7 +80,7 @@ test('both roles read every date as "12 Mar 1985" and every time as "27 Nov 2026
 
   await logOut(page);
   const doctorPages: [string, (page: Page) => Promise<void>][] = [
-    ['/doctor/dashboard', (p) => expect(p.getByText(/born 12 Mar 1985/).first()).toBeVisible()],
+    ['/doctor/dashboard', (p) => expect(p.getByText(/Born 12 Mar 1985/).first()).toBeVisible()],
     [
       '/doctor/all-medical-records',
       (p) =>

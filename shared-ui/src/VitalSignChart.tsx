@@ -73,6 +73,8 @@ function PanelChart({ panel, trend }: { panel: TrendPanel; trend: VitalSignTrend
       {
         width: Math.max(el.clientWidth, 200),
         height: HEIGHT,
+        // room on the right for the half of the last date label ("21 Nov 2026") past the plot's edge
+        padding: [null, 36, null, null],
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         // the panel's note says which line is which; the values are in the table
         legend: { show: false },
