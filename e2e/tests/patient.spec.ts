@@ -26,7 +26,7 @@ test('a patient signs up, reaches the dashboard, logs out, logs in again and edi
   await expect(page).toHaveURL(/\/patient\/dashboard$/);
   const summary = page.getByLabel('Profile summary');
   await expect(summary).toContainText('Asha Rao');
-  await expect(summary).toContainText('1990-04-02');
+  await expect(summary).toContainText('2 Apr 1990');
   await expect(summary).toContainText('12 Lake Road, Pune, Maharashtra, 411001');
   await expect(page.getByRole('heading', { name: 'Connect to Doctors' })).toBeVisible();
   await expect(page.getByRole('complementary', { name: 'Account' })).toContainText('Assigned Doctors');
@@ -63,5 +63,5 @@ test('a patient signs up, reaches the dashboard, logs out, logs in again and edi
   await expect(edited).toContainText('Asha R. Rao');
   await expect(edited).toContainText('Head teacher');
   await expect(edited).toContainText('12 Lake Road, Mumbai, Maharashtra, 411001');
-  await expect(edited).toContainText('1990-04-02');
+  await expect(edited).toContainText('2 Apr 1990');
 });

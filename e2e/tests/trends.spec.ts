@@ -21,7 +21,7 @@ async function trendRows(page: Page) {
   const chart = page.getByRole('img', { name: /trends/i });
   await expect(chart).toBeVisible();
   await expect(chart).toHaveAccessibleName(
-    'Vital sign trends: NEWS2, blood pressure, pulse, temperature, respiratory rate and SpO2 across 2 records, 2026-01-10 08:00 to 2026-01-11 09:30',
+    'Vital sign trends: NEWS2, blood pressure, pulse, temperature, respiratory rate and SpO2 across 2 records, 10 Jan 2026, 08:00 to 11 Jan 2026, 09:30',
   );
   // uPlot drew the panels: one canvas per measure
   await expect(chart.locator('canvas')).toHaveCount(6);
@@ -35,9 +35,9 @@ async function trendRows(page: Page) {
 
 const EXPECTED_ROWS = [
   // RR 22 → 2, SpO2 93 → 2, air 0, systolic 150 → 0, pulse 112 → 2, alert 0, 38.6 °C → 1: NEWS2 7
-  ['2026-01-10 08:00', 'Admission', '7', '150/95', '112', '38.6', '22', '93 (scale 1, on air)'],
+  ['10 Jan 2026, 08:00', 'Admission', '7', '150/95', '112', '38.6', '22', '93 (scale 1, on air)'],
   // no temperature typed: a gap and an incomplete score, never a number
-  ['2026-01-11 09:30', 'Ward review', 'at least 0 (incomplete)', '124/78', '84', 'not measured', '16', '97 (scale 1, on air)'],
+  ['11 Jan 2026, 09:30', 'Ward review', 'at least 0 (incomplete)', '124/78', '84', 'not measured', '16', '97 (scale 1, on air)'],
 ];
 
 test("a doctor's two records: the patient's records page and the doctor's, narrowed to that patient, show the vital sign trends", async ({

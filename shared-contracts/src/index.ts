@@ -26,3 +26,4 @@ export * from './runtime-config';
 export * from './endpoint';
 export * from './endpoints';
 export * from './messages';
+export * from './dates';

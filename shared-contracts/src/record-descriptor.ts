@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Text } from './common';
 import { ALLERGY_NOTE_MAX, MODES_OF_ADMISSION } from './constants';
+import { formatDateTime } from './dates';
 import { VITAL_SIGNS, type VitalSign } from './vital-sign-list';
 import { bloodPressureMessage, checkBloodPressure, SIGNED_OR_EXPONENT, signedOrExponentMessage } from './vital-signs';
 
@@ -507,5 +508,7 @@ export function displayValue(f: FieldCommon & { kind: Kind }, value: unknown): s
   const option = f.valueLabels?.[String(value)];
   if (option) return option;
   if (f.kind === 'number' && typeof value === 'number' && f.unit) return `${value} ${f.unit}`;
+  // a wall-clock time in the clinic's zone, written as every other time is ("27 Nov 2026, 19:30")
+  if (f.kind === 'datetime' && typeof value === 'string') return formatDateTime(value);
   return String(value);
 }

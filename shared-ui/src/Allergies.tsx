@@ -28,6 +28,7 @@ import {
   useUpdateAllergy,
 } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Row, SubmitButton } from './components';
+import { useClinicTime } from './dates';
 import { FormSelectField, FormTextAreaField, FormTextField, TextField } from './fields';
 import { emptyAsUnset, useSchemaForm } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
@@ -266,7 +267,7 @@ const sourceWords = { record: 'a medical record', prescription: 'a prescription'
 
 function EntryFacts({ entry }: { entry: AllergyIntolerance }) {
   const reactions = entry.reactions.map((r) => (r.severity ? `${r.manifestation} (${r.severity})` : r.manifestation));
-  const recordedOn = entry.recordedAt.slice(0, 10);
+  const recordedOn = useClinicTime().formatDate(entry.recordedAt);
   return (
     <>
       <p>
@@ -474,6 +475,7 @@ function AllergyCard({ role, patientId }: { role: Role; patientId: string | unde
   const headingId = useId();
   const entries = list.data?.items ?? [];
   const notes = list.data?.notes ?? [];
+  const { formatDate } = useClinicTime();
   return (
     <Card aria-labelledby={headingId} style={{ margin: '1rem 0' }}>
       <h2 id={headingId} style={{ margin: '0 0 0.75rem', fontSize: '1.25rem' }}>
@@ -495,7 +497,7 @@ function AllergyCard({ role, patientId }: { role: Role; patientId: string | unde
               <li key={n.text}>
                 “{n.text}”{' '}
                 <small>
-                  — {sourceWords[n.source]}, {n.recordedBy || 'a doctor'}, {n.recordedAt.slice(0, 10)}
+                  — {sourceWords[n.source]}, {n.recordedBy || 'a doctor'}, {formatDate(n.recordedAt)}
                 </small>
               </li>
             ))}

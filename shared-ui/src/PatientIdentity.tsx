@@ -1,13 +1,11 @@
 import styled from 'styled-components';
-import type { AssignedPatient } from '@careloop/shared-contracts';
+import { formatDate, type AssignedPatient } from '@careloop/shared-contracts';
 import { useDoctorProfile } from '@careloop/shared-auth';
 import { usePageSubject } from './DocumentTitle';
 import { theme } from './theme';
 
 /** What tells one patient from another of the same name: name, date of birth and e-mail. */
 export type PatientIdentityFacts = Pick<AssignedPatient, 'name' | 'DOB' | 'email'>;
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** Whole years between a YYYY-MM-DD birth date and `today`. */
 export function ageOn(dob: string, today: Date): number {
@@ -23,8 +21,7 @@ export function ageOn(dob: string, today: Date): number {
  */
 export function formatBirthDate(dob: string | null, today = new Date()): string {
   if (!dob || !/^\d{4}-\d{2}-\d{2}$/.test(dob)) return 'date of birth not given';
-  const [y, m, d] = dob.split('-').map(Number);
-  return `${d} ${MONTHS[m - 1]} ${y} (${ageOn(dob, today)})`;
+  return `${formatDate(dob)} (${ageOn(dob, today)})`;
 }
 
 /** One line for a native <option> or an accessible name: "Asha Rao · born 12 Mar 1980 (46) · asha@example.com". */

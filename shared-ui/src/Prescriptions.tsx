@@ -3,6 +3,7 @@ import styled from 'styled-components';
 import type { Prescription, Role } from '@careloop/shared-contracts';
 import { serverError, usePrescriptions, useStopPrescription } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
+import { formatDate, useClinicTime } from './dates';
 import { TextField } from './fields';
 import { MedicationAlertList, NotChecked } from './MedicationAlerts';
 import { ListDetail, PickList } from './ListDetail';
@@ -26,11 +27,14 @@ const Facts = styled.dl`
 
 const STATUS_TEXT: Record<Prescription['status'], string> = { active: 'Active', completed: 'Completed', stopped: 'Stopped' };
 
-/** How long it runs, in words: "Active until 2026-12-03", "Long-term", "Stopped 2026-12-01: rash". */
-export function courseText(p: Prescription): string {
-  if (p.stopped) return `Stopped ${p.stopped.at.slice(0, 10)} by ${p.stopped.by}: ${p.stopped.reason}`;
+/**
+ * How long it runs, in words: "Active · until 3 Dec 2026", "Active · long-term", "Stopped 1 Dec 2026 by …: rash";
+ * a moment's day in `timeZone` (the clinic's).
+ */
+export function courseText(p: Prescription, timeZone?: string): string {
+  if (p.stopped) return `Stopped ${formatDate(p.stopped.at, timeZone)} by ${p.stopped.by}: ${p.stopped.reason}`;
   const end = p.endsOn
-    ? `${p.status === 'completed' ? 'ended' : 'until'} ${p.endsOn}`
+    ? `${p.status === 'completed' ? 'ended' : 'until'} ${formatDate(p.endsOn)}`
     : p.longTerm
       ? 'long-term'
       : 'no end date given';
@@ -81,6 +85,7 @@ export function PrescriptionList({ role }: { role: Role }) {
   const [selected, setSelected] = useState<string | null>(null);
   const items = prescriptions.data?.items ?? [];
   const current = items.find((p) => p._id === selected) ?? items[0];
+  const clinic = useClinicTime();
   return (
     <>
       <Heading>Prescriptions</Heading>
@@ -109,7 +114,7 @@ export function PrescriptionList({ role }: { role: Role }) {
                           for <AssignedPatientIdentity inline patientId={p.patientId} fallbackName={p.patientName} /> · {p.dosage}
                         </>
                       )}{' '}
-                      · {p.createdAt.slice(0, 10)}
+                      · {clinic.formatDate(p.createdAt)}
                     </small>
                   </button>
                 </li>
@@ -141,16 +146,16 @@ export function PrescriptionList({ role }: { role: Role }) {
               <dt>Prescribed by</dt>
               <dd>{current.assignedBy}</dd>
               <dt>Date</dt>
-              <dd>{current.createdAt.slice(0, 10)}</dd>
+              <dd>{clinic.formatDate(current.createdAt)}</dd>
               <dt>Status</dt>
-              <dd>{courseText(current)}</dd>
+              <dd>{courseText(current, clinic.timeZone)}</dd>
             </Facts>
             <NotChecked drugs={current.uncoded} />
             {current.override && (
               <section aria-label="Overridden alerts">
                 <h3>
                   Prescribed despite {current.override.alerts.length === 1 ? 'a stop alert' : 'stop alerts'} — by{' '}
-                  {current.override.by} on {current.override.at.slice(0, 10)}
+                  {current.override.by} on {clinic.formatDate(current.override.at)}
                 </h3>
                 <p>Reason: {current.override.reason}</p>
                 <MedicationAlertList alerts={current.override.alerts} />

@@ -7,7 +7,7 @@ import { Banner, Button, Card, EmptyState, Heading } from './components';
 import { Allergies } from './Allergies';
 import { PregnancyStatus } from './PregnancyStatus';
 import { AssessmentBanner } from './AssessmentBanner';
-import { ClinicTimeZoneNote, useClinicTime } from './dates';
+import { ClinicTimeZoneNote, formatDate, useClinicTime } from './dates';
 import { HealthRecordDownload } from './HealthRecordDownload';
 import { ListDetail, PickList } from './ListDetail';
 import { AssignedPatientIdentity } from './PatientIdentity';
@@ -102,7 +102,7 @@ export function RecordDetail({ role, record, page = false }: { role: Role; recor
           ['Marital status', biodata.maritalStatus],
           ['Address', address],
           ['Mode of admission', biodata.modeOfAdmission],
-          ['Date of admission', biodata.dateOfAdmission],
+          ['Date of admission', formatDate(biodata.dateOfAdmission)],
         ]}
       />
       <Facts
@@ -236,7 +236,7 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
                         r.doctorInfo.doctorName
                       )}
                       {' · '}
-                      {r.biodata.dateOfAdmission}
+                      {formatDate(r.biodata.dateOfAdmission)}
                     </small>
                   </button>
                 </li>

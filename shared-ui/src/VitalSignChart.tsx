@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import styled, { createGlobalStyle } from 'styled-components';
 import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css';
-import type { VitalSignTrend } from '@careloop/shared-contracts';
+import { formatDate, formatDateTime, type VitalSignTrend } from '@careloop/shared-contracts';
 import { theme } from './theme';
 import { TREND_PANELS, type BandTone, type TrendPanel } from './vitalSignPanels';
 
@@ -73,6 +73,8 @@ function PanelChart({ panel, trend }: { panel: TrendPanel; trend: VitalSignTrend
       {
         width: Math.max(el.clientWidth, 200),
         height: HEIGHT,
+        // room on the right for the half of the last date label ("21 Nov 2026") past the plot's edge
+        padding: [null, 36, null, null],
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         // the panel's note says which line is which; the values are in the table
         legend: { show: false },
@@ -87,7 +89,16 @@ function PanelChart({ panel, trend }: { panel: TrendPanel; trend: VitalSignTrend
           },
           y: { range: () => range },
         },
-        axes: [{ stroke: theme.color.muted }, { stroke: theme.color.muted, size: 40 }],
+        axes: [
+          // the one date format ("12 Mar 2026", with the time over a short span), not uPlot's 3/12
+          {
+            stroke: theme.color.muted,
+            space: 110,
+            values: (_u, splits) =>
+              splits.map((s) => (last - first < 2 * 86400 ? formatDateTime : formatDate)(new Date(s * 1000), 'UTC')),
+          },
+          { stroke: theme.color.muted, size: 40 },
+        ],
         series: [
           {},
           ...panel.series.map((s, i) => ({

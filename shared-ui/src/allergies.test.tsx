@@ -98,7 +98,7 @@ describe('doctor', () => {
     const codeine = await entry('Codeine');
     expect(codeine.getByText('unconfirmed')).toBeInTheDocument();
     expect(
-      codeine.getByText(/a medical record by Dr. Lee on 2026-11-19: “Codeine - vomiting” — not yet reviewed/),
+      codeine.getByText(/a medical record by Dr. Lee on 19 Nov 2026: “Codeine - vomiting” — not yet reviewed/),
     ).toBeInTheDocument();
   });
 
@@ -214,7 +214,7 @@ describe('never "No allergy recorded" while a note exists', () => {
     listBody = { items: [], notes: [{ ...NOTE, text: 'NKDA? see GP letter' }] };
     renderView(<Allergies role={role} patientId={PATIENT} />);
     const notes = await screen.findByRole('region', { name: 'Allergy notes as written' });
-    expect(notes).toHaveTextContent('“NKDA? see GP letter” — a medical record, Dr. Lee, 2026-11-19');
+    expect(notes).toHaveTextContent('“NKDA? see GP letter” — a medical record, Dr. Lee, 19 Nov 2026');
     expect(screen.queryByText('No allergy recorded')).not.toBeInTheDocument();
   });
 

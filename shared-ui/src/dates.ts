@@ -1,31 +1,9 @@
 import { createElement } from 'react';
+import { formatDate, formatDateTime, timeZoneNote } from '@careloop/shared-contracts';
 import { useClinic } from '@careloop/shared-auth';
 
-const OPTIONS: Intl.DateTimeFormatOptions = {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-};
-const formats = new Map<string, Intl.DateTimeFormat>();
-const formatIn = (timeZone: string | undefined) => {
-  const key = timeZone ?? '';
-  let f = formats.get(key);
-  if (!f) formats.set(key, (f = new Intl.DateTimeFormat('en-GB', { ...OPTIONS, ...(timeZone ? { timeZone } : {}) })));
-  return f;
-};
-
-/**
- * "24 Nov 2026, 19:30": a moment as a clinician reads it, in the given time zone (the clinic's:
- * useClinicTime) or else the viewer's. The month as a word and a 24-hour clock, whatever the
- * browser's language: 03/12 is never read as 3 December, nor 7:30 as the evening.
- */
-export function formatDateTime(at: string | number | Date, timeZone?: string): string {
-  const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? 'unknown time' : formatIn(timeZone).format(d);
-}
+// The one date format (shared-contracts dates.ts), the same the api's e-mails and PDF write.
+export { formatDate, formatDateTime };
 
 /**
  * Times as the clinic reads them: every clinical time on screen is in the clinic's time zone
@@ -37,16 +15,15 @@ export function useClinicTime() {
   const timeZone = clinic.data?.timeZone;
   return {
     timeZone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    /** "27 Nov 2026, 19:30" in the clinic's zone */
     format: (at: string | number | Date) => formatDateTime(at, timeZone),
+    /** "27 Nov 2026": the clinic's calendar day of a moment; a "YYYY-MM-DD" date as written */
+    formatDate: (at: string | number | Date) => formatDate(at, timeZone),
   };
 }
 
 /** Names the time zone once on a page: "Times are in Europe/London (the clinic's time zone)." */
 export function ClinicTimeZoneNote() {
   const { timeZone } = useClinicTime();
-  return createElement(
-    'p',
-    { style: { margin: '0 0 0.5rem', fontSize: '0.85rem', color: '#52606d' } },
-    `Times are in ${timeZone} (the clinic's time zone).`,
-  );
+  return createElement('p', { style: { margin: '0 0 0.5rem', fontSize: '0.85rem', color: '#52606d' } }, timeZoneNote(timeZone));
 }

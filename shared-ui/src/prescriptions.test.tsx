@@ -139,7 +139,7 @@ test.each<Role>(['doctor', 'patient'])(
     expect(within(list).getByRole('button', { name: /Co-amoxiclav/ })).toHaveTextContent('alert overridden');
     const detail = await pick('Co-amoxiclav');
     const override = within(detail).getByRole('region', { name: 'Overridden alerts' });
-    expect(override).toHaveTextContent('Prescribed despite a stop alert — by Dr. Lee on 2026-11-20');
+    expect(override).toHaveTextContent('Prescribed despite a stop alert — by Dr. Lee on 20 Nov 2026');
     expect(override).toHaveTextContent('Reason: Supervised challenge tolerated in 2024');
     expect(override).toHaveTextContent(/Stop: Co-amoxiclav contains amoxicillin, a penicillin/);
   },
@@ -153,7 +153,7 @@ test('a drug the check did not recognise says so, in the list and the detail; a 
   expect(within(detail).getByRole('status', { name: 'Not checked' })).toHaveTextContent(
     'Zorblatrin 10 mg not recognised — allergy and interaction checks were not performed for Zorblatrin 10 mg',
   );
-  expect(detail).toHaveTextContent('Stopped 2026-11-22 by Dr. Lee: Rash');
+  expect(detail).toHaveTextContent('Stopped 22 Nov 2026 by Dr. Lee: Rash');
   expect(within(detail).queryByRole('button', { name: 'Stop prescription' })).not.toBeInTheDocument();
   expect(within(await pick('Amoxicillin')).queryByRole('button', { name: 'Stop prescription' })).not.toBeInTheDocument();
 });
@@ -161,7 +161,7 @@ test('a drug the check did not recognise says so, in the list and the detail; a 
 test('the doctor stops an active prescription, giving the reason; the patient cannot', async () => {
   renderAs('doctor');
   const detail = await pick('Amoxicillin');
-  expect(detail).toHaveTextContent('Active · until 2026-11-26');
+  expect(detail).toHaveTextContent('Active · until 26 Nov 2026');
   fireEvent.click(within(detail).getByRole('button', { name: 'Stop prescription' }));
   const form = within(screen.getByRole('form', { name: 'Stop prescription' }));
   expect(form.getByRole('button', { name: 'Stop it' })).toBeDisabled();

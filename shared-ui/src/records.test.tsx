@@ -175,6 +175,39 @@ test('an unmeasured vital reads "not measured", never a number; options read as 
   expect(examination.getByText('Air or oxygen').nextSibling).toHaveTextContent(/^Air$/);
 });
 
+test('dates read as "20 Nov 2026" and times as "20 Nov 2026, 08:30", in the list and the detail; no ISO date shown', async () => {
+  const gpe = record.examination.generalPhysicalExamination;
+  const observed = {
+    ...record,
+    examination: { ...record.examination, generalPhysicalExamination: { ...gpe, observedAt: '2026-11-20T08:30' } },
+  };
+  const local = await startFakeApi({
+    'GET /medicalhistories': { status: 200, body: { items: [observed], page: 1, limit: 10, total: 1 } },
+    'GET /vital-signs': { status: 200, body: { points: [], truncated: false } },
+    'GET /doctor/me': {
+      status: 200,
+      body: doctorMe({
+        assignedPatients: [{ patient: record.patient, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' }],
+      }),
+    },
+  });
+  configureApi(local.url);
+  try {
+    renderView(<RecordList role="doctor" />);
+    const list = await screen.findByRole('list', { name: 'Medical records' });
+    await waitFor(() => expect(within(list).getByRole('button')).toHaveTextContent(/born 12 Mar 1980 .* · 20 Nov 2026$/));
+    const biodata = within(screen.getByRole('region', { name: 'Biodata' }));
+    expect(biodata.getByText('Date of admission').nextSibling).toHaveTextContent(/^20 Nov 2026$/);
+    const examination = within(screen.getByRole('region', { name: 'Examination' }));
+    // a wall-clock time in the clinic's zone, as written: the same whatever the reader's zone
+    expect(examination.getByText('Observation time').nextSibling).toHaveTextContent(/^20 Nov 2026, 08:30$/);
+    expect(document.body.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  } finally {
+    await local.close();
+    configureApi(fake.url);
+  }
+});
+
 test('the SpO2 scale shows only beside an SpO2: with none measured it reads "not applicable", never "Scale 1"', () => {
   const gpe = record.examination.generalPhysicalExamination;
   const withScale = (oxygenSaturation: number | null) => ({
@@ -316,8 +349,8 @@ test("a doctor's unfiltered list tells namesakes apart: name, birth date and e-m
           .getAllByRole('button')
           .map((b) => b.querySelector('small')?.textContent),
       ).toEqual([
-        expect.stringMatching(/^Asha Rao · born 12 Mar 1980 \(\d+\) · asha@example\.com · 2026-11-20$/),
-        expect.stringMatching(/^Asha Rao · born 2 Jul 1991 \(\d+\) · asha\.rao@example\.org · 2026-11-20$/),
+        expect.stringMatching(/^Asha Rao · born 12 Mar 1980 \(\d+\) · asha@example\.com · 20 Nov 2026$/),
+        expect.stringMatching(/^Asha Rao · born 2 Jul 1991 \(\d+\) · asha\.rao@example\.org · 20 Nov 2026$/),
       ]),
     );
   } finally {

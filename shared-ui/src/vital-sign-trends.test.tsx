@@ -84,7 +84,7 @@ test("the patient's own trend: an image named for its trends, the chart inside, 
   renderView(<VitalSignTrends role="patient" />);
   const chart = await screen.findByRole('img', { name: /trends/i });
   expect(chart).toHaveAccessibleName(
-    'Vital sign trends: NEWS2, blood pressure, pulse, temperature, respiratory rate and SpO2 across 2 records, 2026-11-20 08:30 to 2026-11-21 10:15',
+    'Vital sign trends: NEWS2, blood pressure, pulse, temperature, respiratory rate and SpO2 across 2 records, 20 Nov 2026, 08:30 to 21 Nov 2026, 10:15',
   );
   expect(await within(chart).findByText('chart of 2 points')).toBeInTheDocument();
   // the patient's own: no patientId asked for
@@ -95,7 +95,7 @@ test("the patient's own trend: an image named for its trends, the chart inside, 
   const rows = within(table).getAllByRole('row').slice(1);
   const cells = (row: HTMLElement) => [...row.querySelectorAll('th, td')].map((c) => c.textContent);
   expect(cells(rows[0])).toEqual([
-    '2026-11-20 08:30 (written)',
+    '20 Nov 2026, 08:30 (written)',
     'Admission',
     'at least 2 (incomplete)',
     'not measured',
@@ -104,7 +104,7 @@ test("the patient's own trend: an image named for its trends, the chart inside, 
     'not measured',
     'not measured',
   ]);
-  expect(cells(rows[1])).toEqual(['2026-11-21 10:15', 'Review', '5', '128/84', '88', '38.4', '22', '95 (scale 1, on air)']);
+  expect(cells(rows[1])).toEqual(['21 Nov 2026, 10:15', 'Review', '5', '128/84', '88', '38.4', '22', '95 (scale 1, on air)']);
   // the columns: the charted vital signs in their declared order, each under its label and unit
   expect([...table.querySelectorAll('thead th')].map((c) => c.textContent)).toEqual([
     'Time',
@@ -139,6 +139,6 @@ test('no records: an empty state, no chart; one record: its single point and its
 
   answer = { ...trend, points: [trend.points[1]] };
   renderView(<VitalSignTrends role="patient" />);
-  expect(await screen.findByRole('img')).toHaveAccessibleName(/across 1 record, 2026-11-21 10:15$/);
+  expect(await screen.findByRole('img')).toHaveAccessibleName(/across 1 record, 21 Nov 2026, 10:15$/);
   expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(2);
 });

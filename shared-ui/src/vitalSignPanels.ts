@@ -1,4 +1,5 @@
 import {
+  formatDateTime,
   labelInSentence,
   measuresOf,
   vitalSigns,
@@ -87,5 +88,5 @@ export const measuresText = (() => {
   return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 })();
 
-/** "2025-03-01T08:30" → "2025-03-01 08:30" (the clinic's local time, as the api gives it). */
-export const timeText = (at: string) => at.replace('T', ' ');
+/** "2025-03-01T08:30" → "1 Mar 2025, 08:30" (the clinic's local time, as the api gives it). */
+export const timeText = (at: string) => formatDateTime(at);

@@ -122,7 +122,7 @@ describe('buildSummary', () => {
         '**Age:** 54 years 3 months',
         '**Gender:** Female',
         '**Mode of admission:** Emergency',
-        '**Date of admission:** 2025-03-04',
+        '**Date of admission:** 4 Mar 2025',
         '**Record:** Community-acquired pneumonia',
         '',
         '## Presenting complaint',

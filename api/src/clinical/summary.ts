@@ -1,4 +1,10 @@
-import type { Assessment, AssessmentFinding, MedicalRecord, MedicationAlert } from '@careloop/shared-contracts';
+import {
+  formatDate as formatCalendarDate,
+  type Assessment,
+  type AssessmentFinding,
+  type MedicalRecord,
+  type MedicationAlert,
+} from '@careloop/shared-contracts';
 import { assessRecord, distinctTexts } from './assessment';
 import type { AllergyEntry } from './medication-safety';
 import { normalise } from './vocabulary';
@@ -79,10 +85,13 @@ function formatAge(age: MedicalRecord['biodata']['age']): string {
   return unit(age.days, 'day');
 }
 
-/** "2025-03-04T10:00:00.000Z" → "2025-03-04" (by text, not by Date: no time-zone shift). */
+/**
+ * "2025-03-04" or "2025-03-04T10:00:00.000Z" → "4 Mar 2025", the one date format; the day by text,
+ * not by Date (no time-zone shift). '' stays '' ("Not recorded"); anything unreadable as written.
+ */
 function formatDate(text: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})(?:[T ]|$)/.exec(text.trim());
-  return m ? m[1] : text;
+  return m ? formatCalendarDate(m[1]) : text;
 }
 
 // ------------------------------------------------------------------ sections

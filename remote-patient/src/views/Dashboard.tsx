@@ -3,6 +3,7 @@ import { usePatientProfile } from '@careloop/shared-auth';
 import {
   AssignedPeople,
   DashboardCard,
+  formatDate,
   ProfilePlaceholder,
   Grid,
   Heading,
@@ -35,7 +36,7 @@ export default function Dashboard() {
             editTo="/patient/edit"
             facts={[
               ['Email', patient.email],
-              ['Date of birth', patient.DOB],
+              ['Date of birth', patient.DOB ? formatDate(patient.DOB) : ''],
               ['Gender', patient.gender],
               ['Marital status', patient.maritalStatus],
               ['Occupation', patient.occupation],

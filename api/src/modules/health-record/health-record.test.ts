@@ -53,7 +53,8 @@ describe.each(BACKENDS)('GET /patient/health-record.pdf on %s', (backend) => {
     expect(pageCount(pdf)).toBeGreaterThanOrEqual(1);
     const text = pdfText(pdf);
     expect(text).toContain('Name: Ada Lovelace');
-    expect(text).toContain('Chest pain — 2026-03-01');
+    expect(text).toContain("Times are in Australia/Sydney (the clinic's time zone).");
+    expect(text).toContain('Chest pain — 1 Mar 2026');
     expect(text).toContain('Doctor: Dr Grace Hopper');
     expect(text).toContain('Pulse: 72 /min');
     // people's units and names, not UCUM codes or code identifiers
@@ -61,14 +62,64 @@ describe.each(BACKENDS)('GET /patient/health-record.pdf on %s', (backend) => {
     expect(text).toContain('Respiratory rate: not measured');
     expect(text).toMatch(/NEWS2: \d+ — Incomplete: the full score is at least \d+; not measured: .*Respiratory rate/);
     expect(text).not.toMatch(/respirationRate|mm\[Hg\]/);
-    expect(text).toContain('Amoxicillin — 2026-03-01 20:00');
-    expect(text).toContain('Generated 2026-03-02 09:30 (Australia/Sydney)');
+    expect(text).toContain('Amoxicillin — 1 Mar 2026, 20:00');
+    expect(text).toContain('Generated 2 Mar 2026, 09:30');
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
 
     // the patient's own read of everything they hold, one list row per kind of data
     const after = await dataRows(patient.id, patient.id);
     expect(after.length).toBeGreaterThan(before);
     expect(after.slice(before).map((r) => r.action)).toEqual(expect.arrayContaining(['list']));
     expect(after.slice(before).map((r) => r.entity)).toEqual(expect.arrayContaining(['medical_record', 'prescription']));
+  });
+
+  it('prints in a font that has every glyph it uses (≥, ≤, °, µ, accents) and dates as "12 Mar 1985"', async () => {
+    setClock(t, '2026-11-27T08:30:00Z');
+    const doctor = await account(t, 'doctor', { name: 'Dr Zoë Ångström' });
+    const patient = await account(t, 'patient', { name: 'José Müller', DOB: '1985-03-12' });
+    await connect(t, doctor, patient);
+    const record = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      // fever with a respiratory rate of 22 or more and a systolic of 100 or less: qSOFA 2/3
+      payload: recordBody({ title: 'Fever', gpe: { temperature: '38.6', respiratoryRate: 24, bloodPressure: '95/60' } }),
+    });
+    expect(record.statusCode).toBe(201);
+    // the summary carries the sepsis screen's criteria, "(≥ 22)" and "(≤ 100)"
+    const summary = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/summary/${record.json().record._id}`,
+      headers: bearer(doctor.token),
+      payload: {},
+    });
+    expect(summary.statusCode).toBe(200);
+    const prescription = await t.app.inject({
+      method: 'POST',
+      url: `/prescription/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: prescriptionBody({ prescribedDrug: 'Cyanocobalamin', dosage: '1000 µg' }),
+    });
+    expect(prescription.statusCode).toBe(201);
+
+    const res = await pdfOf(patient.token);
+    expect(res.statusCode).toBe(200);
+    // pdfkit embeds only the glyphs used: the two fonts stay small
+    expect(res.rawPayload.length).toBeLessThan(150_000);
+    expect(res.rawPayload.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans\b/);
+    const text = pdfText(res.rawPayload).replace(/\s+/g, ' ');
+    expect(text).toContain('Name: José Müller');
+    expect(text).toContain('Date of birth: 12 Mar 1985');
+    expect(text).toContain('Dr Zoë Ångström');
+    expect(text).toContain('respiratory rate 24 /min (≥ 22)');
+    expect(text).toContain('systolic 95 mmHg (≤ 100)');
+    expect(text).toContain('38.6 °C');
+    expect(text).toContain('1000 µg');
+    expect(text).toContain('Fever — 27 Nov 2026');
+    expect(text).toMatch(/Cyanocobalamin — 27 Nov 2026, 19:30/);
+    // no glyph the font lacks, and no ISO date for a person to read
+    expect(text).not.toMatch(/\uFFFD|"e |"d /);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
 
   it("gives each record's stored assessment: the acuity in words, the reasons and the caveats (hazard H26)", async () => {

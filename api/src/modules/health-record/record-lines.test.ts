@@ -140,12 +140,12 @@ describe('healthRecordLines', () => {
 
   it('names the patient and lists allergies with their status', () => {
     expect(lines).toContain('Name: Ada Lovelace');
-    expect(lines).toContain('Date of birth: 1990-12-10');
+    expect(lines).toContain('Date of birth: 10 Dec 1990');
     expect(lines).toContain('Penicillin (status: active; criticality: high)');
   });
 
   it('shows each record with its vital signs as recorded, and "not measured" where absent', () => {
-    expect(lines).toContain('Chest pain — 2026-11-20 20:30'); // 09:30 UTC in Sydney (UTC+11)
+    expect(lines).toContain('Chest pain — 20 Nov 2026, 20:30'); // 09:30 UTC in Sydney (UTC+11)
     expect(lines).toContain('Doctor: Dr Grace Hopper');
     expect(lines).toContain('Mode of admission: Emergency');
     expect(lines).toContain('Pulse: 72 beats/minute');
@@ -174,14 +174,14 @@ describe('healthRecordLines', () => {
   });
 
   it('lists prescriptions, and files by name and date without their links', () => {
-    expect(lines).toContain('Amoxicillin 500 mg — 2026-11-20 21:05');
+    expect(lines).toContain('Amoxicillin 500 mg — 20 Nov 2026, 21:05');
     expect(lines).toContain('three times a day for 5 days');
-    expect(lines).toContain('blood-test.pdf — 2026-11-21 19:00');
+    expect(lines).toContain('blood-test.pdf — 21 Nov 2026, 19:00');
     expect(lines.join('\n')).not.toContain('signed.example');
   });
 
   it("ends with when it was generated, in the clinic's time zone", () => {
-    expect(lines.at(-1)).toBe('Generated 2026-11-24 10:30 (Australia/Sydney)');
+    expect(lines.at(-1)).toBe('Generated 24 Nov 2026, 10:30');
   });
 
   it('says so when the record holds nothing yet', () => {
@@ -253,6 +253,6 @@ describe('renderHealthRecordPdf', () => {
     const text = pdfText(pdf);
     expect(text).toContain('Ada Lovelace');
     expect(text).toContain('not measured');
-    expect(text).toContain('Generated 2026-11-24 10:30 (Australia/Sydney)');
+    expect(text).toContain('Generated 24 Nov 2026, 10:30');
   });
 });

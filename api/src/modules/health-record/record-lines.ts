@@ -15,9 +15,8 @@ import type {
   Resource,
   RiskAssessment,
 } from '@medplum/fhirtypes';
-import { vitalSigns } from '@careloop/shared-contracts';
+import { formatDate, formatDateTime, timeZoneNote, vitalSigns } from '@careloop/shared-contracts';
 import { ACUITY_TEXT } from '../../clinical';
-import { localDateTime } from '../../clinical/age';
 
 /**
  * The health record for people: the lines of the PDF, built from the same `$everything` Bundle
@@ -142,8 +141,8 @@ export function assessmentLines(a: RiskAssessment): RecordLine[] {
   ];
 }
 
-const dateOf = (iso: string | undefined, timeZone: string) =>
-  iso ? (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso : localDateTime(new Date(iso), timeZone).replace('T', ' ')) : '—';
+/** The one date format: a FHIR date "12 Mar 1985" as written, an instant "27 Nov 2026, 19:30" in the clinic's zone. */
+const dateOf = (iso: string | undefined, timeZone: string) => (iso ? formatDateTime(iso, timeZone) : '—');
 
 export interface RecordLinesOptions {
   generatedAt: Date;
@@ -153,14 +152,18 @@ export interface RecordLinesOptions {
 
 export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): RecordLine[] {
   const { timeZone } = opts;
-  const lines: RecordLine[] = [{ kind: 'title', text: 'CareLoop health record' }];
+  // every time below is the clinic's, its zone named once
+  const lines: RecordLine[] = [
+    { kind: 'title', text: 'CareLoop health record' },
+    { kind: 'note', text: timeZoneNote(timeZone) },
+  ];
   const fact = (label: string, text: string | undefined) => lines.push({ kind: 'fact', label, text: text || '—' });
 
   const patient = resourcesOf<Patient>(bundle, 'Patient')[0];
   lines.push({ kind: 'heading', text: 'Patient' });
   if (patient) {
     fact('Name', nameText(patient.name));
-    fact('Date of birth', patient.birthDate);
+    fact('Date of birth', patient.birthDate && formatDate(patient.birthDate));
     fact('Gender', patient.gender);
     fact('E-mail', patient.telecom?.find((t) => t.system === 'email')?.value);
     const address = patient.address?.[0];
@@ -245,7 +248,12 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
     if (prescriber) fact('Prescribed by', prescriber);
     for (const d of m.dosageInstruction ?? []) if (d.text) lines.push({ kind: 'text', text: d.text });
     const lastDay = m.dosageInstruction?.[0]?.timing?.repeat?.boundsPeriod?.end;
-    const course = m.courseOfTherapyType?.coding?.[0]?.code === 'continuous' ? 'long-term' : lastDay ? `until ${lastDay}` : '';
+    const course =
+      m.courseOfTherapyType?.coding?.[0]?.code === 'continuous'
+        ? 'long-term'
+        : lastDay
+          ? `until ${dateOf(lastDay, timeZone)}`
+          : '';
     fact('Status', [m.status, course, m.statusReason?.text ? `reason: ${m.statusReason.text}` : ''].filter(Boolean).join(' · '));
     for (const issue of (m.contained ?? []).filter((r): r is DetectedIssue => r.resourceType === 'DetectedIssue')) {
       const mitigation = issue.mitigation?.[0];
@@ -270,6 +278,6 @@ export function healthRecordLines(bundle: Bundle, opts: RecordLinesOptions): Rec
     });
   }
 
-  lines.push({ kind: 'note', text: `Generated ${localDateTime(opts.generatedAt, timeZone).replace('T', ' ')} (${timeZone})` });
+  lines.push({ kind: 'note', text: `Generated ${formatDateTime(opts.generatedAt, timeZone)}` });
   return lines;
 }
