@@ -21,3 +21,9 @@ export const TWO_FACTOR_ALREADY_ON = 'Two-factor authentication is already on: t
  * while the account has it off; the web apps send the user to the set-up page on it.
  */
 export const MFA_REQUIRED = 'Two-factor authentication is required: set it up to continue';
+
+/**
+ * 403 to a doctor on anything of a patient whose connection with them ended: they knew the patient,
+ * so they are told why rather than "not found" (a doctor who never had the patient gets 404).
+ */
+export const YOUR_ACCESS_ENDED = "You no longer have access to this patient's records";

@@ -1,7 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from '@careloop/shared-router';
 import styled from 'styled-components';
-import { displayValueIn, recordSections, shortLabelOf, type MedicalRecord, type Role } from '@careloop/shared-contracts';
+import {
+  YOUR_ACCESS_ENDED,
+  displayValueIn,
+  recordSections,
+  shortLabelOf,
+  type MedicalRecord,
+  type Role,
+} from '@careloop/shared-contracts';
 import { useGenerateSummary, useMedicalRecord, useMedicalRecords } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Heading } from './components';
 import { Allergies } from './Allergies';
@@ -182,6 +189,15 @@ function SummaryProvenance({ info }: { info: MedicalRecord['summaryInfo'] }) {
 }
 
 /**
+ * What a refused read of a patient's records says: that the doctor's access ended (403), or SPEC
+ * §8's "No medical record found" (404); null for any other failure.
+ */
+function refusalText(error: unknown): string | null {
+  const status = (error as { response?: Response } | null)?.response?.status;
+  return status === 403 ? YOUR_ACCESS_ENDED : status === 404 ? 'No medical record found' : null;
+}
+
+/**
  * /patient/all-medical-records and /doctor/all-medical-records: page 1 and a detail pane; a doctor's
  * list narrowed to one assigned patient when `patientId` is given.
  */
@@ -190,15 +206,15 @@ export function RecordList({ role, patientId }: { role: Role; patientId?: string
   const [selected, setSelected] = useState<string | null>(null);
   const items = records.data?.items ?? [];
   const current = items.find((r) => r._id === selected) ?? items[0];
-  // narrowed to a patient who is not (or no longer) the doctor's: the api's 404, said once, with no
-  // allergy or trend panels that would read as a passing fault or offer to add an allergy
-  const notFound = (records.error as { response?: Response } | null)?.response?.status === 404;
-  if (role === 'doctor' && patientId && notFound)
+  // narrowed to a patient who is not (or no longer) the doctor's: the api's refusal, said once, with
+  // no allergy or trend panels that would read as a passing fault or offer to add an allergy
+  const refused = refusalText(records.error);
+  if (role === 'doctor' && patientId && refused)
     return (
       <>
         <Heading>Medical Records</Heading>
         <Card>
-          <EmptyState>No medical record found</EmptyState>
+          <EmptyState>{refused}</EmptyState>
         </Card>
       </>
     );
@@ -268,7 +284,7 @@ export function RecordPage({ role, id }: { role: Role; id: string }) {
   if (record.isError)
     return (
       <Card>
-        <EmptyState>No medical record found</EmptyState>
+        <EmptyState>{refusalText(record.error) ?? 'No medical record found'}</EmptyState>
       </Card>
     );
   return (

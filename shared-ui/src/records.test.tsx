@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from '@careloop/shared-router';
-import { recordFields, recordSections, shortLabelOf, type MedicalRecord } from '@careloop/shared-contracts';
+import { YOUR_ACCESS_ENDED, recordFields, recordSections, shortLabelOf, type MedicalRecord } from '@careloop/shared-contracts';
 import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { assessment, doctorMe } from '../../test-support/fixtures';
@@ -230,6 +230,22 @@ test('a doctor narrowed to a patient who is not theirs (404) reads one not-found
   expect(await screen.findByText('No medical record found')).toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Add an allergy' })).not.toBeInTheDocument();
   expect(screen.queryByText(/Could not load/)).not.toBeInTheDocument();
+});
+
+test('a doctor whose access to the patient ended (403) is told so, not "not found"', async () => {
+  const local = await startFakeApi({
+    'GET /medicalhistories': { status: 403, body: { error: YOUR_ACCESS_ENDED } },
+  });
+  configureApi(local.url);
+  try {
+    renderView(<RecordList role="doctor" patientId="7a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a99" />);
+    expect(await screen.findByText("You no longer have access to this patient's records")).toBeInTheDocument();
+    expect(screen.queryByText('No medical record found')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Add an allergy' })).not.toBeInTheDocument();
+  } finally {
+    configureApi(fake.url);
+    await local.close();
+  }
 });
 
 const emergency = assessment({

@@ -2,7 +2,7 @@ import { and, asc, eq, sql, type AnyColumn, type Placeholder, type SQL } from 'd
 import type { AssignedDoctor, AssignedPatient } from '@careloop/shared-contracts';
 import type { Queryable } from '../adapters/db';
 import { qualified } from '../db/qualified';
-import { assignments, doctors, patients, reminders } from '../db/schema';
+import { assignments, auditLog, doctors, patients, reminders } from '../db/schema';
 import { audit, type AuditActor } from './audit';
 import { notify, type Notifier } from './notifications';
 
@@ -20,6 +20,24 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (id: string) => UUID.test(id);
 
 /** True when the doctor and the patient are connected. Malformed ids are simply not assigned. */
+/** The doctor was assigned to the patient once, and it ended (the audit log keeps every end). */
+export async function accessEnded(db: Queryable, doctorId: string, patientId: string): Promise<boolean> {
+  if (!isUuid(doctorId) || !isUuid(patientId)) return false;
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.patientId, patientId),
+        eq(auditLog.entity, 'assignment'),
+        eq(auditLog.action, 'revoke'),
+        eq(auditLog.entityId, doctorId),
+      ),
+    )
+    .limit(1);
+  return rows.length === 1;
+}
+
 export async function isAssigned(db: Queryable, doctorId: string, patientId: string): Promise<boolean> {
   if (!isUuid(doctorId) || !isUuid(patientId)) return false;
   const rows = await db

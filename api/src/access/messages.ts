@@ -14,6 +14,7 @@ export const tooManyReminders = (perHour: number) =>
   `Too many reminders: at most ${perHour} can be scheduled in an hour. Try again later.`;
 export const DOCTOR_NOT_FOUND = 'Doctor not found';
 export const DOCTOR_ACCESS_ENDED = 'Access ended.';
+export { YOUR_ACCESS_ENDED } from '@careloop/shared-contracts';
 export const PATIENT_RELEASED = 'Patient released.';
 /** Another account's notification is answered exactly as a missing one. */
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';

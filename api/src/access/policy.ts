@@ -1,7 +1,7 @@
 import type { Queryable } from '../adapters/db';
 import { AccessDenied } from '../lib/errors';
-import { isAssigned } from './assignments';
-import { PATIENT_NOT_FOUND } from './messages';
+import { accessEnded, isAssigned } from './assignments';
+import { PATIENT_NOT_FOUND, YOUR_ACCESS_ENDED } from './messages';
 import type { ListScope } from './pagination';
 import type { Caller } from './caller';
 import { prescribingContextOf, type PrescribingContext } from './prescribing';
@@ -18,9 +18,25 @@ export async function maySee(db: Queryable, caller: Caller, patientId: string): 
   return isAssigned(db, caller.accountId, patientId);
 }
 
+/**
+ * Why the caller may not see the patient: 404 `notFound`, as if the patient did not exist — except
+ * for a doctor whose own assignment to them ended, who is told so (403): they knew the patient, and
+ * "not found" would hide that their access was taken away.
+ */
+export async function refusal(
+  db: Queryable,
+  caller: Caller,
+  patientId: string,
+  notFound = PATIENT_NOT_FOUND,
+): Promise<AccessDenied> {
+  if (caller.role === 'doctor' && (await accessEnded(db, caller.accountId, patientId)))
+    return new AccessDenied(YOUR_ACCESS_ENDED, patientId, 403);
+  return new AccessDenied(notFound, patientId);
+}
+
 /** 404 `notFound` unless the caller may see the patient (never reveals that the id exists; the refusal is audited). */
 export async function requireSee(db: Queryable, caller: Caller, patientId: string, notFound = PATIENT_NOT_FOUND): Promise<void> {
-  if (!(await maySee(db, caller, patientId))) throw new AccessDenied(notFound, patientId);
+  if (!(await maySee(db, caller, patientId))) throw await refusal(db, caller, patientId, notFound);
 }
 
 /** 404 unless the caller is a doctor assigned to the patient (writes are doctors' only). */
@@ -31,7 +47,7 @@ export async function requireAssignedDoctor(
   notFound = PATIENT_NOT_FOUND,
 ): Promise<void> {
   if (caller.role !== 'doctor' || !(await isAssigned(db, caller.accountId, patientId)))
-    throw new AccessDenied(notFound, patientId);
+    throw await refusal(db, caller, patientId, notFound);
 }
 
 /**
@@ -45,7 +61,7 @@ export async function requirePrescriber(
   today: string,
 ): Promise<PrescribingContext> {
   const context = caller.role === 'doctor' ? await prescribingContextOf(db, caller.accountId, patientId, today) : undefined;
-  if (!context) throw new AccessDenied(PATIENT_NOT_FOUND, patientId);
+  if (!context) throw await refusal(db, caller, patientId);
   return context;
 }
 

@@ -22,8 +22,10 @@ export class AccessDenied extends HttpError {
   constructor(
     message: string,
     readonly patientId: string,
+    /** 404 (as if missing) unless the caller is to be told why: 403 when their own access ended */
+    statusCode: 403 | 404 = 404,
   ) {
-    super(404, message);
+    super(statusCode, message);
   }
 }
 

@@ -169,7 +169,7 @@ describe.each(BACKENDS)('revoking a connection on %s', (backend) => {
   });
 
   describe.each(['patient', 'doctor'] as const)('after the %s revokes', (side) => {
-    it('the doctor gets 404 on everything of the patient; the patient still sees their own', async () => {
+    it('the doctor is told their access ended (403) on everything of the patient; the patient still sees their own', async () => {
       const { doctor, patient } = await connectedPair();
       const as = (who: Account, method: 'GET' | 'POST', url: string, payload?: object) =>
         t.app.inject({ method, url, headers: bearer(who.token), ...(payload ? { payload } : {}) });
@@ -194,10 +194,19 @@ describe.each(BACKENDS)('revoking a connection on %s', (backend) => {
         ['POST', `/medicalhistory/${patient.id}`, recordBody()],
         ['POST', `/prescription/${patient.id}`, prescriptionBody()],
       ] as const;
+      // they knew the patient: "not found" would hide that their access was taken away
       for (const [method, url, payload] of reads) {
         const res = await as(doctor, method, url, payload);
-        expect({ url, status: res.statusCode }).toEqual({ url, status: 404 });
+        expect({ url, status: res.statusCode, body: res.json() }).toEqual({
+          url,
+          status: 403,
+          body: { error: "You no longer have access to this patient's records" },
+        });
       }
+      // a doctor who never had the patient still gets "not found"
+      const stranger = await account(t, 'doctor');
+      expect((await as(stranger, 'GET', `/medicalHistory/${recordId}`)).statusCode).toBe(404);
+      expect((await as(stranger, 'GET', `/medicalhistories?page=1&limit=10&patientId=${patient.id}`)).statusCode).toBe(404);
       // Reminders are addressed by e-mail: 404 like the rest, the same refusal as for an unknown address.
       const reminder = await as(doctor, 'POST', '/doctor/reminder', {
         to: patient.email,
