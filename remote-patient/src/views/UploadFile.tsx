@@ -1,24 +1,35 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from '@careloop/shared-router';
 import { PDF_MIME } from '@careloop/shared-contracts';
 import { putFile, requestUploadUrl, usePatientProfile } from '@careloop/shared-auth';
-import { Banner, Button, Heading, Narrow, Page } from '@careloop/shared-ui';
+import { Banner, Button, Heading, Narrow, Page, theme } from '@careloop/shared-ui';
 
-type State = { step: 'idle' } | { step: 'sending'; progress: number } | { step: 'done' } | { step: 'failed'; why?: string };
+type State =
+  | { step: 'idle' }
+  | { step: 'no-file' }
+  | { step: 'sending'; progress: number }
+  | { step: 'done' }
+  | { step: 'failed'; why?: string };
 
 /** SPEC §8's failure text, then why when we know it. */
 const FAILED = 'Could not upload your file';
 export const NOT_A_PDF = `${FAILED}. Only PDF files can be uploaded.`;
+export const CHOOSE_A_PDF = 'Choose a PDF first';
 
 /** /patient/dashboard/medical-files/upload: one PDF, straight to storage through a one-time URL. */
 export default function UploadFile() {
   const { data } = usePatientProfile();
   const [file, setFile] = useState<File | null>(null);
   const [state, setState] = useState<State>({ step: 'idle' });
+  const noFileId = useId();
 
   async function upload() {
-    // SPEC §5: nothing happens without a file.
-    if (!file || !data) return;
+    // Nothing is sent without a file, and the page says what is missing (SPEC §5 sent nothing, silently).
+    if (!file) {
+      setState({ step: 'no-file' });
+      return;
+    }
+    if (!data) return;
     if (file.type !== PDF_MIME) {
       setState({ step: 'failed', why: NOT_A_PDF });
       return;
@@ -48,6 +59,8 @@ export default function UploadFile() {
             PDF file
             <input
               type="file"
+              aria-invalid={state.step === 'no-file' || undefined}
+              aria-describedby={state.step === 'no-file' ? noFileId : undefined}
               accept={`${PDF_MIME},.pdf`}
               style={{ display: 'block', marginTop: '0.4rem' }}
               onChange={(e) => {
@@ -56,6 +69,11 @@ export default function UploadFile() {
               }}
             />
           </label>
+          {state.step === 'no-file' && (
+            <p id={noFileId} role="alert" style={{ color: theme.color.danger, margin: '-0.5rem 0 1rem' }}>
+              {CHOOSE_A_PDF}
+            </p>
+          )}
           {state.step === 'sending' && (
             <>
               <Banner tone="info">Uploading...</Banner>
@@ -69,7 +87,7 @@ export default function UploadFile() {
           )}
           {state.step === 'done' && <Banner tone="success">File upload successful</Banner>}
           {state.step === 'failed' && <Banner tone="error">{state.why ?? FAILED}</Banner>}
-          <Button type="submit" disabled={state.step === 'sending'}>
+          <Button type="submit" busy={state.step === 'sending'}>
             Upload
           </Button>
         </form>

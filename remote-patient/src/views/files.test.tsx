@@ -40,12 +40,16 @@ const renderView = (view: React.ReactNode) =>
 const choose = (file: File) => fireEvent.change(screen.getByLabelText('PDF file'), { target: { files: [file] } });
 const pdf = new File(['%PDF-1.4\n%%EOF\n'], 'scan.pdf', { type: 'application/pdf' });
 
-test('nothing happens with no file; the input accepts PDF only', async () => {
+test('with no file nothing is sent and the page says "Choose a PDF first"; the input accepts PDF only', async () => {
   renderView(<UploadFile />);
-  expect(screen.getByLabelText('PDF file')).toHaveAttribute('accept', 'application/pdf,.pdf');
+  const input = screen.getByLabelText('PDF file');
+  expect(input).toHaveAttribute('accept', 'application/pdf,.pdf');
   await waitFor(() => expect(fake.requests.some((r) => r.path === '/patient/me')).toBe(true));
   fireEvent.click(screen.getByRole('button', { name: 'Upload' }));
-  await new Promise((r) => setTimeout(r, 100));
+  // the answer to the click is on screen: only then is "nothing was sent" a finding
+  expect(await screen.findByRole('alert')).toHaveTextContent('Choose a PDF first');
+  expect(input).toHaveAttribute('aria-invalid', 'true');
+  expect(input).toHaveAccessibleDescription('Choose a PDF first');
   expect(fake.requests.filter((r) => r.path.startsWith('/medical-record'))).toHaveLength(0);
   expect(screen.queryByText('Uploading...')).not.toBeInTheDocument();
 });
