@@ -23,6 +23,8 @@ export function RouteTitle({ title, children }: { title: string | undefined; chi
 export function usePageSubject(subject: string | undefined) {
   const set = useContext(SetSubject);
   useEffect(() => {
+    // no subject: leave the title alone (another part of the page may name one)
+    if (subject === undefined) return;
     set?.(subject);
     return () => set?.(undefined);
   }, [set, subject]);

@@ -30,3 +30,22 @@ test("a view adds its person once known, and the route's title comes back when i
   await waitFor(() => expect(document.title).toBe('Medical record — CareLoop'));
   unmount();
 });
+
+function Row() {
+  usePageSubject(undefined);
+  return <li>row</li>;
+}
+
+test("a part of the page without a subject does not take the title's subject away", async () => {
+  render(
+    <RouteTitle title="Medical records">
+      <PatientView />
+      <ul>
+        <Row />
+        <Row />
+      </ul>
+    </RouteTitle>,
+  );
+  act(() => setName('Maria Lopez'));
+  await waitFor(() => expect(document.title).toBe('Medical records — Maria Lopez — CareLoop'));
+});
