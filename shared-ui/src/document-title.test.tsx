@@ -37,15 +37,21 @@ function Row() {
 }
 
 test("a part of the page without a subject does not take the title's subject away", async () => {
-  render(
+  const page = (rows: boolean) => (
     <RouteTitle title="Medical records">
       <PatientView />
-      <ul>
-        <Row />
-        <Row />
-      </ul>
-    </RouteTitle>,
+      {rows && (
+        <ul>
+          <Row />
+          <Row />
+        </ul>
+      )}
+    </RouteTitle>
   );
+  const { rerender } = render(page(false));
   act(() => setName('Maria Lopez'));
   await waitFor(() => expect(document.title).toBe('Medical records — Maria Lopez — CareLoop'));
+  // rows that name no one arrive after the subject (a list loading later)
+  rerender(page(true));
+  expect(document.title).toBe('Medical records — Maria Lopez — CareLoop');
 });
