@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
-import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
+import { configureApi, createQueryClient, useAccount, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
 import { doctorMe, patientMe } from '../../test-support/fixtures';
 import { VerifyEmailBanner, VerifyEmailView } from './EmailVerification';
@@ -40,6 +40,11 @@ beforeEach(() => {
   resendReply = { status: 200, body: { message: 'A new verification link has been sent.' } };
   localStorage.clear();
 });
+
+/** Says when the patient's profile (the query the banner reads) has arrived. */
+function ProfileLoaded() {
+  return useAccount('patient').data ? <p>profile loaded</p> : null;
+}
 
 function renderAt(path: string, pattern: string, element: React.ReactNode) {
   const router = createMemoryRouter(
@@ -130,10 +135,18 @@ describe('dashboard banner', () => {
   test('nothing is shown once the e-mail is verified', async () => {
     verified = true;
     useSession.getState().login('t', 'patient');
-    renderAt('/dash', '/dash', <VerifyEmailBanner role="patient" />);
-    await waitFor(() => expect(calls('GET', '/patient/me')).toHaveLength(1));
-    // Give the answer a moment to render.
-    await new Promise((r) => setTimeout(r, 50));
+    renderAt(
+      '/dash',
+      '/dash',
+      <>
+        <VerifyEmailBanner role="patient" />
+        <ProfileLoaded />
+      </>,
+    );
+    // the banner's own query has answered and rendered (the probe reads the same one): only now is
+    // "no banner" a finding rather than "not yet"
+    expect(await screen.findByText('profile loaded')).toBeInTheDocument();
+    expect(calls('GET', '/patient/me')).toHaveLength(1);
     expect(screen.queryByText('Please verify your e-mail address.')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Resend the link' })).not.toBeInTheDocument();
   });
