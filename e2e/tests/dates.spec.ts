@@ -91,7 +91,7 @@ test('both roles read every date as "12 Mar 1985" and every time as "27 Nov 2026
     ['/doctor/notifications', (p) => expect(p.getByText(DATE_TIME).first()).toBeVisible()],
     ['/doctor/sessions', (p) => expect(p.getByText(DATE_TIME).first()).toBeVisible()],
     ['/doctor/access-history', (p) => expect(p.getByText(DATE_TIME).first()).toBeVisible()],
-    ['/doctor/dashboard/reminder', (p) => expect(p.getByRole('heading', { name: 'Scheduled reminders' })).toBeVisible()],
+    ['/doctor/dashboard/reminder', (p) => expect(p.getByRole('tab', { name: /^Scheduled \(\d+\)$/ })).toBeVisible()],
   ];
   await logIn(page, 'doctor', pair.doctorEmail);
   await expect(page).toHaveURL(/\/doctor\/dashboard$/);

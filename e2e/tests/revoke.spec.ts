@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { API_URL } from '../stack';
 import { auth, connectedPair, logIn, logOut } from './helpers';
 
-test("a patient ends a doctor's access after confirming; the doctor's next read of a record is 404", async ({
+test("a patient ends a doctor's access after confirming; the doctor's next read of a record says their access ended", async ({
   page,
   request,
 }) => {
@@ -43,8 +43,8 @@ test("a patient ends a doctor's access after confirming; the doctor's next read 
   await expect(doctors.getByText('No assigned doctors yet')).toBeVisible();
 
   const after = await readRecord();
-  expect(after.status()).toBe(404);
-  expect(await after.json()).toEqual({ error: 'Medical record not found' });
+  expect(after.status()).toBe(403);
+  expect(await after.json()).toEqual({ error: "You no longer have access to this patient's records" });
 
   // The access history tells the patient the connection ended.
   await page.goto('/patient/access-history');
