@@ -203,12 +203,13 @@ describe.each(BACKENDS)('allergy list on %s', (backend) => {
       headers: bearer(patient.token),
     });
     expect(revoke.statusCode).toBe(200);
-    expect((await list(doctor, patient.id)).statusCode).toBe(404);
-    expect((await create(doctor, patient.id, allergyBody())).statusCode).toBe(404);
+    // the doctor knew the patient: told that their access ended, not "not found"
+    expect((await list(doctor, patient.id)).statusCode).toBe(403);
+    expect((await create(doctor, patient.id, allergyBody())).statusCode).toBe(403);
     expect(
       (await update(doctor, id, allergyBody({ verificationStatus: 'refuted', statusReason: 'Negative oral challenge' })))
         .statusCode,
-    ).toBe(404);
+    ).toBe(403);
     expect(await allergyRows()).toBe(before);
     expect((await items(patient, patient.id)).map((a) => a.verificationStatus)).toEqual(['confirmed']);
   });
