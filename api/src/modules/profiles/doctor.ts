@@ -9,7 +9,7 @@ import {
 } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { doctors } from '../../db/schema';
-import { assignedPatientsOf } from '../../access';
+import { assignedPatientsOf, registrationColumns, toRegistrationStatus } from '../../access';
 import { pendingEmailOf } from '../account/email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
@@ -24,8 +24,10 @@ const PROFILE_COLUMNS = {
   gender: doctors.gender,
   twoFactorEnabled: doctors.twoFactorEnabled,
   emailVerifiedAt: doctors.emailVerifiedAt,
+  ...registrationColumns,
 };
-type Row = Pick<typeof doctors.$inferSelect, keyof typeof PROFILE_COLUMNS>;
+type Row = Pick<typeof doctors.$inferSelect, Exclude<keyof typeof PROFILE_COLUMNS, keyof typeof registrationColumns>> &
+  Parameters<typeof toRegistrationStatus>[0];
 type Update = z.output<typeof DoctorProfileUpdate>;
 
 function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingEmail: string | null): Doctor {
@@ -41,6 +43,7 @@ function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingE
     twoFactorEnabled: r.twoFactorEnabled,
     pendingEmail,
     emailVerified: r.emailVerifiedAt !== null,
+    registration: toRegistrationStatus(r),
   };
 }
 
@@ -68,6 +71,8 @@ export const doctorProfile: ProfileSpec<
         specialization: input.specialization,
         qualifications: input.qualifications,
         gender: input.gender,
+        registrationRegister: input.registration.register,
+        registrationNumber: input.registration.number,
       })
       .returning({ id: doctors.id });
     return row.id;
