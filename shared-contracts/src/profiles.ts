@@ -66,6 +66,8 @@ export const Doctor = z.object({
   emailVerified: z.boolean(),
   /** the professional registration given at signup; connection requests open once it is verified */
   registration: RegistrationStatus,
+  /** whether the api takes this doctor's connection requests: once the registration is verified (or the rule is off) */
+  mayRequestConnections: z.boolean(),
 });
 export type Doctor = z.infer<typeof Doctor>;
 

@@ -30,7 +30,12 @@ type Row = Pick<typeof doctors.$inferSelect, Exclude<keyof typeof PROFILE_COLUMN
   Parameters<typeof toRegistrationStatus>[0];
 type Update = z.output<typeof DoctorProfileUpdate>;
 
-function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingEmail: string | null): Doctor {
+function toDoctor(
+  r: Row,
+  assignedPatients: Doctor['assignedPatients'],
+  pendingEmail: string | null,
+  doctorVerification: boolean,
+): Doctor {
   return {
     _id: r.id,
     name: r.name,
@@ -44,6 +49,7 @@ function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingE
     pendingEmail,
     emailVerified: r.emailVerifiedAt !== null,
     registration: toRegistrationStatus(r),
+    mayRequestConnections: r.verifiedAt !== null || !doctorVerification,
   };
 }
 
@@ -78,11 +84,11 @@ export const doctorProfile: ProfileSpec<
     return row.id;
   },
 
-  async load(db, id, now) {
+  async load(db, id, now, { doctorVerification } = { doctorVerification: true }) {
     const [row] = await db.select(PROFILE_COLUMNS).from(doctors).where(eq(doctors.id, id)).limit(1);
     if (!row) return undefined;
     const pending = await pendingEmailOf(db, { role: 'doctor', accountId: id, currentEmail: row.email, now });
-    return { doctor: toDoctor(row, await assignedPatientsOf(db, id), pending), profileUrl: null };
+    return { doctor: toDoctor(row, await assignedPatientsOf(db, id), pending, doctorVerification), profileUrl: null };
   },
 
   async update(db, id, input: Omit<Update, 'password' | 'currentPassword' | 'email'>, passwordHash, now) {
