@@ -6,7 +6,7 @@ import { describeVerification, verifyDoctor } from './verify-doctor';
 
 /*
  * `npm run backup -- <folder>` and `npm run restore -- <folder>` (docs/backup-and-restore.md), and
- * `npm run operator -- verify-doctor <email>` (docs/operations.md), with the api's own configuration
+ * `npm run operator -- verify-doctor <email>` (docs/security.md), with the api's own configuration
  * (DATA_DIR, DATABASE_URL, key and S3 variables).
  */
 async function main(argv: string[]): Promise<number> {
