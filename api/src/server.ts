@@ -93,8 +93,11 @@ async function main(): Promise<void> {
   if (database.kind === 'pglite') {
     try {
       // …and the operator's commands (ops/verify-doctor.ts): this process holds the database.
-      snapshots = await serveSnapshots(config.dataDir, () => database.dumpDataDir!(), app.log, ({ email }) =>
-        verifyDoctorRegistration(database.db, { email, by: OPERATOR, at: systemClock.now() }),
+      snapshots = await serveSnapshots(
+        config.dataDir,
+        () => database.dumpDataDir!(),
+        app.log,
+        ({ email }) => verifyDoctorRegistration(database.db, { email, by: OPERATOR, at: systemClock.now() }),
       );
     } catch (err) {
       app.log.warn({ err }, 'online backups unavailable: stop the api to take a backup (docs/backup-and-restore.md)');

@@ -58,7 +58,9 @@ test('a patient turns two-factor on with a code from the shown secret, logs in w
 
 test('a doctor resets a forgotten password from the link in the .eml and logs in with the new one', async ({ page, request }) => {
   const email = uniqueEmail('doctor-reset');
-  await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Ana Ruiz', email, password: PASSWORD, ...signupExtras('doctor') } });
+  await request.post(`${API_URL}/doctor/signup`, {
+    data: { name: 'Dr. Ana Ruiz', email, password: PASSWORD, ...signupExtras('doctor') },
+  });
   await page.goto('/login/doctor');
   await page.getByRole('link', { name: 'Forgot Password' }).click();
   await expect(page).toHaveURL(/\/doctor\/forgot-password$/);

@@ -30,7 +30,11 @@ export const registrationColumns = {
   verifiedAt: doctors.registrationVerifiedAt,
 };
 
-export function toRegistrationStatus(row: { register: string | null; number: string | null; verifiedAt: Date | null }): RegistrationStatus {
+export function toRegistrationStatus(row: {
+  register: string | null;
+  number: string | null;
+  verifiedAt: Date | null;
+}): RegistrationStatus {
   return { register: row.register as DoctorRegister | null, number: row.number, verified: row.verifiedAt !== null };
 }
 

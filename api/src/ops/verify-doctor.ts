@@ -17,8 +17,14 @@ export function describeVerification(email: string, result: VerifyDoctorResult):
   if (result.outcome === 'unknown') return { ok: false, text: `No doctor account has the e-mail ${email}.` };
   const what = result.registration ? `registration ${result.registration}` : 'registration (none given at signup)';
   return result.outcome === 'verified'
-    ? { ok: true, text: `Verified the ${what} of doctor ${email} at ${result.verifiedAt.toISOString()}; their connection requests are open.` }
-    : { ok: true, text: `The ${what} of doctor ${email} was already verified on ${result.verifiedAt.toISOString()}; nothing changed.` };
+    ? {
+        ok: true,
+        text: `Verified the ${what} of doctor ${email} at ${result.verifiedAt.toISOString()}; their connection requests are open.`,
+      }
+    : {
+        ok: true,
+        text: `The ${what} of doctor ${email} was already verified on ${result.verifiedAt.toISOString()}; nothing changed.`,
+      };
 }
 
 /**
@@ -26,11 +32,17 @@ export function describeVerification(email: string, result: VerifyDoctorResult):
  * one process only: while an api runs on it, that api does the work (asked on its owner-only socket
  * in DATA_DIR, like an online backup, ops/snapshot-socket.ts); otherwise this process opens it.
  */
-export async function verifyDoctor(config: Pick<Config, 'databaseUrl' | 'dataDir'>, email: string, at = new Date()): Promise<VerifyDoctorResult> {
+export async function verifyDoctor(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  email: string,
+  at = new Date(),
+): Promise<VerifyDoctorResult> {
   if (!config.databaseUrl) {
     if (!fs.existsSync(path.join(config.dataDir, 'db'))) throw new Error(`There is no embedded database in ${config.dataDir}/db`);
     if (heldByRunningApi(path.join(config.dataDir, 'db.lock'))) {
-      const answer = (await requestOperatorCommand(config.dataDir, { op: 'verify-doctor', email })) as VerifyDoctorResult & { verifiedAt?: string };
+      const answer = (await requestOperatorCommand(config.dataDir, { op: 'verify-doctor', email })) as VerifyDoctorResult & {
+        verifiedAt?: string;
+      };
       return answer.outcome === 'unknown' ? answer : { ...answer, verifiedAt: new Date(answer.verifiedAt!) };
     }
   }

@@ -9,8 +9,7 @@ import Dashboard from './Dashboard';
 
 /* Until an operator verifies the doctor's registration, the dashboard says why and sending is disabled. */
 
-const AWAITING =
-  'Your registration GMC 1234567 is awaiting verification. You can send connection requests once it is verified.';
+const AWAITING = 'Your registration GMC 1234567 is awaiting verification. You can send connection requests once it is verified.';
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({

@@ -156,7 +156,9 @@ test('signup: the registration number is checked for its register before Next', 
   type('Password', 'a long passphrase');
   await click('Next');
   await click('Next');
-  expect(screen.getByLabelText('Professional register')).toHaveAccessibleDescription('Choose the register you are registered with');
+  expect(screen.getByLabelText('Professional register')).toHaveAccessibleDescription(
+    'Choose the register you are registered with',
+  );
   const number = (register: string, value: string) => {
     fireEvent.change(screen.getByLabelText('Professional register'), { target: { value: register } });
     type('Registration number', value);
@@ -167,7 +169,9 @@ test('signup: the registration number is checked for its register before Next', 
   await number('NPI', '1234567890');
   expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^This NPI's check digit does not match/);
   await number('AHPRA', 'MED123');
-  expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^An AHPRA number is MED followed by 10 digits/);
+  expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(
+    /^An AHPRA number is MED followed by 10 digits/,
+  );
   await number('IMC', '1234567');
   expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^An IMC number is 1 to 6 digits/);
   await number('Other', 'x');

@@ -191,7 +191,9 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
       payload: { email: doctor.email },
     });
     expect(sent.statusCode).toBe(201);
-    const [request] = (await t.app.inject({ method: 'GET', url: '/patient/sentRequests', headers: bearer(patient.token) })).json();
+    const [request] = (
+      await t.app.inject({ method: 'GET', url: '/patient/sentRequests', headers: bearer(patient.token) })
+    ).json();
     expect(registrationLine(request.doctor.registration)).toBe('Registration GMC 1234567, not verified');
   });
 

@@ -33,7 +33,8 @@ export async function verifyDoctorRegistration(
       .for('update');
     if (!doctor) return { outcome: 'unknown' as const };
     const registration = registrationName({ register: doctor.register as DoctorRegister | null, number: doctor.number });
-    if (doctor.verifiedAt) return { outcome: 'already-verified' as const, doctorId: doctor.id, registration, verifiedAt: doctor.verifiedAt };
+    if (doctor.verifiedAt)
+      return { outcome: 'already-verified' as const, doctorId: doctor.id, registration, verifiedAt: doctor.verifiedAt };
     await tx
       .update(doctors)
       .set({ registrationVerifiedAt: at, registrationVerifiedBy: by, updatedAt: at })
