@@ -50,11 +50,13 @@ test('a doctor signs up with a GMC number, waits for the operator, then connects
   await logOut(page);
 
   await logIn(page, 'patient', patientEmail);
+  await expect(page).toHaveURL(/\/patient\/dashboard$/);
   await page.goto('/patient/view-incoming-requests');
   const incoming = page.getByRole('list', { name: 'Incoming requests' });
   await expect(incoming).toContainText('Dr. Hana Sato');
   await expect(incoming).toContainText('Registration GMC 1234567, verified');
   await incoming.getByRole('button', { name: 'Accept' }).click();
+  await expect(page.getByText("You're all caught-up :-)")).toBeVisible();
   await page.goto('/patient/dashboard');
   await expect(page.getByLabel('Assigned Doctors')).toContainText('Registration GMC 1234567, verified');
 });
