@@ -85,7 +85,8 @@ export type DoctorRegistration = z.input<typeof DoctorRegistration>;
 
 /**
  * A doctor's registration as the doctor and their patients see it. register and number are null
- * for an account made before registrations were asked; verified only once an operator checked it.
+ * for an account made before registrations were asked, and in a patient's own sent request (withheld
+ * like the doctor's name until the doctor accepts); verified only once an operator checked it.
  */
 export const RegistrationStatus = z.object({
   register: DoctorRegisterField.nullable(),
@@ -99,11 +100,14 @@ export function registrationName(r: Pick<RegistrationStatus, 'register' | 'numbe
   return r.register && r.number ? `${r.register} ${r.number}` : null;
 }
 
-/** "Registration GMC 1234567, verified": the line a patient reads on a doctor's card. */
+/**
+ * "Registration GMC 1234567, verified": the line a patient reads on a doctor's card. Without a
+ * number (none given, or withheld with the name of a doctor who has not accepted): "Registration verified".
+ */
 export function registrationLine(r: RegistrationStatus): string {
   const name = registrationName(r);
   const state = r.verified ? 'verified' : 'not verified';
-  return name ? `Registration ${name}, ${state}` : `Registration not given, ${state}`;
+  return name ? `Registration ${name}, ${state}` : `Registration ${state}`;
 }
 
 /** 403 to an unverified doctor's connection request (the api's access layer). */

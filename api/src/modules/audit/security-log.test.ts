@@ -136,8 +136,8 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
   });
 
   it('shows a revocation to both: the patient beside their security events, the doctor whose access ended', async () => {
-    // Unverified (so no 'email-verify' row): the doctor's log must hold nothing else of the patient's.
-    const doctor = await account(t, 'doctor', {}, { verified: false });
+    // Unverified (so no 'email-verify' or 'registration-verified' row): the doctor's log must hold nothing else of the patient's.
+    const doctor = await account(t, 'doctor', {}, { verified: false, registrationVerified: false });
     const patient = await account(t, 'patient', {}, { verified: false });
     await connect(t, doctor, patient);
     const res = await t.app.inject({
@@ -160,7 +160,7 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
       ip: null,
     });
     // Another doctor sees nothing of it.
-    expect(await historyOf(await account(t, 'doctor', {}, { verified: false }))).toEqual([]);
+    expect(await historyOf(await account(t, 'doctor', {}, { verified: false, registrationVerified: false }))).toEqual([]);
   });
 
   it('is append-only: UPDATE and DELETE of a security row are refused', async () => {

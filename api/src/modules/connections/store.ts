@@ -138,7 +138,9 @@ export async function listPending(
     doctor: {
       name: addressee === 'doctor' ? '' : row.doctorName,
       email: row.doctorEmail,
-      registration: toRegistrationStatus(row),
+      // The number names the doctor in a public register: withheld with the name, the state kept.
+      registration:
+        addressee === 'doctor' ? { register: null, number: null, verified: row.verifiedAt !== null } : toRegistrationStatus(row),
     },
     patient: { name: addressee === 'patient' ? '' : row.patientName, email: row.patientEmail },
   }));

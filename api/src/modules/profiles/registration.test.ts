@@ -95,7 +95,8 @@ describe('the registration schema (shared-contracts)', () => {
     expect(registrationLine({ register: 'NPI', number: '1234567893', verified: false })).toBe(
       'Registration NPI 1234567893, not verified',
     );
-    expect(registrationLine({ register: null, number: null, verified: false })).toBe('Registration not given, not verified');
+    expect(registrationLine({ register: null, number: null, verified: false })).toBe('Registration not verified');
+    expect(registrationLine({ register: null, number: null, verified: true })).toBe('Registration verified');
   });
 });
 
@@ -181,7 +182,7 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
     });
   });
 
-  it('shows a patient an unverified doctor as not verified on the request the patient sent', async () => {
+  it('shows a patient an unverified doctor as not verified, without the number, on the request the patient sent', async () => {
     const doctor = await signup(t.app, 'doctor', {}, { registrationVerified: false });
     const patient = await signup(t.app, 'patient');
     const sent = await t.app.inject({
@@ -194,7 +195,17 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
     const [request] = (
       await t.app.inject({ method: 'GET', url: '/patient/sentRequests', headers: bearer(patient.token) })
     ).json();
-    expect(registrationLine(request.doctor.registration)).toBe('Registration GMC 1234567, not verified');
+    // The number is withheld with the name until the doctor accepts (it names them in a public register).
+    expect(request.doctor).toEqual({
+      name: '',
+      email: doctor.email,
+      registration: { register: null, number: null, verified: false },
+    });
+    expect(registrationLine(request.doctor.registration)).toBe('Registration not verified');
+    const [received] = (
+      await t.app.inject({ method: 'GET', url: '/doctor/receivedRequests', headers: bearer(doctor.token) })
+    ).json();
+    expect(received.doctor.registration).toEqual({ register: 'GMC', number: '1234567', verified: false });
   });
 
   it('answers unknown for an e-mail no doctor has', async () => {
