@@ -217,6 +217,21 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
     });
   });
 
+  it("prints the operator command for a new doctor in the embedded default's log, and nothing for a patient", async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp(tdb.adapter, { LOG_LEVEL: 'info' }, undefined, (line) => lines.push(line));
+    try {
+      const doctor = await signup(logged.app, 'doctor', {}, { registrationVerified: false, twoFactor: false });
+      const patient = await signup(logged.app, 'patient');
+      const commands = lines.filter((l) => l.includes('verify-doctor'));
+      expect(commands).toHaveLength(1);
+      expect(commands[0]).toContain(`npm run operator -- verify-doctor ${doctor.email}`);
+      expect(lines.join('\n')).not.toContain(patient.email);
+    } finally {
+      await logged.app.close();
+    }
+  });
+
   it('lets any doctor send requests with DOCTOR_VERIFICATION=off', async () => {
     const off = await createTestApp(tdb.adapter, { DOCTOR_VERIFICATION: 'off' });
     try {
