@@ -12,6 +12,7 @@ import { describeVerification, verifyDoctor } from './verify-doctor';
 async function main(argv: string[]): Promise<number> {
   const [command, folder] = argv;
   if (command === 'verify-doctor' && folder && argv.length === 2) {
+    setOwnerOnlyUmask(); // it may open the embedded database's files itself
     const outcome = describeVerification(folder, await verifyDoctor(loadConfig(), folder));
     (outcome.ok ? console.log : console.error)(outcome.text);
     return outcome.ok ? 0 : 1;
