@@ -44,6 +44,8 @@ export const doctorMe = (doctor: Partial<Doctor> = {}): DoctorMeResponse => ({
     twoFactorEnabled: false,
     pendingEmail: null,
     emailVerified: true,
+    registration: { register: 'GMC', number: '1234567', verified: true },
+    mayRequestConnections: true,
     ...doctor,
   },
   profileUrl: null,

@@ -29,6 +29,7 @@ describe('config', () => {
       apiPublicUrl: 'http://localhost:4000',
       clinicTimeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       connectionRequestsPerHour: 20,
+      doctorVerification: true,
       files: { signingKey: undefined, maxUploadBytes: 20 * 1024 * 1024, urlTtlSeconds: 15 * 60, s3: undefined },
       shutdownGraceSeconds: 8,
       reminders: { pollSeconds: 2, maxAttempts: 5, leaseMs: 300_000, perDoctorPerHour: 30 },
@@ -117,8 +118,14 @@ describe('config', () => {
       ['REMINDER_POLL_SECONDS', '0.1', /REMINDER_POLL_SECONDS/],
       ['REMINDER_MAX_ATTEMPTS', '0', /REMINDER_MAX_ATTEMPTS/],
       ['REMINDER_MAX_ATTEMPTS', '2.5', /REMINDER_MAX_ATTEMPTS/],
+      ['DOCTOR_VERIFICATION', 'no', /DOCTOR_VERIFICATION must be on or off/],
     ])('refuses %s=%s', (name, value, message) => {
       expect(() => loadConfig({ [name]: value })).toThrow(message);
+    });
+
+    it('turns the doctor verification rule off only when told', () => {
+      expect(loadConfig({ DOCTOR_VERIFICATION: 'off' }).doctorVerification).toBe(false);
+      expect(loadConfig({ DOCTOR_VERIFICATION: 'on' }).doctorVerification).toBe(true);
     });
 
     it('refuses an S3 endpoint that is not an http(s) URL', () => {

@@ -151,6 +151,7 @@ const Env = z
     // Longer than the mailer's longest send: a send outliving it is shown 'unknown' (never resent).
     REMINDER_LEASE_SECONDS: int(5, 86400).default(300),
     CONNECTION_REQUESTS_PER_HOUR: int(1, 10000).default(20),
+    DOCTOR_VERIFICATION: z.enum(['on', 'off'], { error: 'DOCTOR_VERIFICATION must be on or off' }).default('on'),
     REQUIRE_MFA_FOR: z
       .string()
       .default('doctor')
@@ -203,6 +204,11 @@ export interface Config {
   redisKeyPrefix: string;
   /** Connection requests one account may send per hour (counted in the database): bounds probing e-mails. */
   connectionRequestsPerHour: number;
+  /**
+   * DOCTOR_VERIFICATION: true (`on`, the default) keeps a doctor's connection requests closed until an
+   * operator verified their professional registration; `off` (demos only) lets any doctor send them.
+   */
+  doctorVerification: boolean;
   /**
    * Which X-Forwarded-For hops to believe, as Fastify's `trustProxy` (proxy-addr): false (no proxy:
    * the socket's address is the client), a hop count, or the proxies' addresses / CIDR ranges.
@@ -300,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     connectionRequestsPerHour: e.CONNECTION_REQUESTS_PER_HOUR,
+    doctorVerification: e.DOCTOR_VERIFICATION === 'on',
     trustProxy: e.TRUST_PROXY,
     encryptionKey: e.ENCRYPTION_KEY,
     webOrigin: e.WEB_ORIGIN.replace(/\/+$/, ''),

@@ -9,6 +9,8 @@ import { startOrphanSweeps } from './modules/files/orphan-sweep';
 import { startReminderRunner, type ReminderRunner } from './modules/reminders/boss';
 import { restrictToOwner, setOwnerOnlyUmask } from './lib/owner-only';
 import { serveSnapshots, type SnapshotServer } from './ops/snapshot-socket';
+import { OPERATOR } from './ops/verify-doctor';
+import { verifyDoctorRegistration } from './modules/profiles/registration';
 import { createSecretBox } from './lib/secret-box';
 import { openEncryptionKey } from './modules/account/two-factor/key-check';
 
@@ -90,7 +92,13 @@ async function main(): Promise<void> {
   let snapshots: SnapshotServer | undefined;
   if (database.kind === 'pglite') {
     try {
-      snapshots = await serveSnapshots(config.dataDir, () => database.dumpDataDir!(), app.log);
+      // …and the operator's commands (ops/verify-doctor.ts): this process holds the database.
+      snapshots = await serveSnapshots(
+        config.dataDir,
+        () => database.dumpDataDir!(),
+        app.log,
+        ({ email }) => verifyDoctorRegistration(database.db, { email, by: OPERATOR, at: systemClock.now() }),
+      );
     } catch (err) {
       app.log.warn({ err }, 'online backups unavailable: stop the api to take a backup (docs/backup-and-restore.md)');
     }

@@ -1,11 +1,12 @@
 // The real HTTP api, used to set up the users, the care-network assignment and the records
 // before anything is measured; and a keep-alive client for sequential latency samples.
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Secret, TOTP } from 'otpauth';
-import { OUTBOXES } from './proc.mjs';
+import { API_DATABASES, OUTBOXES, ROOT } from './proc.mjs';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -61,13 +62,26 @@ async function ok(base, method, path, opts, expected) {
 export const PASSWORD = 'Bench-Passw0rd-CareLoop!';
 
 export async function signup(base, role, email, name, extra = {}) {
-  const body = { name, email, password: PASSWORD, ...extra };
+  const registration = role === 'doctor' ? { registration: { register: 'GMC', number: '1234567' } } : {};
+  const body = { name, email, password: PASSWORD, ...registration, ...extra };
   const res = await ok(base, 'POST', `/${role}/signup`, { body }, [201]);
   await verifyEmail(base, role, email);
+  if (role === 'doctor') verifyDoctor(base, email);
   // Doctors must have two-factor on before any patient data (REQUIRE_MFA_FOR's default).
   if (role === 'doctor') await enrolTwoFactor(base, role, res.token);
   const me = await ok(base, 'GET', `/${role}/me`, { token: res.token }, [200]);
   return { token: res.token, id: me[role]._id, email, name };
+}
+
+/** The doctor's registration verified by the operator command (the built api's), on that api's database. */
+function verifyDoctor(base, email) {
+  const database = API_DATABASES.get(base);
+  if (!database) throw new Error(`${base} was not started by startApi`);
+  const run = spawnSync(process.execPath, [join(ROOT, 'api/dist/ops/cli.js'), 'verify-doctor', email], {
+    env: { ...process.env, ...database },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`verify-doctor ${email} failed: ${run.stderr}`);
 }
 
 /** Turns two-factor on with the authenticator's current code (the session stays signed in). */

@@ -131,6 +131,8 @@ export async function waitHealthy(proc, url, timeoutMs = 60_000) {
 
 /** api base URL → the folder its mail is written to (no SMTP here): signup reads its verification link. */
 export const OUTBOXES = new Map();
+/** api base URL → its database settings: signup verifies a doctor's registration there (the operator command). */
+export const API_DATABASES = new Map();
 
 /**
  * The BUILT api (`node api/dist/server.js`), PGlite in dataDir unless databaseUrl is given.
@@ -159,6 +161,7 @@ export async function startApi({ port, dataDir, databaseUrl, webOrigins = [] }) 
   });
   await waitHealthy(proc, `http://${HOST}:${port}/health`, 90_000);
   OUTBOXES.set(`http://${HOST}:${port}`, join(dataDir, 'outbox'));
+  API_DATABASES.set(`http://${HOST}:${port}`, { DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' });
   return { ...proc, url: `http://${HOST}:${port}` };
 }
 

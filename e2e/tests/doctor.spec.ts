@@ -12,6 +12,8 @@ test('a doctor signs up, reaches the dashboard, logs out, logs in again and edit
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Professional register').selectOption('GMC');
+  await page.getByLabel('Registration number').fill('7654321');
   await expect(page.getByLabel('Years of experience')).toHaveValue('1');
   await page.getByLabel('Years of experience').fill('14');
   await page.getByLabel('Specialization (comma-separated)').fill('Cardiology, Internal medicine');

@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { API_URL } from '../stack';
+import { API_URL, ROOT } from '../stack';
 import { VERIFY_SUBJECT, waitForEmail } from './mail';
 
 let n = 0;
@@ -166,9 +168,31 @@ export async function verifyByMail(request: APIRequestContext, role: 'patient' |
   expect(res.status()).toBe(200);
 }
 
+/** The professional registration a test doctor signs up with unless told. */
+export const TEST_REGISTRATION = { register: 'GMC', number: '1234567' } as const;
+/** What a role's signup needs besides name, e-mail and password: a doctor's registration. */
+export const signupExtras = (role: 'patient' | 'doctor') => (role === 'doctor' ? { registration: TEST_REGISTRATION } : {});
+
+/**
+ * Verifies a doctor's professional registration as the operator does: the operator command itself
+ * (`npm run operator -- verify-doctor`, built at api/dist), on the suite's api data directory; the
+ * running api does the work on its operator socket.
+ */
+export function operatorVerifyDoctor(email: string): string {
+  const dataDir = process.env.CARELOOP_E2E_DATA_DIR;
+  if (!dataDir) throw new Error('CARELOOP_E2E_DATA_DIR is unset (global-setup sets it)');
+  const run = spawnSync(process.execPath, [join(ROOT, 'api/dist/ops/cli.js'), 'verify-doctor', email], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) throw new Error(`verify-doctor ${email} failed (${run.status}): ${run.stderr}`);
+  return run.stdout;
+}
+
 /**
  * A password signup through the api; its session token. VERIFIED by default (the link from the
- * .eml is followed); `{ verified: false }` for tests of unverified accounts.
+ * .eml is followed, and a doctor's registration verified by the operator command); `{ verified: false }`
+ * for tests of unverified accounts.
  */
 export async function signUpVia(
   request: APIRequestContext,
@@ -176,9 +200,10 @@ export async function signUpVia(
   data: { email: string; name: string } & Record<string, unknown>,
   { verified = true, twoFactor = role === 'doctor' }: { verified?: boolean; twoFactor?: boolean } = {},
 ): Promise<string> {
-  const res = await request.post(`${API_URL}/${role}/signup`, { data: { password: PASSWORD, ...data } });
+  const res = await request.post(`${API_URL}/${role}/signup`, { data: { password: PASSWORD, ...signupExtras(role), ...data } });
   expect(res.status()).toBe(201);
   if (verified) await verifyByMail(request, role, data.email);
+  if (verified && role === 'doctor') operatorVerifyDoctor(data.email);
   const token = (await res.json()).token as string;
   // Doctors must have two-factor on before any patient data (REQUIRE_MFA_FOR's default).
   if (twoFactor) await enrolTwoFactor(request, role, data.email, token);

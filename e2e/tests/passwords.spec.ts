@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { API_URL, PORTS, ROOT } from '../stack';
 import { RESET_SUBJECT, waitForEmail } from './mail';
-import { PASSWORD, auth, openMenu, uniqueEmail, verifyByMail } from './helpers';
+import { PASSWORD, auth, openMenu, signupExtras, uniqueEmail, verifyByMail } from './helpers';
 
 // Issue 11 item 7 (NIST 800-63B / ASVS 2.1): zxcvbn judges every new password; its feedback is
 // shown under the field as the person types, and the api refuses what scores below 3.
@@ -73,7 +73,7 @@ test("reset password: the account's own name is refused with the library's feedb
 }) => {
   const email = uniqueEmail('reset-weak');
   const signup = await request.post(`${API_URL}/doctor/signup`, {
-    data: { name: 'Dr. Zorblax Quintero', email, password: PASSWORD },
+    data: { name: 'Dr. Zorblax Quintero', email, password: PASSWORD, ...signupExtras('doctor') },
   });
   expect(signup.status()).toBe(201);
   await request.post(`${API_URL}/doctor/forgot-password`, { data: { email } });

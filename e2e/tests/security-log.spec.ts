@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { API_URL } from '../stack';
-import { PASSWORD, enrolTwoFactor, logIn, uniqueEmail } from './helpers';
+import { PASSWORD, enrolTwoFactor, logIn, signupExtras, uniqueEmail } from './helpers';
 
 for (const role of ['patient', 'doctor'] as const) {
   test(`a failed sign-in shows in the ${role}'s own access history`, async ({ page, request }) => {
@@ -9,7 +9,7 @@ for (const role of ['patient', 'doctor'] as const) {
       data:
         role === 'patient'
           ? { name: 'Lena Roth', email, password: PASSWORD, DOB: '1980-02-03', gender: 'Female' } // a complete profile: no detour
-          : { name: 'Dr. Omar Vance', email, password: PASSWORD },
+          : { name: 'Dr. Omar Vance', email, password: PASSWORD, ...signupExtras('doctor') },
     });
     expect(signup.status()).toBe(201);
     // Doctors must have a second factor before any page (REQUIRE_MFA_FOR); logIn passes its step.

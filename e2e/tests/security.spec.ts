@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { API_URL, OIDC_CLIENT, OIDC_PORT, PORTS } from '../stack';
 import { RESET_SUBJECT, waitForEmail } from './mail';
-import { PASSWORD, logIn, logOut, uniqueEmail } from './helpers';
+import { PASSWORD, logIn, logOut, signupExtras, uniqueEmail } from './helpers';
 
 const totp = (secret: string) =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
@@ -60,7 +60,9 @@ test('a patient turns two-factor on with a code from the shown secret, logs in w
 
 test('a doctor resets a forgotten password from the link in the .eml and logs in with the new one', async ({ page, request }) => {
   const email = uniqueEmail('doctor-reset');
-  await request.post(`${API_URL}/doctor/signup`, { data: { name: 'Dr. Ana Ruiz', email, password: PASSWORD } });
+  await request.post(`${API_URL}/doctor/signup`, {
+    data: { name: 'Dr. Ana Ruiz', email, password: PASSWORD, ...signupExtras('doctor') },
+  });
   await page.goto('/login/doctor');
   await page.getByRole('link', { name: 'Forgot Password' }).click();
   await expect(page).toHaveURL(/\/doctor\/forgot-password$/);

@@ -23,7 +23,8 @@ export const DATA_ACTIONS = ['read', 'create', 'update', 'list', 'summarize', 'r
  * 'email-verify' is the account proving its e-mail address with the link mailed to it.
  * 'sessions-ended' is the owner signing out another session or all others; 'recovery-codes' is a
  * new set of recovery codes; 'takeover' is the owner of the address taking over an account an
- * unverified holder had set up (everything that holder set is wiped).
+ * unverified holder had set up (everything that holder set is wiped). 'registration-verified' is an
+ * operator verifying a doctor's professional registration (`npm run operator -- verify-doctor`).
  */
 export const SECURITY_ACTIONS = [
   'sign-in',
@@ -40,6 +41,7 @@ export const SECURITY_ACTIONS = [
   'recovery-codes',
   'email-change-withdrawn',
   'takeover',
+  'registration-verified',
 ] as const;
 export type SecurityAction = (typeof SECURITY_ACTIONS)[number];
 export const AUDIT_ACTIONS = [...DATA_ACTIONS, ...SECURITY_ACTIONS] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { REQUEST_ACTIONS } from './constants';
 import { Email, EntityId } from './common';
+import { RegistrationStatus } from './registration';
 
 /** POST /doctor/requestPatient, POST /patient/requestDoctor: the other party's e-mail. */
 export const ConnectionRequestBody = z.strictObject({ email: Email });
@@ -10,7 +11,8 @@ const Party = z.object({ name: z.string(), email: z.string() });
 /** A pending request as both lists show it; its status is kept server-side, never shown. */
 export const ConnectionRequest = z.object({
   _id: EntityId,
-  doctor: Party,
+  /** the doctor's registration, so a patient sees whether it was verified before answering */
+  doctor: Party.extend({ registration: RegistrationStatus }),
   patient: Party,
 });
 export type ConnectionRequest = z.infer<typeof ConnectionRequest>;
@@ -23,5 +25,5 @@ export const RequestIdParams = z.strictObject({ requestId: EntityId });
 export const AssignedDoctorParams = z.strictObject({ doctorId: EntityId });
 export const AssignedPatientParams = z.strictObject({ patientId: EntityId });
 
-export const AssignedDoctor = z.object({ doctor: EntityId, name: z.string() });
+export const AssignedDoctor = z.object({ doctor: EntityId, name: z.string(), registration: RegistrationStatus });
 export type AssignedDoctor = z.infer<typeof AssignedDoctor>;

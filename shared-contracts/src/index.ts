@@ -2,6 +2,7 @@ import './jitless';
 export * from './common';
 export * from './password';
 export * from './profiles';
+export * from './registration';
 export * from './auth';
 export * from './constants';
 export * from './security';

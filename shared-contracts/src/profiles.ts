@@ -4,6 +4,7 @@ import { AssignedDoctor } from './connections';
 import { PASSWORD_MAX } from './constants';
 import { CURRENT_PASSWORD_REQUIRED } from './messages';
 import { Password } from './password';
+import { DoctorRegistration, RegistrationStatus } from './registration';
 
 export const Address = z.strictObject({
   street: Text(),
@@ -63,6 +64,10 @@ export const Doctor = z.object({
   pendingEmail: z.string().nullable(),
   /** true once the account's e-mail was proven by the link mailed to it (POST /doctor/verify-email/{token}) */
   emailVerified: z.boolean(),
+  /** the professional registration given at signup; connection requests open once it is verified */
+  registration: RegistrationStatus,
+  /** whether the api takes this doctor's connection requests: once the registration is verified (or the rule is off) */
+  mayRequestConnections: z.boolean(),
 });
 export type Doctor = z.infer<typeof Doctor>;
 
@@ -103,6 +108,7 @@ export const DoctorSignup = z.strictObject({
   specialization: NameList.default([]),
   qualifications: NameList.default([]),
   gender: Gender.default('Prefer not to say'),
+  registration: DoctorRegistration,
 });
 export type DoctorSignup = z.input<typeof DoctorSignup>;
 

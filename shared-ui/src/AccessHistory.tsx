@@ -29,6 +29,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'recovery-codes': 'made new recovery codes for',
   'email-change-withdrawn': 'withdrew an e-mail change of',
   takeover: 'took over',
+  'registration-verified': 'verified the professional registration of',
 };
 const ENTITIES: Record<AuditEntity, [one: string, many: string]> = {
   medical_record: ['a medical record', 'your medical records'],
@@ -62,6 +63,7 @@ const SECURITY: Record<SecurityAction, string> = {
   'recovery-codes': 'New recovery codes made',
   'email-change-withdrawn': 'E-mail change withdrawn',
   takeover: 'Account taken over by the owner of its e-mail address and cleared of what was set before',
+  'registration-verified': 'Professional registration verified by an operator',
 };
 
 /** "You signed in", "Two-factor turned off": a security event of the account itself. */

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@careloop/shared-router';
 import styled from 'styled-components';
-import { ConnectionRequestBody, type Role } from '@careloop/shared-contracts';
+import { ConnectionRequestBody, registrationLine, type Role } from '@careloop/shared-contracts';
 import {
   otherRole,
   requestConnection,
@@ -22,8 +22,13 @@ import { theme } from './theme';
 
 const connectTitle = (role: Role) => (role === 'doctor' ? 'Connect to Patients' : 'Connect to Doctors');
 
-/** assign-patients / assign-doctors: ask someone of the other role, by e-mail, to connect. */
-export function ConnectRequestForm({ role }: { role: Role }) {
+/**
+ * assign-patients / assign-doctors: ask someone of the other role, by e-mail, to connect.
+ * `blockedReason`: why the caller may not send requests yet (a doctor's unverified registration);
+ * the form stays visible, its button disabled and described by the reason.
+ */
+export function ConnectRequestForm({ role, blockedReason }: { role: Role; blockedReason?: string }) {
+  const reasonId = useId();
   const queryClient = useQueryClient();
   const other = roleTitle(otherRole(role)).toLowerCase();
   const form = useSchemaForm(ConnectionRequestBody, { email: '' });
@@ -51,7 +56,10 @@ export function ConnectRequestForm({ role }: { role: Role }) {
       <SchemaForm form={form} onSubmit={({ email }) => submit(email)}>
         <FormTextField name="email" label={`${roleTitle(otherRole(role))}'s email`} type="email" required />
         {result && <Banner tone={result.tone}>{result.text}</Banner>}
-        <SubmitButton>Send request</SubmitButton>
+        {blockedReason && <p id={reasonId}>{blockedReason}</p>}
+        <SubmitButton disabled={blockedReason !== undefined} aria-describedby={blockedReason ? reasonId : undefined}>
+          Send request
+        </SubmitButton>
       </SchemaForm>
     </Card>
   );
@@ -99,6 +107,8 @@ export function RequestList({ role, direction }: { role: Role; direction: Reques
                   {/* The api leaves an addressee's name out of the sender's list: the e-mail stands alone. */}
                   <strong>{party.name || party.email}</strong>
                   {party.name && <small>{party.email}</small>}
+                  {/* A patient sees whether the doctor's professional registration was verified. */}
+                  {'registration' in party && <small>{registrationLine(party.registration)}</small>}
                 </span>
                 <Row>
                   {direction === 'incoming' && (

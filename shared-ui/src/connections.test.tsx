@@ -7,7 +7,7 @@ import { ConnectRequestForm, RequestList } from './Connections';
 
 const REQUEST = {
   _id: '3f1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a33',
-  doctor: { name: 'Dr. Lee', email: 'lee@example.com' },
+  doctor: { name: 'Dr. Lee', email: 'lee@example.com', registration: { register: 'GMC', number: '1234567', verified: true } },
   patient: { name: 'Asha Rao', email: 'asha@example.com' },
 };
 let incoming = [REQUEST];
@@ -58,6 +58,13 @@ test('a sent request shows the answer in green; an unknown e-mail shows "Error: 
   expect(await screen.findByRole('alert')).toHaveTextContent('Error: No patient with this e-mail');
 });
 
+test('a blocked sender sees why, and Send request is disabled', () => {
+  renderView(<ConnectRequestForm role="doctor" blockedReason="Your registration awaits verification." />);
+  const send = screen.getByRole('button', { name: 'Send request' });
+  expect(send).toBeDisabled();
+  expect(send).toHaveAccessibleDescription('Your registration awaits verification.');
+});
+
 test("a malformed e-mail is refused by the api's schema beside the field and not sent", async () => {
   renderView(<ConnectRequestForm role="doctor" />);
   fireEvent.change(screen.getByLabelText("Patient's email"), { target: { value: 'asha' } });
@@ -71,6 +78,8 @@ test('incoming requests offer Accept and Cancel; accepting refetches the list af
   const list = await screen.findByRole('list', { name: 'Incoming requests' });
   expect(within(list).getByText('Dr. Lee')).toBeInTheDocument();
   expect(within(list).getByText('lee@example.com')).toBeInTheDocument();
+  // The patient sees whether the doctor's professional registration was verified.
+  expect(within(list).getByText('Registration GMC 1234567, verified')).toBeInTheDocument();
   expect(within(list).queryByText(/pending/i)).not.toBeInTheDocument();
   fireEvent.click(within(list).getByRole('button', { name: 'Accept' }));
   await waitFor(() => expect(fake.requests.some((r) => r.method === 'PATCH')).toBe(true));

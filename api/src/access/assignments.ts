@@ -5,6 +5,7 @@ import { qualified } from '../db/qualified';
 import { assignments, auditLog, doctors, patients, reminders } from '../db/schema';
 import { audit, type AuditActor } from './audit';
 import { notify, type Notifier } from './notifications';
+import { registrationColumns, registrationJson, toRegistrationStatus } from './registration';
 
 /*
  * Assignments: which doctor is connected to which patient (made when a connection request is
@@ -78,19 +79,20 @@ export function assignedDoctorsJson(patientId: AnyColumn): SQL<AssignedDoctor[]>
   const [d, a] = [qualified(doctors.id), qualified(assignments.doctorId)];
   const name = qualified(doctors.name);
   return sql<AssignedDoctor[]>`coalesce((
-    select json_agg(json_build_object('doctor', ${d}, 'name', ${name}) order by ${name}, ${d})
+    select json_agg(json_build_object('doctor', ${d}, 'name', ${name}, 'registration', ${registrationJson()}) order by ${name}, ${d})
     from ${assignments} inner join ${doctors} on ${d} = ${a}
     where ${qualified(assignments.patientId)} = ${qualified(patientId)}), '[]'::json)`;
 }
 
 /** The patient's doctors, by name: Patient.assignedDoctors. */
 export async function assignedDoctorsOf(db: Queryable, patientId: string): Promise<AssignedDoctor[]> {
-  return db
-    .select({ doctor: doctors.id, name: doctors.name })
+  const rows = await db
+    .select({ doctor: doctors.id, name: doctors.name, ...registrationColumns })
     .from(assignments)
     .innerJoin(doctors, eq(doctors.id, assignments.doctorId))
     .where(eq(assignments.patientId, patientId))
     .orderBy(asc(doctors.name), asc(doctors.id));
+  return rows.map(({ doctor, name, ...registration }) => ({ doctor, name, registration: toRegistrationStatus(registration) }));
 }
 
 /** Connects the pair; connecting an already connected pair changes nothing. */

@@ -35,6 +35,9 @@ export { fileSweep, signedDownload, signedUploads } from './signed-files';
 // accepted, ended (audited) when either side revokes.
 export { assign, assignedDoctorsJson, assignedDoctorsOf, assignedPatientsOf, isAssigned, revokeAssignment } from './assignments';
 
+// Professional registrations: a doctor asks a patient to connect only once an operator verified theirs.
+export { registrationColumns, requireVerifiedRegistration, toRegistrationStatus } from './registration';
+
 // Notifications: written by the events above in their own transaction (notify, with the request's
 // notifier); read and marked by their own account only (NotificationAccess).
 export {

@@ -127,6 +127,13 @@ export const doctors = pgTable('doctors', {
     .notNull()
     .default(sql`'{}'::text[]`),
   gender: text('gender').notNull().default('Prefer not to say'),
+  // The professional registration (shared-contracts registration.ts). Null register and number:
+  // an account made before they were asked. Unverified (null) until an operator verifies it
+  // (modules/profiles/registration.ts); only then may the doctor send connection requests.
+  registrationRegister: text('registration_register'),
+  registrationNumber: text('registration_number'),
+  registrationVerifiedAt: timestamp('registration_verified_at', { withTimezone: true }),
+  registrationVerifiedBy: text('registration_verified_by'),
   ...emailVerification,
   ...twoFactor,
   ...securityVersion,
@@ -510,7 +517,7 @@ export const auditLog = pgTable(
     check('audit_log_actor_role_check', sql`${t.actorRole} in ('doctor', 'patient')`),
     check(
       'audit_log_action_check',
-      sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke', 'sign-in', 'sign-in-failed', 'sign-out', '2fa-on', '2fa-off', 'password-change', 'email-change', 'password-reset', 'email-verify', 'override', 'denied', 'sessions-ended', 'recovery-code-sign-in', 'recovery-codes', 'email-change-withdrawn', 'takeover')`,
+      sql`${t.action} in ('read', 'create', 'update', 'list', 'summarize', 'revoke', 'sign-in', 'sign-in-failed', 'sign-out', '2fa-on', '2fa-off', 'password-change', 'email-change', 'password-reset', 'email-verify', 'override', 'denied', 'sessions-ended', 'recovery-code-sign-in', 'recovery-codes', 'email-change-withdrawn', 'takeover', 'registration-verified')`,
     ),
     check(
       'audit_log_entity_check',

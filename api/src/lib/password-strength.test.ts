@@ -11,6 +11,7 @@ import {
   signup,
   uniqueEmail,
   type TestApp,
+  signupExtras,
 } from '../test/helpers';
 import { judgePassword } from './password-strength';
 
@@ -67,7 +68,11 @@ describe.each(BACKENDS)('new passwords on %s', (backend) => {
   const login = (role: Role, email: string, password: string) =>
     t.app.inject({ method: 'POST', url: `/${role}/login`, payload: { email, password } });
   const signupWith = (role: Role, body: Record<string, unknown>) =>
-    t.app.inject({ method: 'POST', url: `/${role}/signup`, payload: { name: 'Ann Lee', email: uniqueEmail(role), ...body } });
+    t.app.inject({
+      method: 'POST',
+      url: `/${role}/signup`,
+      payload: { name: 'Ann Lee', email: uniqueEmail(role), ...signupExtras(role), ...body },
+    });
   // A password change asks for the current password (re-authentication); the fixtures sign up with PASSWORD.
   const patchMe = (role: Role, token: string, payload: Record<string, unknown>) =>
     t.app.inject({

@@ -2,15 +2,25 @@ import { loadConfig } from '../config';
 import { setOwnerOnlyUmask } from '../lib/owner-only';
 import { takeBackup } from './backup';
 import { restoreBackup } from './restore';
+import { describeVerification, verifyDoctor } from './verify-doctor';
 
 /*
- * `npm run backup -- <folder>` and `npm run restore -- <folder>` (docs/backup-and-restore.md),
- * with the api's own configuration (DATA_DIR, DATABASE_URL, key and S3 variables).
+ * `npm run backup -- <folder>` and `npm run restore -- <folder>` (docs/backup-and-restore.md), and
+ * `npm run operator -- verify-doctor <email>` (docs/security.md), with the api's own configuration
+ * (DATA_DIR, DATABASE_URL, key and S3 variables).
  */
 async function main(argv: string[]): Promise<number> {
   const [command, folder] = argv;
+  if (command === 'verify-doctor' && folder && argv.length === 2) {
+    setOwnerOnlyUmask(); // it may open the embedded database's files itself
+    const outcome = describeVerification(folder, await verifyDoctor(loadConfig(), folder));
+    (outcome.ok ? console.log : console.error)(outcome.text);
+    return outcome.ok ? 0 : 1;
+  }
   if (!['backup', 'restore'].includes(command) || !folder) {
-    console.error('usage: npm run backup -- <folder>   |   npm run restore -- <folder>');
+    console.error(
+      'usage: npm run backup -- <folder>   |   npm run restore -- <folder>   |   npm run operator -- verify-doctor <email>',
+    );
     return 2;
   }
   const config = loadConfig();

@@ -9,6 +9,8 @@ import path from 'node:path';
  * api writes PGlite's dumpDataDir (consistent: no transaction half done) to the file named.
  * A socket rather than a signal: an api without this listener refuses the connection instead of
  * being killed by an unhandled signal, and only the data directory's owner can reach it.
+ * The same socket carries the operator's commands for the same reason (`{ op: 'verify-doctor', email }`,
+ * ops/verify-doctor.ts): the running api holds the database, so the api does the work.
  */
 
 export const SNAPSHOT_SOCKET = 'backup.sock';
@@ -17,11 +19,18 @@ export interface SnapshotServer {
   close(): Promise<void>;
 }
 
+/** An operator command run by the api that holds the embedded database. */
+export interface OperatorRequest {
+  op: 'verify-doctor';
+  email: string;
+}
+
 /** Serves snapshot requests of `dump` on `<dataDir>/backup.sock`; one request per connection. */
 export async function serveSnapshots(
   dataDir: string,
   dump: () => Promise<Uint8Array>,
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
+  operator?: (request: OperatorRequest) => Promise<unknown>,
 ): Promise<SnapshotServer> {
   const socketPath = path.join(dataDir, SNAPSHOT_SOCKET);
   // A socket file left by a process that is gone (the lock file guarantees no other api runs here).
@@ -42,7 +51,9 @@ export async function serveSnapshots(
   async function answer(request: string): Promise<string> {
     let out: string;
     try {
-      ({ out } = JSON.parse(request) as { out: string });
+      const parsed = JSON.parse(request) as { out: string } | OperatorRequest;
+      if ('op' in parsed) return await operatorAnswer(parsed);
+      ({ out } = parsed);
       if (typeof out !== 'string' || !path.isAbsolute(out)) return JSON.stringify({ error: 'out must be an absolute path' });
     } catch {
       return JSON.stringify({ error: 'not a snapshot request' });
@@ -56,6 +67,17 @@ export async function serveSnapshots(
       return JSON.stringify({ ok: true, bytes: bytes.length });
     } catch (err) {
       log.error({ err }, 'database snapshot for a backup failed');
+      return JSON.stringify({ error: (err as Error).message });
+    }
+  }
+  async function operatorAnswer(request: OperatorRequest): Promise<string> {
+    if (!operator || request.op !== 'verify-doctor' || typeof request.email !== 'string') {
+      return JSON.stringify({ error: 'not an operator command this api knows' });
+    }
+    try {
+      return JSON.stringify({ ok: true, result: await operator(request) });
+    } catch (err) {
+      log.error({ err, op: request.op }, 'operator command failed');
       return JSON.stringify({ error: (err as Error).message });
     }
   }
@@ -96,6 +118,36 @@ export function requestSnapshot(dataDir: string, out: string, timeoutMs = 30 * 6
         const answer = JSON.parse(reply) as { ok?: boolean; bytes?: number; error?: string };
         if (answer.ok) resolve(answer.bytes ?? 0);
         else reject(new Error(`The running api could not take a snapshot: ${answer.error}`));
+      } catch {
+        reject(new Error(`Unexpected answer from the running api: ${reply.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+/** Asks the api running on `dataDir` to run an operator command; answers its result. */
+export function requestOperatorCommand(dataDir: string, request: OperatorRequest, timeoutMs = 60_000): Promise<unknown> {
+  const socketPath = path.join(dataDir, SNAPSHOT_SOCKET);
+  return new Promise((resolve, reject) => {
+    const conn = net.createConnection(socketPath);
+    let reply = '';
+    conn.setEncoding('utf8');
+    conn.setTimeout(timeoutMs, () => conn.destroy(new Error(`no answer from the running api within ${timeoutMs / 1000} s`)));
+    conn.on('connect', () => conn.write(`${JSON.stringify(request)}\n`));
+    conn.on('data', (chunk: string) => (reply += chunk));
+    conn.on('error', (err) =>
+      reject(
+        new Error(
+          `The embedded database in ${dataDir} is in use by a running api, and its operator socket ${socketPath} ` +
+            `does not answer (${err.message}). Stop the api and run the command again.`,
+        ),
+      ),
+    );
+    conn.on('end', () => {
+      try {
+        const answer = JSON.parse(reply) as { ok?: boolean; result?: unknown; error?: string };
+        if (answer.ok) resolve(answer.result);
+        else reject(new Error(`The running api could not run ${request.op}: ${answer.error}`));
       } catch {
         reject(new Error(`Unexpected answer from the running api: ${reply.slice(0, 200)}`));
       }

@@ -8,7 +8,7 @@ import { issueHandoffCode } from '../modules/account/handoff/codes';
 import { allergyBody, newAllergy } from '../test/allergies';
 import { account, connect, prescriptionBody, recordBody } from '../test/clinical';
 import { PDF } from '../test/files';
-import { PASSWORD, uniqueEmail, verificationTokenFor } from '../test/helpers';
+import { PASSWORD, uniqueEmail, verificationTokenFor, signupExtras } from '../test/helpers';
 import { pdfText } from '../test/pdf-text';
 import {
   must,
@@ -112,7 +112,7 @@ function perRole(role: Role): Row[] {
       build: () => ({
         method: 'POST',
         url: `/${role}/signup`,
-        payload: { name: 'New Person', email: uniqueEmail(role), password: PASSWORD },
+        payload: { name: 'New Person', email: uniqueEmail(role), password: PASSWORD, ...signupExtras(role) },
       }),
       expect: everyone(201),
     },

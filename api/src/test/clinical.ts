@@ -17,7 +17,7 @@ export async function account(
   t: TestApp,
   role: Role,
   body: Record<string, unknown> = {},
-  options: { verified?: boolean; twoFactor?: boolean } = {},
+  options: { verified?: boolean; twoFactor?: boolean; registrationVerified?: boolean } = {},
 ): Promise<Account> {
   const name = (body.name as string) ?? `Test ${role}`;
   const email = (body.email as string) ?? uniqueEmail(role);

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import * as OTPAuth from 'otpauth';
+import { verifyDoctor } from '../ops/verify-doctor';
 
 export const FAULT_TESTS = process.env.FAULT_TESTS === '1';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -42,6 +43,8 @@ const FILES_SIGNING_KEY = Buffer.alloc(32, 9).toString('base64');
 const children = new Set<ChildProcess>();
 /** Each started api's outbox (DATA_DIR/outbox), by its URL: signupVia follows the verification mail. */
 const outboxOf = new Map<string, string>();
+/** Each started api's database, where a test doctor's registration is verified (ops/verify-doctor.ts). */
+const databaseOf = new Map<string, { dataDir: string; databaseUrl?: string }>();
 const cleanups: (() => Promise<void> | void)[] = [];
 
 export interface ApiProcess {
@@ -113,6 +116,7 @@ export async function startApi(
   let gone = false;
   void exited.then(() => (gone = true));
   outboxOf.set(`http://127.0.0.1:${port}`, path.join(env.DATA_DIR, 'outbox'));
+  databaseOf.set(`http://127.0.0.1:${port}`, { dataDir: env.DATA_DIR, databaseUrl: env.DATABASE_URL || undefined });
   const api: ApiProcess = {
     child,
     pid: child.pid!,
@@ -204,12 +208,19 @@ export async function signupVia(
 ): Promise<Party> {
   seq += 1;
   const email = `fault.${role}.${process.pid}.${seq}.${randomBytes(3).toString('hex')}@example.com`;
+  const registration = role === 'doctor' ? { registration: { register: 'GMC', number: '1234567' } } : {};
   const { token } = await expectHttp(base, 'POST', `/${role}/signup`, 201, {
-    body: { name, email, password: 'correct horse battery' },
+    body: { name, email, password: 'correct horse battery', ...registration },
   });
   if (verified) {
     const link = await verificationLinkIn(base, role, email);
     await expectHttp(base, 'POST', `/${role}/verify-email/${link}`, 200, { body: { password: 'correct horse battery' } });
+    // The doctor's registration too, as the operator command does (on the running api's database).
+    if (role === 'doctor') {
+      const database = databaseOf.get(base);
+      if (!database) throw new Error(`${base} was not started by startApi`);
+      if ((await verifyDoctor(database, email)).outcome === 'unknown') throw new Error(`no doctor ${email} to verify`);
+    }
   }
   // Doctors must have two-factor on (REQUIRE_MFA_FOR's default) before they reach any patient data.
   if (role === 'doctor') await enrolVia(base, role, token);

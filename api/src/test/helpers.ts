@@ -14,6 +14,8 @@ import { createSecretBox, loadEncryptionKey } from '../lib/secret-box';
 import { openDatabase, selectRows, type DbAdapter } from '../adapters/db';
 import { loadConfig, type Config } from '../config';
 import { copyPgliteTemplate, postgresTemplate } from './template-db';
+import { verifyDoctorRegistration } from '../modules/profiles/registration';
+import { OPERATOR } from '../ops/verify-doctor';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -107,8 +109,11 @@ export interface TestApp {
   mailer: Mailer;
 }
 
-/** Each test app's clock and config: signup enrols two-factor where REQUIRE_MFA_FOR asks for it. */
-const appClocks = new WeakMap<FastifyInstance, { clock: ManualClock; config: Config }>();
+/**
+ * Each test app's clock and config (signup enrols two-factor where REQUIRE_MFA_FOR asks for it) and
+ * database (signup verifies a doctor's registration there, as the operator command does).
+ */
+const appClocks = new WeakMap<FastifyInstance, { clock: ManualClock; config: Config; db: DbAdapter }>();
 
 /** Each test app's DATA_DIR, so `signup(app, …)` finds the verification mail in its outbox. */
 const dataDirs = new WeakMap<FastifyInstance, string>();
@@ -141,7 +146,7 @@ export async function createTestApp(
   // retried: a file landing while the folder is removed (ENOTEMPTY) is removed on the next pass
   if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 }));
   dataDirs.set(app, config.dataDir);
-  appClocks.set(app, { clock, config });
+  appClocks.set(app, { clock, config, db });
   extend?.(app);
   await app.ready();
   return { app, clock, db, config, dataDir: config.dataDir, mailer };
@@ -249,24 +254,49 @@ export function bearer(token: string) {
   return { authorization: `Bearer ${token}` };
 }
 
+/** The professional registration a test doctor signs up with unless told (a well-formed GMC number). */
+export const TEST_REGISTRATION = { register: 'GMC', number: '1234567' } as const;
+
+/** The signup body's extra fields a role needs: a doctor's professional registration. */
+export const signupExtras = (role: 'patient' | 'doctor'): Record<string, unknown> =>
+  role === 'doctor' ? { registration: TEST_REGISTRATION } : {};
+
+/**
+ * Verifies the doctor's professional registration as the operator command does (the same library
+ * function, modules/profiles/registration.ts), at the app's clock.
+ */
+export async function verifyRegistrationOf(app: FastifyInstance, email: string): Promise<void> {
+  const found = appClocks.get(app);
+  if (!found) throw new Error('not an app of createTestApp');
+  const result = await verifyDoctorRegistration(found.db.db, { email, by: OPERATOR, at: found.clock.now() });
+  if (result.outcome === 'unknown') throw new Error(`no doctor ${email} to verify`);
+}
+
 /**
  * A password signup through the api. The account is VERIFIED by default: its verification link is
- * taken from the outbox and posted, as its owner would. `{ verified: false }` leaves it unverified.
+ * taken from the outbox and posted, as its owner would; a doctor's professional registration is
+ * verified too, as the operator would. `{ verified: false }` leaves the e-mail unverified and
+ * `{ registrationVerified: false }` the registration.
  */
 export async function signup(
   app: FastifyInstance,
   role: 'patient' | 'doctor',
   body: Record<string, unknown> = {},
-  { verified = true, twoFactor }: { verified?: boolean; twoFactor?: boolean } = {},
+  {
+    verified = true,
+    twoFactor,
+    registrationVerified = true,
+  }: { verified?: boolean; twoFactor?: boolean; registrationVerified?: boolean } = {},
 ) {
   const email = (body.email as string) ?? uniqueEmail(role);
   const res = await app.inject({
     method: 'POST',
     url: `/${role}/signup`,
-    payload: { name: `Test ${role}`, email, password: PASSWORD, ...body },
+    payload: { name: `Test ${role}`, email, password: PASSWORD, ...signupExtras(role), ...body },
   });
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
   if (verified) await verifyEmailOf(app, role, email);
+  if (role === 'doctor' && registrationVerified) await verifyRegistrationOf(app, email);
   const token = res.json().token as string;
   // A role that must have two-factor (REQUIRE_MFA_FOR, doctors by default) reaches nothing else without it.
   const enrol = twoFactor ?? appClocks.get(app)?.config.requireMfaFor.includes(role) ?? false;

@@ -1,5 +1,7 @@
 import { useDoctorProfile } from '@careloop/shared-auth';
+import { registrationName } from '@careloop/shared-contracts';
 import {
+  Banner,
   DashboardCard,
   ProfilePlaceholder,
   Grid,
@@ -12,15 +14,18 @@ import {
   SavedNotice,
 } from '@careloop/shared-ui';
 import { Worklist } from './Worklist';
+import { awaitingVerification } from './registration';
 
 export default function Dashboard() {
   const { data } = useDoctorProfile();
   const doctor = data?.doctor;
+  const awaiting = awaitingVerification(doctor);
   return (
     <Page>
       <Heading>Doctor dashboard</Heading>
       <SavedNotice />
       <VerifyEmailBanner role="doctor" />
+      {awaiting && <Banner tone="info">{awaiting}</Banner>}
       <Grid>
         {/* the doctor's first question: who needs me most (full width) */}
         <Worklist />
@@ -35,6 +40,7 @@ export default function Dashboard() {
               ['Specialization', joinList(doctor.specialization)],
               ['Qualifications', joinList(doctor.qualifications)],
               ['Gender', doctor.gender],
+              ['Registration', registrationName(doctor.registration) ?? 'Not given'],
             ]}
           />
         ) : (

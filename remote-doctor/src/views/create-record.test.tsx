@@ -27,6 +27,8 @@ const doctor = {
   twoFactorEnabled: false,
   pendingEmail: null,
   emailVerified: true,
+  registration: { register: 'GMC', number: '1234567', verified: true },
+  mayRequestConnections: true,
   assignedPatients: [
     { patient: patientId, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' },
     { patient: failingPatientId, name: 'Ravi Rao', DOB: null, email: 'ravi@example.com' },

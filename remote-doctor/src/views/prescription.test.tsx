@@ -19,6 +19,8 @@ const doctor = {
   twoFactorEnabled: false,
   pendingEmail: null,
   emailVerified: true,
+  registration: { register: 'GMC', number: '1234567', verified: true },
+  mayRequestConnections: true,
   assignedPatients: [{ patient: PATIENT_ID, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' }],
 };
 // what the api answers a prescription with (call() checks replies against the contract in tests)

@@ -20,6 +20,8 @@ const doctor = {
   twoFactorEnabled: false,
   pendingEmail: null,
   emailVerified: true,
+  registration: { register: 'GMC', number: '1234567', verified: true },
+  mayRequestConnections: true,
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
@@ -69,6 +71,8 @@ test('signup: experience defaults to 1 (min 1), lists split from comma-separated
   type('Email', 'lee@example.com');
   type('Password', 'a long passphrase');
   await click('Next');
+  fireEvent.change(screen.getByLabelText('Professional register'), { target: { value: 'GMC' } });
+  type('Registration number', ' 1234567 ');
   const years = screen.getByLabelText('Years of experience');
   expect(years).toHaveValue(1);
   expect(years).toHaveAttribute('min', '1');
@@ -87,6 +91,7 @@ test('signup: experience defaults to 1 (min 1), lists split from comma-separated
     yearsOfExperience: 12,
     specialization: ['Cardiology', 'Internal medicine'],
     qualifications: ['MBBS', 'MD'],
+    registration: { register: 'GMC', number: '1234567' },
   });
   expect(useSession.getState()).toMatchObject({ token: 'doc-token', role: 'doctor' });
 });
@@ -146,4 +151,35 @@ test('edit: sends the filled-in fields as lists; a returned token replaces the s
     specialization: ['Cardiology', 'Sports medicine'],
   });
   expect(useSession.getState().token).toBe('rotated');
+});
+
+test('signup: the registration number is checked for its register before Next', async () => {
+  renderRoute('/doctor/signup', <Signup />);
+  type('Name', 'Dr. Lee');
+  type('Email', 'lee@example.com');
+  type('Password', 'a long passphrase');
+  await click('Next');
+  await click('Next');
+  expect(screen.getByLabelText('Professional register')).toHaveAccessibleDescription(
+    'Choose the register you are registered with',
+  );
+  const number = (register: string, value: string) => {
+    fireEvent.change(screen.getByLabelText('Professional register'), { target: { value: register } });
+    type('Registration number', value);
+    return click('Next');
+  };
+  await number('GMC', '123456');
+  expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^A GMC number is 7 digits/);
+  await number('NPI', '1234567890');
+  expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^This NPI's check digit does not match/);
+  await number('AHPRA', 'MED123');
+  expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(
+    /^An AHPRA number is MED followed by 10 digits/,
+  );
+  await number('IMC', '1234567');
+  expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^An IMC number is 1 to 6 digits/);
+  await number('Other', 'x');
+  expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^A registration number is 3 to 40 letters/);
+  await number('NPI', '1234567893');
+  expect(screen.getByLabelText('Gender')).toBeInTheDocument();
 });

@@ -1,3 +1,4 @@
+import { registrationLine } from '@careloop/shared-contracts';
 import { Navigate } from '@careloop/shared-router';
 import { usePatientProfile } from '@careloop/shared-auth';
 import {
@@ -77,7 +78,11 @@ export default function Dashboard() {
           title="Assigned Doctors"
           role="patient"
           empty="No assigned doctors yet"
-          people={patient?.assignedDoctors.map((d) => ({ id: d.doctor, name: d.name }))}
+          people={patient?.assignedDoctors.map((d) => ({
+            id: d.doctor,
+            name: d.name,
+            details: <small>{registrationLine(d.registration)}</small>,
+          }))}
         />
         <DashboardCard
           title="Access history"

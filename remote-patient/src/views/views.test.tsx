@@ -21,7 +21,13 @@ const patient = {
   profileComplete: true,
   twoFactorEnabled: false,
   emailVerified: true,
-  assignedDoctors: [{ doctor: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22', name: 'Dr. Lee' }],
+  assignedDoctors: [
+    {
+      doctor: '0b3c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a22',
+      name: 'Dr. Lee',
+      registration: { register: 'GMC', number: '1234567', verified: true },
+    },
+  ],
   pendingEmail: null as string | null,
 };
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
@@ -151,6 +157,7 @@ test('dashboard: the profile summary and every card of SPEC §2 with its links',
     ]),
   );
   expect(screen.getByLabelText('Assigned Doctors')).toHaveTextContent('Dr. Lee');
+  expect(screen.getByLabelText('Assigned Doctors')).toHaveTextContent('Registration GMC 1234567, verified');
   for (const title of ['Files', 'Prescription', 'Medical Records', 'Connect to Doctors', 'Two-Factor Authentication']) {
     expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
   }

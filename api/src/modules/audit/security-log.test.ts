@@ -17,10 +17,13 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
     expect(res.statusCode).toBe(200);
     return AuditPage.parse(res.json()).items;
   };
-  /** The account's security events, oldest first (its e-mail verification, which every fixture has, aside). */
+  /**
+   * The account's security events, oldest first (its e-mail verification, which every fixture has,
+   * and a doctor fixture's verified registration aside).
+   */
   const securityOf = async (who: Account) =>
     (await historyOf(who))
-      .filter((e) => e.kind === 'security' && e.action !== 'email-verify')
+      .filter((e) => e.kind === 'security' && e.action !== 'email-verify' && e.action !== 'registration-verified')
       .map((e) => e.action)
       .reverse();
   const login = (who: Account, password: string) =>
@@ -133,8 +136,8 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
   });
 
   it('shows a revocation to both: the patient beside their security events, the doctor whose access ended', async () => {
-    // Unverified (so no 'email-verify' row): the doctor's log must hold nothing else of the patient's.
-    const doctor = await account(t, 'doctor', {}, { verified: false });
+    // Unverified (so no 'email-verify' or 'registration-verified' row): the doctor's log must hold nothing else of the patient's.
+    const doctor = await account(t, 'doctor', {}, { verified: false, registrationVerified: false });
     const patient = await account(t, 'patient', {}, { verified: false });
     await connect(t, doctor, patient);
     const res = await t.app.inject({
@@ -157,7 +160,7 @@ describe.each(BACKENDS)('the security log on %s', (backend) => {
       ip: null,
     });
     // Another doctor sees nothing of it.
-    expect(await historyOf(await account(t, 'doctor', {}, { verified: false }))).toEqual([]);
+    expect(await historyOf(await account(t, 'doctor', {}, { verified: false, registrationVerified: false }))).toEqual([]);
   });
 
   it.each(['patient', 'doctor'] as const)(

@@ -25,6 +25,9 @@ interface Account {
   token: string;
 }
 
+/** A test doctor's registration as the helpers sign up and verify it. */
+const registration = { register: 'GMC', number: '1234567', verified: true };
+
 const other = (role: Role): Role => (role === 'doctor' ? 'patient' : 'doctor');
 const requestPath = (role: Role) => (role === 'doctor' ? '/doctor/requestPatient' : '/patient/requestDoctor');
 
@@ -98,7 +101,7 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
         const expected = [
           {
             _id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-            doctor: { name: 'Dr Who', email: doctor.email },
+            doctor: { name: 'Dr Who', email: doctor.email, registration },
             patient: { name: 'Pat Doe', email: patient.email },
           },
         ];
@@ -106,13 +109,15 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
         expect(received.statusCode).toBe(200);
         expect(received.json()).toEqual(expected);
         expect(Object.keys(received.json()[0]).sort()).toEqual(['_id', 'doctor', 'patient']);
-        expect(Object.keys(received.json()[0].doctor).sort()).toEqual(['email', 'name']);
+        expect(Object.keys(received.json()[0].doctor).sort()).toEqual(['email', 'name', 'registration']);
         expect(Object.keys(received.json()[0].patient).sort()).toEqual(['email', 'name']);
         expect(received.body).not.toMatch(/status|pending|initiated/i);
 
         const sentList = (await list(from, 'sent')).json();
         // The sender's list keeps SPEC's shape but not the addressee's name (issue 11).
-        expect(sentList).toEqual([{ ...expected[0], [to.role]: { name: '', email: to.email } }]);
+        // …nor the doctor's registration number (it names them in a public register), only whether it is verified.
+        const withheld = to.role === 'doctor' ? { registration: { ...registration, register: null, number: null } } : {};
+        expect(sentList).toEqual([{ ...expected[0], [to.role]: { name: '', email: to.email, ...withheld } }]);
         expect(sentList[0]._id).toBe(received.json()[0]._id);
         expect(Object.keys(sentList[0]).sort()).toEqual(['_id', 'doctor', 'patient']);
         // the sender received nothing, the addressee sent nothing
@@ -275,7 +280,7 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       expect((await me(doctor)).assignedPatients).toEqual([
         { patient: patient.id, name: 'Pat Doe', DOB: null, email: patient.email },
       ]);
-      expect((await me(patient)).assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who' }]);
+      expect((await me(patient)).assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who', registration }]);
       // PATCH /{role}/me answers them too
       const patched = await t.app.inject({
         method: 'PATCH',
@@ -283,7 +288,7 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
         headers: bearer(patient.token),
         payload: { occupation: 'Chef' },
       });
-      expect(patched.json().patient.assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who' }]);
+      expect(patched.json().patient.assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who', registration }]);
       // no longer listed anywhere
       expect((await list(patient, 'received')).json()).toEqual([]);
       expect((await list(doctor, 'sent')).json()).toEqual([]);
@@ -298,7 +303,7 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
       expect((await me(doctor)).assignedPatients).toEqual([
         { patient: patient.id, name: 'Pat Doe', DOB: null, email: patient.email },
       ]);
-      expect((await me(patient)).assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who' }]);
+      expect((await me(patient)).assignedDoctors).toEqual([{ doctor: doctor.id, name: 'Dr Who', registration }]);
     });
 
     it.each<Role>(['doctor', 'patient'])('the sender (%s) cannot accept: 403, the request stays pending', async (senderRole) => {
@@ -537,10 +542,10 @@ describe.each(BACKENDS)('connections on %s', (backend) => {
         { patient: zed.id, name: 'Zed', DOB: null, email: zed.email },
       ]);
       expect((await me(amy)).assignedDoctors).toEqual([
-        { doctor: second.id, name: 'Dr Another' },
-        { doctor: doctor.id, name: 'Dr Main' },
+        { doctor: second.id, name: 'Dr Another', registration },
+        { doctor: doctor.id, name: 'Dr Main', registration },
       ]);
-      expect(await assignedDoctorsOf(db(), zed.id)).toEqual([{ doctor: doctor.id, name: 'Dr Main' }]);
+      expect(await assignedDoctorsOf(db(), zed.id)).toEqual([{ doctor: doctor.id, name: 'Dr Main', registration }]);
     });
 
     it('an assigned doctor tells two patients of one name apart by date of birth and e-mail, and learns nothing more', async () => {

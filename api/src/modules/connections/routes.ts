@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
 import { sessionOf } from '../../http/guard';
-import { isAssigned, notifierFor, notify } from '../../access';
+import { isAssigned, notifierFor, notify, requireVerifiedRegistration } from '../../access';
 import {
   ALREADY_ANSWERED,
   ALREADY_CONNECTED,
@@ -61,6 +61,8 @@ export function connectionRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             if (!sender) throw new HttpError(401, 'Unauthorized');
             // An unproven address must not pose as a doctor (or a patient) to anyone.
             if (!sender.verified) throw new HttpError(403, VERIFY_FIRST);
+            // A doctor's requests open only once an operator verified their professional registration.
+            if (role === 'doctor') await requireVerifiedRegistration(tx, sender.id, config.doctorVerification);
             const since = new Date(now.getTime() - 3_600_000);
             if ((await countSentSince(tx, role, accountId, since)) >= config.connectionRequestsPerHour) {
               throw new HttpError(429, TOO_MANY_REQUESTS);

@@ -4,7 +4,7 @@ import { selectRows, type Queryable } from '../../adapters/db';
 import { connectionMisses, connectionRequests, doctors, patients } from '../../db/schema';
 import { isUniqueViolation } from '../../lib/errors';
 import { accountTables } from '../profiles/accounts';
-import { assign, notify, type Notifier } from '../../access';
+import { assign, notify, registrationColumns, toRegistrationStatus, type Notifier } from '../../access';
 
 export type RequestStatus = 'pending' | 'accepted' | 'rejected';
 export type RequestAction = 'accept' | 'reject';
@@ -121,6 +121,7 @@ export async function listPending(
       id: r.id,
       doctorName: doctors.name,
       doctorEmail: doctors.email,
+      ...registrationColumns,
       patientName: patients.name,
       patientEmail: patients.email,
     })
@@ -134,7 +135,13 @@ export async function listPending(
   const addressee = direction === 'sent' ? otherRole(role) : undefined;
   return rows.map((row) => ({
     _id: row.id,
-    doctor: { name: addressee === 'doctor' ? '' : row.doctorName, email: row.doctorEmail },
+    doctor: {
+      name: addressee === 'doctor' ? '' : row.doctorName,
+      email: row.doctorEmail,
+      // The number names the doctor in a public register: withheld with the name, the state kept.
+      registration:
+        addressee === 'doctor' ? { register: null, number: null, verified: row.verifiedAt !== null } : toRegistrationStatus(row),
+    },
     patient: { name: addressee === 'patient' ? '' : row.patientName, email: row.patientEmail },
   }));
 }

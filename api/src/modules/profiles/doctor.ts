@@ -9,7 +9,7 @@ import {
 } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { doctors } from '../../db/schema';
-import { assignedPatientsOf } from '../../access';
+import { assignedPatientsOf, registrationColumns, toRegistrationStatus } from '../../access';
 import { pendingEmailOf } from '../account/email-verification/tokens';
 import type { ProfileSpec } from './spec';
 
@@ -24,11 +24,18 @@ const PROFILE_COLUMNS = {
   gender: doctors.gender,
   twoFactorEnabled: doctors.twoFactorEnabled,
   emailVerifiedAt: doctors.emailVerifiedAt,
+  ...registrationColumns,
 };
-type Row = Pick<typeof doctors.$inferSelect, keyof typeof PROFILE_COLUMNS>;
+type Row = Pick<typeof doctors.$inferSelect, Exclude<keyof typeof PROFILE_COLUMNS, keyof typeof registrationColumns>> &
+  Parameters<typeof toRegistrationStatus>[0];
 type Update = z.output<typeof DoctorProfileUpdate>;
 
-function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingEmail: string | null): Doctor {
+function toDoctor(
+  r: Row,
+  assignedPatients: Doctor['assignedPatients'],
+  pendingEmail: string | null,
+  doctorVerification: boolean,
+): Doctor {
   return {
     _id: r.id,
     name: r.name,
@@ -41,6 +48,8 @@ function toDoctor(r: Row, assignedPatients: Doctor['assignedPatients'], pendingE
     twoFactorEnabled: r.twoFactorEnabled,
     pendingEmail,
     emailVerified: r.emailVerifiedAt !== null,
+    registration: toRegistrationStatus(r),
+    mayRequestConnections: r.verifiedAt !== null || !doctorVerification,
   };
 }
 
@@ -68,16 +77,18 @@ export const doctorProfile: ProfileSpec<
         specialization: input.specialization,
         qualifications: input.qualifications,
         gender: input.gender,
+        registrationRegister: input.registration.register,
+        registrationNumber: input.registration.number,
       })
       .returning({ id: doctors.id });
     return row.id;
   },
 
-  async load(db, id, now) {
+  async load(db, id, now, { doctorVerification } = { doctorVerification: true }) {
     const [row] = await db.select(PROFILE_COLUMNS).from(doctors).where(eq(doctors.id, id)).limit(1);
     if (!row) return undefined;
     const pending = await pendingEmailOf(db, { role: 'doctor', accountId: id, currentEmail: row.email, now });
-    return { doctor: toDoctor(row, await assignedPatientsOf(db, id), pending), profileUrl: null };
+    return { doctor: toDoctor(row, await assignedPatientsOf(db, id), pending, doctorVerification), profileUrl: null };
   },
 
   async update(db, id, input: Omit<Update, 'password' | 'currentPassword' | 'email'>, passwordHash, now) {

@@ -1,5 +1,5 @@
 import { PERSON_NAME_ERROR, PERSON_NAME_MIXED_SCRIPTS_ERROR, PERSON_NAME_STACKED_MARKS_ERROR } from '@careloop/shared-contracts';
-import { appPerFile, BACKENDS, bearer, signup, uniqueEmail } from '../../test/helpers';
+import { appPerFile, BACKENDS, bearer, signup, uniqueEmail, signupExtras } from '../../test/helpers';
 
 // Names are shown to the other role (lists, requests) and put in mails: nothing that can break a
 // line, hide text or reverse it.
@@ -46,7 +46,7 @@ describe.each(BACKENDS)('person names refuse control, invisible and bidi charact
     fixture.t.app.inject({
       method: 'POST',
       url: `/${role}/signup`,
-      payload: { name, email: uniqueEmail(role), password: 'correct horse battery' },
+      payload: { name, email: uniqueEmail(role), password: 'correct horse battery', ...signupExtras(role) },
     });
 
   describe.each(['patient', 'doctor'] as const)('%s', (role) => {

@@ -32,7 +32,7 @@ export function profileRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       const profile = PROFILES[role];
 
       async function current(accountId: string) {
-        const me = await profile.load(db.db, accountId, clock.now());
+        const me = await profile.load(db.db, accountId, clock.now(), config);
         // A session whose account is gone is as good as no session.
         if (!me) throw new HttpError(401, 'Unauthorized');
         return me;

@@ -21,8 +21,11 @@ export interface ProfileSpec<
   updateResponse: UpdateRes;
   /** Inserts the account; returns its id. A duplicate e-mail surfaces as a unique violation. */
   create(db: Queryable, input: z.output<Signup>, passwordHash: string): Promise<string>;
-  /** `now`: a pending new e-mail counts only while its link is alive. */
-  load(db: Queryable, id: string, now: Date): Promise<z.output<Me> | undefined>;
+  /**
+   * `now`: a pending new e-mail counts only while its link is alive. `rules.doctorVerification`
+   * (DOCTOR_VERIFICATION, on unless told): whether a doctor's requests wait for their registration.
+   */
+  load(db: Queryable, id: string, now: Date, rules?: { doctorVerification: boolean }): Promise<z.output<Me> | undefined>;
   /**
    * GET /{role}/me in one round trip: the live session of the token (this role's only) and its
    * account's profile in one statement; undefined when either is missing (the guard then decides).

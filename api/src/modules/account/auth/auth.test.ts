@@ -12,6 +12,7 @@ import {
   signup,
   uniqueEmail,
   type TestApp,
+  signupExtras,
 } from '../../../test/helpers';
 import { BAD_CREDENTIALS, DUPLICATE_EMAIL } from './messages';
 
@@ -94,7 +95,7 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
       const res = await t.app.inject({
         method: 'POST',
         url: `/${role}/signup`,
-        payload: { name: 'Again', email: email.toUpperCase(), password: PASSWORD },
+        payload: { name: 'Again', email: email.toUpperCase(), password: PASSWORD, ...signupExtras(role as 'patient') },
       });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ error: DUPLICATE_EMAIL });
@@ -127,7 +128,7 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
       const res = await t.app.inject({
         method: 'POST',
         url: `/${role}/signup`,
-        payload: { name: 'Bad Input', email: uniqueEmail(), password: PASSWORD, ...patch },
+        payload: { name: 'Bad Input', email: uniqueEmail(), password: PASSWORD, ...signupExtras(role), ...patch },
       });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatch(message);
@@ -231,7 +232,7 @@ describe.each(BACKENDS)('auth on %s', (backend) => {
           const res = await limited.app.inject({
             method: 'POST',
             url: '/doctor/signup',
-            payload: { name: 'Dr. Rate', email: uniqueEmail('signup-ip'), password: PASSWORD },
+            payload: { name: 'Dr. Rate', email: uniqueEmail('signup-ip'), password: PASSWORD, ...signupExtras('doctor') },
           });
           codes.push(res.statusCode);
         }

@@ -15,6 +15,7 @@ import {
   verificationTokenFor,
   type TestApp,
   type TestDb,
+  signupExtras,
 } from '../../../test/helpers';
 import { deliveriesOf, NOT_YOUR_PATIENT, PATIENT_EMAIL_UNVERIFIED, runDueReminders } from '../../../access';
 import { noAccount, REQUEST_TO_SELF, requestSent, TOO_MANY_REQUESTS, VERIFY_FIRST } from '../../connections/messages';
@@ -59,7 +60,7 @@ describe.each(BACKENDS)('e-mail verification on %s', (backend) => {
       const res = await t.app.inject({
         method: 'POST',
         url: `/${role}/signup`,
-        payload: { name: 'Vera Fied', email, password: PASSWORD },
+        payload: { name: 'Vera Fied', email, password: PASSWORD, ...signupExtras(role) },
       });
       expect(res.statusCode).toBe(201);
       expect(Object.keys(res.json()).sort()).toEqual(['role', 'token']);

@@ -16,6 +16,7 @@ import {
   uniqueEmail,
   type TestApp,
   type TestDb,
+  signupExtras,
 } from '../../../test/helpers';
 import { FORGOT_PASSWORD_MESSAGE, RESET_DONE_MESSAGE, RESET_INVALID, RESET_MAIL_SUBJECT } from './routes';
 
@@ -323,7 +324,11 @@ describe.each(BACKENDS)('password policy on %s', (backend) => {
   const doors: Record<string, (role: Role, password: string) => Promise<{ status: number; email: string }>> = {
     signup: async (role, password) => {
       const email = uniqueEmail('policy');
-      const res = await t.app.inject({ method: 'POST', url: `/${role}/signup`, payload: { name: 'Policy', email, password } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/${role}/signup`,
+        payload: { name: 'Policy', email, password, ...signupExtras(role) },
+      });
       return { status: res.statusCode === 201 ? 200 : res.statusCode, email };
     },
     'PATCH me': async (role, password) => {

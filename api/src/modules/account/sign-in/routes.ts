@@ -22,6 +22,7 @@ import {
 import { openLoginWindow } from '../two-factor/store';
 import { sendVerificationMail } from '../email-verification/routes';
 import { issueEmailToken } from '../email-verification/tokens';
+import { verifyDoctorCommand } from '../../../ops/verify-doctor';
 
 /** The nil UUID: no account has it. */
 const NO_ACCOUNT = '00000000-0000-0000-0000-000000000000';
@@ -59,6 +60,12 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             });
             // The link is mailed after the answer (SPEC: signup still answers { token, role }).
             app.backgroundTasks.run('verification mail', () => sendVerificationMail(deps, role, email, verifyToken));
+            // On the embedded default (no DATABASE_URL: a demo on one machine, its operator reading this
+            // log) the command that verifies the new doctor is printed, e-mail and all, as the demo needs
+            // it. Anywhere else the log carries no personal data: the operator has the e-mail from the doctor.
+            if (role === 'doctor' && config.doctorVerification && !config.databaseUrl) {
+              request.log.info(`a doctor signed up; once their registration is checked: ${verifyDoctorCommand(email)}`);
+            }
             return reply.code(201).send({ token, role });
           } catch (err) {
             if (isUniqueViolation(err)) throw new HttpError(409, DUPLICATE_EMAIL);

@@ -38,7 +38,18 @@ export async function wipeAccount(tx: Queryable, role: Role, accountId: string, 
     await wipeHolderData(tx, role, accountId);
     await tx
       .update(doctors)
-      .set({ yearsOfExperience: 1, specialization: [], qualifications: [], gender: 'Prefer not to say', updatedAt: now })
+      .set({
+        yearsOfExperience: 1,
+        specialization: [],
+        qualifications: [],
+        gender: 'Prefer not to say',
+        // The registration was the holder's claim: gone, and never left verified for the owner.
+        registrationRegister: null,
+        registrationNumber: null,
+        registrationVerifiedAt: null,
+        registrationVerifiedBy: null,
+        updatedAt: now,
+      })
       .where(eq(doctors.id, accountId));
     return [];
   }

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { openDatabase, type DbAdapter } from '../adapters/db';
+import { LockFile } from '../adapters/lockfile';
+import type { Config } from '../config';
+import { verifyDoctorRegistration, type VerifyDoctorResult } from '../modules/profiles/registration';
+import { requestOperatorCommand } from './snapshot-socket';
+
+/** The operator command as `npm run operator` takes it; the api's log prints it for a new doctor on the embedded default. */
+export const verifyDoctorCommand = (email: string) => `npm run operator -- verify-doctor ${email}`;
+
+/** The operator's name in verifiedBy. */
+export const OPERATOR = 'operator';
+
+/** What the command's result reads as; `ok` false for an unknown e-mail (the command exits 1). */
+export function describeVerification(email: string, result: VerifyDoctorResult): { ok: boolean; text: string } {
+  if (result.outcome === 'unknown') return { ok: false, text: `No doctor account has the e-mail ${email}.` };
+  const what = result.registration ? `registration ${result.registration}` : 'registration (none given at signup)';
+  return result.outcome === 'verified'
+    ? {
+        ok: true,
+        text: `Verified the ${what} of doctor ${email} at ${result.verifiedAt.toISOString()}; their connection requests are open.`,
+      }
+    : {
+        ok: true,
+        text: `The ${what} of doctor ${email} was already verified on ${result.verifiedAt.toISOString()}; nothing changed.`,
+      };
+}
+
+/**
+ * verify-doctor with the api's configuration. PostgreSQL: directly. The embedded database is open in
+ * one process only: while an api runs on it, that api does the work (asked on its owner-only socket
+ * in DATA_DIR, like an online backup, ops/snapshot-socket.ts); otherwise this process opens it.
+ */
+export async function verifyDoctor(
+  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  email: string,
+  at = new Date(),
+): Promise<VerifyDoctorResult> {
+  if (!config.databaseUrl) {
+    if (!fs.existsSync(path.join(config.dataDir, 'db'))) throw new Error(`There is no embedded database in ${config.dataDir}/db`);
+    if (heldByRunningApi(path.join(config.dataDir, 'db.lock'))) {
+      const answer = (await requestOperatorCommand(config.dataDir, { op: 'verify-doctor', email })) as VerifyDoctorResult & {
+        verifiedAt?: string;
+      };
+      return answer.outcome === 'unknown' ? answer : { ...answer, verifiedAt: new Date(answer.verifiedAt!) };
+    }
+  }
+  let db: DbAdapter | undefined;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    return await verifyDoctorRegistration(db.db, { email, by: OPERATOR, at });
+  } finally {
+    await db?.close();
+  }
+}
+
+/** True when the lock file names a live process other than this one (the running api). */
+function heldByRunningApi(lockPath: string): boolean {
+  try {
+    LockFile.acquire(lockPath).release();
+    return false;
+  } catch (err) {
+    if (/already in use/.test((err as Error).message)) return true;
+    throw err;
+  }
+}
