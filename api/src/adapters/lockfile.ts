@@ -58,3 +58,14 @@ function isAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** True when the lock file names a live process other than this one (a running api holds the embedded database). */
+export function heldByAnotherProcess(lockPath: string): boolean {
+  try {
+    LockFile.acquire(lockPath).release();
+    return false;
+  } catch (err) {
+    if (/already in use/.test((err as Error).message)) return true;
+    throw err;
+  }
+}

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 import type { Config } from '../config';
 import { openDatabase } from '../adapters/db';
-import { LockFile } from '../adapters/lockfile';
+import { heldByAnotherProcess } from '../adapters/lockfile';
 import {
   appVersion,
   KEY_ENV,
@@ -107,7 +107,7 @@ async function snapshotPglite(dataDir: string, target: string): Promise<Snapshot
   const file = 'database.tar.gz';
   const out = path.join(target, file);
   if (!fs.existsSync(path.join(dataDir, 'db'))) throw new Error(`There is no embedded database in ${dataDir}/db`);
-  if (heldByAnotherApi(path.join(dataDir, 'db.lock'))) {
+  if (heldByAnotherProcess(path.join(dataDir, 'db.lock'))) {
     await requestSnapshot(dataDir, out);
   } else {
     const db = await openDatabase({ dataDir });
@@ -125,17 +125,6 @@ async function snapshotPglite(dataDir: string, target: string): Promise<Snapshot
     return { file, bytes, sha256, facts };
   } finally {
     await copy.close();
-  }
-}
-
-/** True when the lock file names a live process (the running api; this process does not hold it). */
-function heldByAnotherApi(lockPath: string): boolean {
-  try {
-    LockFile.acquire(lockPath).release();
-    return false;
-  } catch (err) {
-    if (/already in use/.test((err as Error).message)) return true;
-    throw err;
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type DbAdapter } from '../adapters/db';
-import { LockFile } from '../adapters/lockfile';
+import { heldByAnotherProcess } from '../adapters/lockfile';
 import type { Config } from '../config';
 import { verifyDoctorRegistration, type VerifyDoctorResult } from '../modules/profiles/registration';
 import { requestOperatorCommand } from './snapshot-socket';
@@ -39,7 +39,7 @@ export async function verifyDoctor(
 ): Promise<VerifyDoctorResult> {
   if (!config.databaseUrl) {
     if (!fs.existsSync(path.join(config.dataDir, 'db'))) throw new Error(`There is no embedded database in ${config.dataDir}/db`);
-    if (heldByRunningApi(path.join(config.dataDir, 'db.lock'))) {
+    if (heldByAnotherProcess(path.join(config.dataDir, 'db.lock'))) {
       const answer = (await requestOperatorCommand(config.dataDir, { op: 'verify-doctor', email })) as VerifyDoctorResult & {
         verifiedAt?: string;
       };
@@ -52,16 +52,5 @@ export async function verifyDoctor(
     return await verifyDoctorRegistration(db.db, { email, by: OPERATOR, at });
   } finally {
     await db?.close();
-  }
-}
-
-/** True when the lock file names a live process other than this one (the running api). */
-function heldByRunningApi(lockPath: string): boolean {
-  try {
-    LockFile.acquire(lockPath).release();
-    return false;
-  } catch (err) {
-    if (/already in use/.test((err as Error).message)) return true;
-    throw err;
   }
 }

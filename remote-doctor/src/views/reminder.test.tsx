@@ -39,7 +39,7 @@ function fill() {
   type('Repeat every (days, 0 = once)', '7');
 }
 
-test('every field is required and the interval is at least 0', () => {
+const renderReminder = () =>
   render(
     <QueryClientProvider client={createQueryClient()}>
       <MemoryRouter>
@@ -47,6 +47,9 @@ test('every field is required and the interval is at least 0', () => {
       </MemoryRouter>
     </QueryClientProvider>,
   );
+
+test('every field is required and the interval is at least 0', () => {
+  renderReminder();
   for (const label of ["To (patient's email)", 'Subject', 'Message', 'Start date', 'Repeat every (days, 0 = once)']) {
     expect(screen.getByLabelText(label)).toBeRequired();
   }
@@ -55,13 +58,7 @@ test('every field is required and the interval is at least 0', () => {
 });
 
 test('scheduling sends an instant and says "Email scheduled successfully!"; a refusal says the failure text', async () => {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <Reminder />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderReminder();
   fill();
   fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
   expect(await screen.findByText('Email scheduled successfully!')).toBeInTheDocument();
@@ -81,13 +78,7 @@ test('scheduling sends an instant and says "Email scheduled successfully!"; a re
 });
 
 test('scheduled reminders are listed and can be cancelled', async () => {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <Reminder />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderReminder();
   const list = await screen.findByRole('list', { name: 'Scheduled reminders' });
   expect(list).toHaveTextContent('Dose to Asha Rao');
   expect(list).toHaveTextContent('every 7 days');
@@ -104,13 +95,7 @@ test('scheduled reminders are listed and can be cancelled', async () => {
 });
 
 test('"Email scheduled successfully!" goes as soon as the form is changed again', async () => {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <Reminder />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderReminder();
   fill();
   fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
   expect(await screen.findByText('Email scheduled successfully!')).toBeInTheDocument();
@@ -119,13 +104,7 @@ test('"Email scheduled successfully!" goes as soon as the form is changed again'
 });
 
 test("an interval below 0 or a malformed e-mail is refused by the api's schema beside the field, and nothing is sent", async () => {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <Reminder />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderReminder();
   fill();
   fireEvent.change(screen.getByLabelText('Repeat every (days, 0 = once)'), { target: { value: '-1' } });
   fireEvent.change(screen.getByLabelText("To (patient's email)"), { target: { value: 'asha' } });
@@ -141,13 +120,7 @@ test("an interval below 0 or a malformed e-mail is refused by the api's schema b
 
 test('with no scheduled reminders the list says SPEC §8 "No data found"', async () => {
   scheduled = [];
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <Reminder />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderReminder();
   expect(await screen.findByText('No data found')).toBeVisible();
   expect(screen.queryByRole('list', { name: 'Scheduled reminders' })).toBeNull();
 });
@@ -227,13 +200,7 @@ test('each reminder shows what became of its latest occurrences: scheduled, sent
       deliveryCount: 1,
     }),
   ];
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <Reminder />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderReminder();
   const dose = await screen.findByRole('list', { name: 'Deliveries of Dose' });
   expect(
     within(dose)
@@ -272,13 +239,7 @@ test("a reminder whose patient ended the doctor's access shows the name as sched
       patientName: 'Asha Rao',
     }),
   ];
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter>
-        <Reminder />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
+  renderReminder();
   fireEvent.click(await screen.findByRole('tab', { name: 'Sent and past (1)' }));
   const past = await screen.findByRole('list', { name: 'Past reminders' });
   expect(past).toHaveTextContent('Review to Asha Rao (access ended)');
