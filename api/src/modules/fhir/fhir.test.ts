@@ -300,10 +300,12 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     expect(fromNote.flatMap(problemsOf)).toEqual([]);
     for (const who of [patient, doctor])
       expect(await client(who).read({ resourceType: 'AllergyIntolerance', id: fromNote[0].id! })).toEqual(fromNote[0]);
-    for (const who of [other, stranger, revoked]) {
+    for (const who of [other, stranger]) {
       const res = await get(who, `/fhir/R4/AllergyIntolerance/${fromNote[0].id}`);
       expect(res.statusCode).toBe(404);
     }
+    // the doctor whose connection ended is told so
+    expect((await get(revoked, `/fhir/R4/AllergyIntolerance/${fromNote[0].id}`)).statusCode).toBe(403);
     // an id of the note form naming nobody's data is a plain 404
     const made = `${other.id}${fromNote[0].id!.slice(36)}`;
     expect((await get(other, `/fhir/R4/AllergyIntolerance/${made}`)).statusCode).toBe(404);
