@@ -113,6 +113,14 @@ describe('buildSummary', () => {
     expect(vitals).not.toMatch(/Respiration rate/);
   });
 
+  it('shows a date of admission that is no calendar day as written, never as "unknown date"', () => {
+    const record = makeRecord();
+    const patient = (dateOfAdmission: string) =>
+      section(buildSummary({ ...record, biodata: { ...record.biodata, dateOfAdmission } }).markdown, 'Patient');
+    expect(patient('2025-13-45')).toContain('**Date of admission:** 2025-13-45');
+    expect(patient('2025-03-04')).toContain('**Date of admission:** 4 Mar 2025');
+  });
+
   it('renders the whole summary', () => {
     const { markdown, news2, alerts } = buildSummary(makeRecord({ allergies: 'Penicillin (rash)' }));
     expect(markdown).toBe(

@@ -1,4 +1,5 @@
 import {
+  UNKNOWN_DATE,
   formatDate as formatCalendarDate,
   type Assessment,
   type AssessmentFinding,
@@ -91,7 +92,9 @@ function formatAge(age: MedicalRecord['biodata']['age']): string {
  */
 function formatDate(text: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})(?:[T ]|$)/.exec(text.trim());
-  return m ? formatCalendarDate(m[1]) : text;
+  const day = m ? formatCalendarDate(m[1]) : UNKNOWN_DATE;
+  // a date that is no calendar day (2025-13-45) is shown as written, never as "unknown date"
+  return day === UNKNOWN_DATE ? text : day;
 }
 
 // ------------------------------------------------------------------ sections
