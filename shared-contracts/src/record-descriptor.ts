@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Text } from './common';
 import { ALLERGY_NOTE_MAX, MODES_OF_ADMISSION } from './constants';
-import { formatDateTime } from './dates';
+import { UNKNOWN_TIME, formatDateTime } from './dates';
 import { VITAL_SIGNS, type VitalSign } from './vital-sign-list';
 import { bloodPressureMessage, checkBloodPressure, SIGNED_OR_EXPONENT, signedOrExponentMessage } from './vital-signs';
 
@@ -509,6 +509,10 @@ export function displayValue(f: FieldCommon & { kind: Kind }, value: unknown): s
   if (option) return option;
   if (f.kind === 'number' && typeof value === 'number' && f.unit) return `${value} ${f.unit}`;
   // a wall-clock time in the clinic's zone, written as every other time is ("27 Nov 2026, 19:30")
-  if (f.kind === 'datetime' && typeof value === 'string') return formatDateTime(value);
+  // (a value that is no real moment is shown as written: nothing typed is hidden as "unknown time")
+  if (f.kind === 'datetime' && typeof value === 'string') {
+    const shown = formatDateTime(value);
+    return shown === UNKNOWN_TIME ? value : shown;
+  }
   return String(value);
 }

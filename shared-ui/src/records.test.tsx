@@ -175,6 +175,17 @@ test('an unmeasured vital reads "not measured", never a number; options read as 
   expect(examination.getByText('Air or oxygen').nextSibling).toHaveTextContent(/^Air$/);
 });
 
+test('an observation time that is no real moment (month 13) is shown as written, never as "unknown time"', () => {
+  const gpe = record.examination.generalPhysicalExamination;
+  const odd = {
+    ...record,
+    examination: { ...record.examination, generalPhysicalExamination: { ...gpe, observedAt: '2026-13-01T08:30' } },
+  };
+  renderView(<RecordDetail role="doctor" record={odd} />);
+  const examination = within(screen.getByRole('region', { name: 'Examination' }));
+  expect(examination.getByText('Observation time').nextSibling).toHaveTextContent(/^2026-13-01T08:30$/);
+});
+
 test('dates read as "20 Nov 2026" and times as "20 Nov 2026, 08:30", in the list and the detail; no ISO date shown', async () => {
   const gpe = record.examination.generalPhysicalExamination;
   const observed = {
