@@ -47,6 +47,7 @@ import { reminderRoutes } from './modules/reminders/routes';
 import { vitalSignRoutes } from './modules/vital-signs/routes';
 import { fhirRoutes } from './modules/fhir/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { draftRoutes } from './modules/drafts/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
 import { profileRoutes } from './modules/profiles/routes';
 import { twoFactorRoutes } from './modules/account/two-factor/routes';
@@ -257,6 +258,7 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   await app.register(handoffRoutes(deps));
   await app.register(sessionRoutes(deps));
   await app.register(notificationRoutes(deps));
+  await app.register(draftRoutes(deps));
   await app.register(connectionRoutes(deps));
   await app.register(revokeRoutes(deps));
   await app.register(recordRoutes(deps));

@@ -8,6 +8,7 @@ export * from './constants';
 export * from './security';
 export * from './sessions';
 export * from './notifications';
+export * from './drafts';
 export * from './connections';
 export * from './assessment';
 export * from './records';

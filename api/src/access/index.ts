@@ -51,6 +51,9 @@ export {
   type Notifier,
 } from './notifications';
 
+// Drafts: a doctor's unsent forms, reached by their author only while assigned to the patient.
+export { DraftAccess, draftAccessFor } from './drafts';
+
 // System actor: the reminder runner is a background job, not a request; it sends what doctors scheduled.
 export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type RunResult } from './reminder-runner';
 // System actor: a restore from backup skips the reminder occurrences that were already due (ops/restore.ts).

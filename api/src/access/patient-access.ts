@@ -40,6 +40,7 @@ import {
   REMINDER_NOT_FOUND,
   tooManyReminders,
 } from './messages';
+import { discardDraft } from './drafts';
 import { filesOf, insertPendingFile, markRejected, markStored } from './files';
 import { notifierFor, notify, type Notifier } from './notifications';
 import { doctorSeenBy, findDoctorRow, ownerOf, patientRowsOf, type DoctorRow, type FhirSlice, type PatientRows } from './fhir';
@@ -220,6 +221,7 @@ export class PatientAccess {
         now: this.actor.at,
       });
       await this.audit(tx, 'create', 'medical_record', patientId, row.id);
+      await discardDraft(tx, doctor.id, 'medical-record', patientId);
       if (stops.length) await this.auditOverride(tx, 'medical_record', patientId, row.id, input.overrideReason!, stops);
       // assessed on write, at the version the insert moved the patient to (its allergy note counts)
       const [assessed] = await withCurrentAssessments(tx, [row], this.actor.at);
@@ -368,7 +370,7 @@ export class PatientAccess {
     const today = this.today;
     if (body.endDate !== undefined && body.endDate < today) throw new HttpError(400, END_DATE_PAST);
     // One read, then one write that writes nothing if the assignment ended in between
-    // (writePrescription), in one transaction with the patient's notification.
+    // (writePrescription), in one transaction with its draft's deletion and the patient's notification.
     const context = await requirePrescriber(this.db, this.caller, patientId, today);
     const { alerts, uncoded } = prescribingCheck(context, body.prescribedDrug, body.allergies);
     const stops = requireOverrideReason(alerts, body.overrideReason);
@@ -393,13 +395,14 @@ export class PatientAccess {
       actor: this.actor,
       overrideDetail: stops.length ? overrideDetail(body.overrideReason!, stops) : null,
     };
-    const row = this.notifier
-      ? await this.db.transaction(async (tx) => {
-          const written = await writePrescription(tx, write);
-          if (written) await this.tellPatient(tx, 'new-prescription', patientId, written.id);
-          return written;
-        })
-      : await writePrescription(this.db, write);
+    const row = await this.db.transaction(async (tx) => {
+      const written = await writePrescription(tx, write);
+      if (written) {
+        await discardDraft(tx, this.caller.accountId, 'prescription', patientId);
+        await this.tellPatient(tx, 'new-prescription', patientId, written.id);
+      }
+      return written;
+    });
     this.notifier?.flush();
     if (!row) throw new HttpError(404, PATIENT_NOT_FOUND);
     return { prescription: toPrescription(row, context.patientName, today), alerts };

@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   date,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -711,4 +712,29 @@ export const notificationPreferences = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.role, t.accountId, t.kind] })],
+);
+
+/**
+ * A doctor's unsent work on a long form (shared-contracts DRAFT_FORMS), kept as typed, one per
+ * doctor, form and patient. It hangs on the assignment: when the doctor's access ends (the
+ * assignment row goes), the database deletes the drafts with it — no patient data is kept for a
+ * doctor who may no longer see the patient. Read and written only by api/src/access/drafts.ts.
+ */
+export const drafts = pgTable(
+  'drafts',
+  {
+    doctorId: uuid('doctor_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    form: text('form').notNull(),
+    values: jsonb('values').$type<Record<string, unknown>>().notNull(),
+    step: integer('step').notNull(),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.doctorId, t.form, t.patientId] }),
+    foreignKey({ columns: [t.doctorId, t.patientId], foreignColumns: [assignments.doctorId, assignments.patientId] }).onDelete(
+      'cascade',
+    ),
+    check('drafts_form_check', sql`${t.form} in ('medical-record', 'prescription')`),
+  ],
 );

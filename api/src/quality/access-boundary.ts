@@ -10,7 +10,7 @@ import * as ts from 'typescript';
 
 /**
  * The drizzle tables holding patients' data (db/schema.ts), and their SQL names; with the
- * notifications about it (who may read or mark which is decided in src/access too).
+ * notifications about it and doctors' drafts (who may read or mark which is decided in src/access too).
  */
 export const PATIENT_TABLES = [
   'medicalRecords',
@@ -22,9 +22,10 @@ export const PATIENT_TABLES = [
   'allergyIntolerances',
   'notifications',
   'notificationPreferences',
+  'drafts',
 ] as const;
 const PATIENT_TABLE_SQL =
-  /\b(medical_records|prescriptions|medical_files|reminders|reminder_deliveries|assignments|allergy_intolerances|notifications|notification_preferences)\b/;
+  /\b(medical_records|prescriptions|medical_files|reminders|reminder_deliveries|assignments|allergy_intolerances|notifications|notification_preferences|drafts)\b/;
 
 /** Files that may touch the tables: the access layer, the schema itself, and the db adapter (drizzle's schema registry). */
 export function isExempt(relativePath: string): boolean {

@@ -399,6 +399,28 @@ export const ROWS: Row[] = [
     expect: guarded(403, 403, 200, 404),
   },
 
+  // Drafts (access/drafts.ts): the author only, while assigned; another doctor's patient is 404, Discard always 204.
+  { route: 'GET /doctor/drafts', build: () => ({ method: 'GET', url: '/doctor/drafts' }), expect: guarded(403, 403, 200, 200) },
+  {
+    route: 'GET /doctor/drafts/:form/:patientId',
+    build: (c) => ({ method: 'GET', url: `/doctor/drafts/medical-record/${c.P.id}` }),
+    expect: guarded(403, 403, 200, 404),
+  },
+  {
+    route: 'PUT /doctor/drafts/:form/:patientId',
+    build: (c) => ({
+      method: 'PUT',
+      url: `/doctor/drafts/medical-record/${c.P.id}`,
+      payload: { values: { medicalHistory: { title: 'Chest pain' } }, step: 1 },
+    }),
+    expect: guarded(403, 403, 200, 404),
+  },
+  {
+    route: 'DELETE /doctor/drafts/:form/:patientId',
+    build: (c) => ({ method: 'DELETE', url: `/doctor/drafts/prescription/${c.P.id}` }),
+    expect: guarded(403, 403, 204, 204),
+  },
+
   // Prescriptions (CLINICAL.md).
   {
     route: 'POST /prescription/:id',

@@ -18,6 +18,7 @@ import {
   REMINDER_ENDPOINTS,
   TREND_ENDPOINTS,
 } from './clinical';
+import { DRAFT_ENDPOINTS } from './drafts';
 import { FHIR_ENDPOINTS } from './fhir';
 import { HEALTH_RECORD_ENDPOINTS } from './health-record';
 import { NOTIFICATION_ENDPOINTS } from './notifications';
@@ -100,6 +101,7 @@ export const ENDPOINTS = withOperationIds({
   ...PREGNANCY_ENDPOINTS,
   ...SESSION_ENDPOINTS,
   ...NOTIFICATION_ENDPOINTS,
+  ...DRAFT_ENDPOINTS,
 });
 export type Endpoints = typeof ENDPOINTS;
 export type OperationId = keyof Endpoints;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint';
+import { DraftAnswer, DraftList, DraftParams, DraftSave, DraftSaved } from '../drafts';
+
+/**
+ * A doctor's drafts of long forms (api/src/modules/drafts; who may reach which:
+ * api/src/access/drafts.ts). Only their author reaches a draft, and only while assigned to its
+ * patient: a doctor whose access ended is told so (403), any other patient is 404.
+ */
+export const DRAFT_ENDPOINTS = {
+  doctorListDrafts: endpoint({
+    method: 'GET',
+    path: '/doctor/drafts',
+    summary: "The caller's unsent drafts (form, patient, step, when saved), the most recent first",
+    tags: ['doctor', 'drafts'],
+    access: ['doctor'] as const,
+    status: 200,
+    response: DraftList,
+    errors: [401, 403],
+  }),
+  doctorDraft: endpoint({
+    method: 'GET',
+    path: '/doctor/drafts/{form}/{patientId}',
+    summary: "The caller's draft of a form for an assigned patient, with its values; null when there is none",
+    tags: ['doctor', 'drafts'],
+    access: ['doctor'] as const,
+    params: DraftParams,
+    status: 200,
+    response: DraftAnswer,
+    errors: [400, 401, 403, 404],
+  }),
+  doctorSaveDraft: endpoint({
+    method: 'PUT',
+    path: '/doctor/drafts/{form}/{patientId}',
+    summary: 'Keep what the caller has typed so far in a form for an assigned patient (replaces the earlier draft)',
+    tags: ['doctor', 'drafts'],
+    access: ['doctor'] as const,
+    params: DraftParams,
+    body: DraftSave,
+    status: 200,
+    response: DraftSaved,
+    errors: [400, 401, 403, 404],
+  }),
+  doctorDiscardDraft: endpoint({
+    method: 'DELETE',
+    path: '/doctor/drafts/{form}/{patientId}',
+    summary: "Discard the caller's draft of a form for a patient (none: nothing to do)",
+    tags: ['doctor', 'drafts'],
+    access: ['doctor'] as const,
+    params: DraftParams,
+    status: 204,
+    response: z.undefined(),
+    errors: [400, 401, 403],
+  }),
+};
