@@ -1,7 +1,6 @@
 import { startFakeApi } from '../../test-support/fake-api';
 import { login } from './auth';
 import { api, configureApi, serverError } from './client';
-import { draftKey, readDraft, saveDraft } from './drafts';
 import { idleSignedOutRole, idleSignOutNotice } from './signed-out';
 import { createQueryClient } from './query';
 import { useSession } from './session';
@@ -55,15 +54,12 @@ test('a 401 to the current session ends it locally', async () => {
   expect(idleSignOutNotice()).toBe('You were signed out: this session was ended. Please sign in again.');
 });
 
-test('a 401 "Session expired" ends it, sends to the sign-in page with the reason and clears the drafts', async () => {
-  const key = draftKey('p1', 'record', 'p1');
-  saveDraft(key, { title: 'Chest pain' });
+test('a 401 "Session expired" ends it and sends to the sign-in page with the reason', async () => {
   useSession.getState().login('ran-out', 'patient');
   await expect(api().get('patient/sessions').json()).rejects.toThrow();
   expect(useSession.getState().isAuthenticated).toBe(false);
   expect(idleSignedOutRole()).toBe('patient');
   expect(idleSignOutNotice()).toBe('Your session expired. Please sign in again.');
-  expect(readDraft(key)).toBeNull();
 });
 
 test("serverError reads the api's error field", async () => {

@@ -89,6 +89,8 @@ export type CallInput<E extends EndpointDef> = Slot<E, 'params'> &
      * (the Google hand-off's exchange, which must not swap the session behind the caller's back).
      */
     anonymous?: boolean;
+    /** The browser may finish the request after the page is gone (a draft saved as the tab closes). */
+    keepalive?: boolean;
   };
 
 /** What a call of an endpoint answers: its success response, as the contract types it. */
@@ -106,12 +108,13 @@ export async function call<E extends EndpointDef>(
   endpoint: E,
   ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
 ): Promise<CallOutput<E>> {
-  const { params, query, body, headers, anonymous } = (input ?? {}) as {
+  const { params, query, body, headers, anonymous, keepalive } = (input ?? {}) as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
     body?: unknown;
     headers?: Record<string, string>;
     anonymous?: boolean;
+    keepalive?: boolean;
   };
   const searchParams = Object.fromEntries(
     Object.entries(query ?? {})
@@ -123,6 +126,7 @@ export async function call<E extends EndpointDef>(
     searchParams,
     ...(body !== undefined ? { json: body } : {}),
     ...(headers ? { headers } : {}),
+    ...(keepalive ? { keepalive } : {}),
   });
   if (!endpoint.response || endpoint.status === 204) return undefined as CallOutput<E>;
   const answer: unknown = await response.json();

@@ -1,70 +1,45 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ENDPOINTS, type DraftForm, type DraftSave } from '@careloop/shared-contracts';
+import { call } from './client';
+
 /*
- * Unsaved drafts of long forms (the eight-step record, a prescription), kept so that leaving the
- * form (another page, a reload) loses no typing. Kept in sessionStorage — this tab only, gone when
- * it closes — as plain JSON, so never left behind a signed-out screen: an explicit logout clears
- * every draft in every tab, an automatic one (idle timer, or the api's "Session expired") this
- * tab's (signed-out.ts).
+ * A doctor's drafts of long forms (the eight-step record, a prescription) are kept by the api as
+ * they are typed (shared-contracts drafts.ts): nothing of them stays in the browser, so a sign-out
+ * of any kind leaves no patient data behind, and the next sign-in — in any tab, on any device —
+ * finds them again.
  */
 
-const PREFIX = 'careloop.draft:';
-/** Written on an explicit logout; other tabs clear their drafts when they see it change. */
-const CLEARED_KEY = 'careloop.draftsCleared';
+/** Every draft query: the list the notice shows, and each form's draft. */
+export const draftsKey = ['drafts'] as const;
 
-export interface StoredDraft<Values = unknown> {
-  values: Values;
-  /** epoch ms of the last change */
-  savedAt: number;
-}
+/** GET /doctor/drafts: the doctor's unsent drafts, the most recently saved first. */
+export const useDrafts = (enabled = true) =>
+  useQuery({
+    queryKey: [...draftsKey, 'list'],
+    queryFn: async () => (await call(ENDPOINTS.doctorListDrafts)).drafts,
+    enabled,
+  });
 
-/** One draft per account, form and patient: another account signing in here never sees it. */
-export const draftKey = (accountId: string, form: string, patientId: string) => `${PREFIX}${accountId}:${form}:${patientId}`;
+/** GET /doctor/drafts/{form}/{patientId}: the draft with its values, or null. */
+export const fetchDraft = async (form: DraftForm, patientId: string) =>
+  (await call(ENDPOINTS.doctorDraft, { params: { form, patientId } })).draft;
 
-export function readDraft<Values>(key: string): StoredDraft<Values> | null {
-  try {
-    const raw = sessionStorage.getItem(key);
-    const draft = raw ? (JSON.parse(raw) as StoredDraft<Values>) : null;
-    return draft && typeof draft.savedAt === 'number' && draft.values !== undefined ? draft : null;
-  } catch {
-    return null;
-  }
-}
+/**
+ * PUT /doctor/drafts/{form}/{patientId}: answers when it was saved. `keepalive` lets the browser
+ * finish it while the page unloads (a tab closed mid-sentence).
+ */
+export const saveDraft = async (form: DraftForm, patientId: string, draft: DraftSave, keepalive = false) =>
+  (await call(ENDPOINTS.doctorSaveDraft, { params: { form, patientId }, body: draft, keepalive })).savedAt;
 
-export function saveDraft(key: string, values: unknown, savedAt = Date.now()): void {
-  try {
-    sessionStorage.setItem(key, JSON.stringify({ values, savedAt }));
-  } catch {
-    // storage full or disabled: the form still works, only without a draft
-  }
-}
+/** DELETE /doctor/drafts/{form}/{patientId}; finished by the browser even if the page goes at once. */
+export const discardDraft = (form: DraftForm, patientId: string) =>
+  call(ENDPOINTS.doctorDiscardDraft, { params: { form, patientId }, keepalive: true });
 
-export function removeDraft(key: string): void {
-  sessionStorage.removeItem(key);
-}
-
-/** Clears this tab's drafts. */
-export function clearDraftsHere(): void {
-  for (let i = sessionStorage.length - 1; i >= 0; i--) {
-    const key = sessionStorage.key(i);
-    if (key?.startsWith(PREFIX)) sessionStorage.removeItem(key);
-  }
-}
-
-/** An explicit logout: every draft of this tab and of the other tabs is cleared. */
-export function clearAllDrafts(): void {
-  clearDraftsHere();
-  try {
-    localStorage.setItem(CLEARED_KEY, String(Date.now()));
-  } catch {
-    // other tabs keep theirs until they close
-  }
-}
-
-let listening = false;
-/** Called once at start-up: an explicit logout in another tab clears this tab's drafts too. */
-export function listenForDraftClearing(): void {
-  if (listening || typeof window === 'undefined') return;
-  listening = true;
-  window.addEventListener('storage', (e) => {
-    if (e.key === CLEARED_KEY) clearDraftsHere();
+/** Discards a draft from the list; the list is read again. */
+export function useDiscardDraft() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ form, patientId }: { form: DraftForm; patientId: string }) => discardDraft(form, patientId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: draftsKey }),
   });
 }

@@ -9,7 +9,7 @@ import { noteAutomaticSignOut } from './signed-out';
  * default 15) without pointer, key, scroll or focus activity in ANY tab of the app, the session
  * ends on the server and here; the last WARNING_SECONDS show a warning with "Stay signed in".
  * Tabs share the moment of the last activity through localStorage, so one active tab keeps the
- * others alive. This tab's drafts of long forms are cleared (signed-out.ts): no PHI stays behind.
+ * others alive. Drafts of long forms are kept by the api (drafts.ts), so none stays in the browser.
  * The api enforces its own idle limit (SESSION_IDLE_MINUTES); this timer is the courtesy that warns first.
  */
 

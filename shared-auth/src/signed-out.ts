@@ -1,5 +1,4 @@
 import { isRole, type Role } from '@careloop/shared-contracts';
-import { clearDraftsHere } from './drafts';
 
 /*
  * Why the app signed someone out on its own, for the sign-in page it sends them to: the browser's
@@ -11,10 +10,9 @@ const NOTICE_KEY = 'careloop.signedOutIdle';
 const EXPIRED = 'expired';
 const ENDED = 'ended';
 
-/** An automatic sign-out: the notice for the login page, and this tab's drafts cleared (no PHI left behind). */
+/** An automatic sign-out: the notice for the login page (drafts are kept by the api, none in the browser). */
 export function noteAutomaticSignOut(role: Role, reason: number | typeof EXPIRED | typeof ENDED): void {
   localStorage.setItem(NOTICE_KEY, `${role}:${reason}`);
-  clearDraftsHere();
 }
 
 /** The server refused the session: ran out (`expired`), or ended elsewhere. */

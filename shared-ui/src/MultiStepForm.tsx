@@ -77,6 +77,8 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
   bannerForFieldErrors,
   label,
   finishBlocked,
+  step: controlledStep,
+  onStepChange,
 }: {
   form: UseFormReturn<Values, unknown, Payload>;
   steps: Step[];
@@ -86,9 +88,14 @@ export function MultiStepForm<Values extends FieldValues, Payload>({
   label: string;
   /** Finish stays disabled (a stop alert without its override reason) */
   finishBlocked?: boolean;
+  /** The step shown (0 = the first), when the caller keeps it (a draft resumed where it was left) */
+  step?: number;
+  onStepChange?(step: number): void;
 }) {
   const methods = form as unknown as UseFormReturn<FieldValues, unknown, Payload>;
-  const [index, setIndex] = useState(0);
+  const [ownIndex, setOwnIndex] = useState(0);
+  const index = Math.min(Math.max(controlledStep ?? ownIndex, 0), steps.length - 1);
+  const setIndex = (i: number) => (onStepChange ? onStepChange(i) : setOwnIndex(i));
   const [failed, setFailed] = useState<Failure | null>(null);
   const last = index === steps.length - 1;
   const step = steps[index];

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createBrowserRouter } from '@careloop/shared-router';
 import { ThemeProvider } from 'styled-components';
-import { configureApi, configureIdleTimeout, createQueryClient, listenForDraftClearing, useSession } from '@careloop/shared-auth';
+import { configureApi, configureIdleTimeout, createQueryClient, useSession } from '@careloop/shared-auth';
 import { theme } from '@careloop/shared-ui';
 import { routes } from './routes';
 import { reportCaughtError } from './RemoteView';
@@ -22,7 +22,6 @@ async function start() {
     return;
   }
   useSession.getState().start();
-  listenForDraftClearing();
   const queryClient = createQueryClient();
   const router = createBrowserRouter(routes);
   // A transition: React renders the first screen in slices, yielding to the browser between them,

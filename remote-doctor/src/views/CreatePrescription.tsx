@@ -73,7 +73,7 @@ import { useDrugAlerts } from './useDrugAlerts';
 export default function CreatePrescription() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { loaded, patient, doctorId } = useAssignedPatient(id);
+  const { loaded, patient } = useAssignedPatient(id);
   usePageSubject(patient?.name);
   const form = useSchemaForm(PrescriptionForm, {
     prescribedDrug: '',
@@ -85,8 +85,12 @@ export default function CreatePrescription() {
     durationDays: '',
     endDate: '',
   });
-  // The typing survives an automatic logoff (cleared on explicit logout and on Finish).
-  const { restorePrompt, clearDraft } = useFormDraft(form, { accountId: doctorId, form: 'prescription', patientId: id });
+  // Kept by the api as it is typed, offered back after any sign-out, deleted when sent.
+  const { restorePrompt, draftStatus, clearDraft } = useFormDraft(form, {
+    form: 'prescription',
+    patientId: id,
+    ready: Boolean(patient),
+  });
   const [prescribedDrug, allergies, course] = useWatch({
     control: form.control,
     name: ['prescribedDrug', 'allergies', 'course'],
@@ -145,6 +149,7 @@ export default function CreatePrescription() {
           <MedicationAlerts {...check} reason={overrideReason} onReasonChange={setOverrideReason} />
           {failed && <Banner tone="error">Could not create record. Try again?</Banner>}
           <SubmitButton disabled={blocked}>Finish</SubmitButton>
+          {draftStatus}
         </SchemaForm>
       </Narrow>
     </Page>

@@ -91,15 +91,21 @@ function RecordInput({ field }: { field: PlacedRecordField }) {
 export default function CreateRecord() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { loaded, patient, doctorId } = useAssignedPatient(id);
+  const { loaded, patient } = useAssignedPatient(id);
   usePageSubject(patient?.name);
   // Checked on Next and Finish only (the schema's default mode): a check on blur would move the
   // Next button between a press and its release, and the click would be lost.
   const form = useSchemaForm(RecordForm, { ...recordDefaults, vitalsCheck: recordFormCheckDefaults() });
-  // Eight steps of typing survive an automatic logoff (cleared on explicit logout and on Finish).
-  // 'medical-record-2': a draft of the earlier form held untouched prefills (pulse 78) it sent as
-  // not measured; restored here they would be sent as measurements, so those drafts are not offered.
-  const { restorePrompt, clearDraft } = useFormDraft(form, { accountId: doctorId, form: 'medical-record-2', patientId: id });
+  // Eight steps of typing are kept by the api with the step, offered back after any sign-out
+  // (resumed at that step from the dashboard's notice), deleted when sent.
+  const [step, setStep] = useState(0);
+  const { restorePrompt, draftStatus, clearDraft } = useFormDraft(form, {
+    form: 'medical-record',
+    patientId: id,
+    ready: Boolean(patient),
+    step,
+    onStepRestored: setStep,
+  });
   const [prescribedDrug, allergies] = useWatch({
     control: form.control,
     name: ['treatment.prescribedDrug', 'medicalHistory.allergies'],
@@ -147,6 +153,8 @@ export default function CreateRecord() {
           bannerForFieldErrors
           failure={() => 'Could not create record. Try again?'}
           finishBlocked={!overrideSatisfied(alerts, overrideReason)}
+          step={step}
+          onStepChange={setStep}
           steps={recordSteps.map((step, i) => ({
             title: step.title,
             fields: step.fields.map((f) => f.name),
@@ -162,6 +170,7 @@ export default function CreateRecord() {
             ),
           }))}
         />
+        {draftStatus}
       </Narrow>
     </Page>
   );

@@ -13,6 +13,7 @@ import {
   TwoFactorCard,
   SavedNotice,
 } from '@careloop/shared-ui';
+import { UnfinishedDrafts } from './UnfinishedDrafts';
 import { Worklist } from './Worklist';
 import { awaitingVerification } from './registration';
 
@@ -26,6 +27,8 @@ export default function Dashboard() {
       <SavedNotice />
       <VerifyEmailBanner role="doctor" />
       {awaiting && <Banner tone="info">{awaiting}</Banner>}
+      {/* after sign-in, what the doctor left unsent: any sign-out, tab or device */}
+      <UnfinishedDrafts />
       <Grid>
         {/* the doctor's first question: who needs me most (full width) */}
         <Worklist />
