@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from '@careloop/shared-router';
+import { useLocation, useNavigate } from '@careloop/shared-router';
 import { Banner } from './components';
 
 /** How long a "saved" message stays. */
@@ -10,17 +10,29 @@ export const savedState = (text: string) => ({ saved: text });
 
 /**
  * Shows the text a save left in the navigation state ("Your profile was saved."), as a status that
- * goes after a few seconds; a page that can be arrived at after a save renders one.
+ * goes after a few seconds; a page that can be arrived at after a save renders one. The text is
+ * taken out of the history entry as it is shown, so a reload or Back does not say it again.
  */
 export function SavedNotice() {
-  const state = useLocation().state as { saved?: unknown } | null;
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state = location.state as { saved?: unknown } | null;
   const text = typeof state?.saved === 'string' ? state.saved : null;
   const [shown, setShown] = useState(text);
   useEffect(() => {
-    setShown(text);
     if (!text) return;
+    setShown(text);
+    const { saved: _said, ...rest } = state ?? {};
+    void navigate(
+      { pathname: location.pathname, search: location.search, hash: location.hash },
+      { replace: true, state: Object.keys(rest).length ? rest : null },
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per save
+  }, [text]);
+  useEffect(() => {
+    if (!shown) return;
     const timer = setTimeout(() => setShown(null), SAVED_NOTICE_MS);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [shown]);
   return shown ? <Banner tone="success">{shown}</Banner> : null;
 }

@@ -106,6 +106,9 @@ const every = (r: ReminderItem) =>
 const ReminderForm = ReminderCreate.extend({ startDate: localTimeAsInstant(ReminderCreate.shape.startDate) });
 
 /** /doctor/dashboard/reminder: schedule reminder e-mails to an assigned patient; see and cancel them. */
+type ReminderTab = 'scheduled' | 'past';
+const TABS: readonly ReminderTab[] = ['scheduled', 'past'];
+
 export default function Reminder() {
   const schedule = useScheduleReminder();
   const reminders = useReminders();
@@ -146,7 +149,7 @@ export default function Reminder() {
       () => setScheduledNotice(false),
     );
 
-  const [tab, setTab] = useState<'scheduled' | 'past'>('scheduled');
+  const [tab, setTab] = useState<ReminderTab>('scheduled');
   // Cancel asks first: the reminder it stops is never sent again.
   const [confirming, setConfirming] = useState<string | null>(null);
   const tabsId = useId();
@@ -185,13 +188,30 @@ export default function Reminder() {
         </SchemaForm>
       </Narrow>
       <Narrow style={{ maxWidth: 640 }}>
-        <div role="tablist" aria-label="Reminders" style={{ display: 'flex', gap: '0.5rem', marginBottom: '1rem' }}>
-          {(
-            [
-              ['scheduled', `Scheduled (${active.length})`],
-              ['past', `Sent and past (${past.length})`],
-            ] as const
-          ).map(([key, label]) => (
+        <div
+          role="tablist"
+          aria-label="Reminders"
+          style={{ display: 'flex', gap: '0.5rem', marginBottom: '1rem' }}
+          // The tabs pattern: one tab stop, arrows (and Home/End) move between the tabs.
+          onKeyDown={(e) => {
+            const at = TABS.indexOf(tab);
+            const next =
+              e.key === 'ArrowRight'
+                ? TABS[(at + 1) % TABS.length]
+                : e.key === 'ArrowLeft'
+                  ? TABS[(at + TABS.length - 1) % TABS.length]
+                  : e.key === 'Home'
+                    ? TABS[0]
+                    : e.key === 'End'
+                      ? TABS[TABS.length - 1]
+                      : null;
+            if (!next) return;
+            e.preventDefault();
+            setTab(next);
+            document.getElementById(`${tabsId}-${next}`)?.focus();
+          }}
+        >
+          {TABS.map((key) => (
             <Button
               key={key}
               type="button"
@@ -199,10 +219,11 @@ export default function Reminder() {
               id={`${tabsId}-${key}`}
               aria-selected={tab === key}
               aria-controls={`${tabsId}-panel`}
+              tabIndex={tab === key ? 0 : -1}
               $variant={tab === key ? 'primary' : 'secondary'}
               onClick={() => setTab(key)}
             >
-              {label}
+              {key === 'scheduled' ? `Scheduled (${active.length})` : `Sent and past (${past.length})`}
             </Button>
           ))}
         </div>

@@ -246,3 +246,25 @@ test("a reminder whose patient ended the doctor's access shows the name as sched
   expect(past).toHaveTextContent('cancelled: the patient ended your access');
   expect(past).not.toHaveTextContent('()');
 });
+
+test('the tabs are one tab stop; arrow keys, Home and End move between them and show their panel', async () => {
+  scheduled = [];
+  renderReminder();
+  const first = await screen.findByRole('tab', { name: /^Scheduled/ });
+  const second = screen.getByRole('tab', { name: /^Sent and past/ });
+  expect([first.tabIndex, second.tabIndex]).toEqual([0, -1]);
+  first.focus();
+  fireEvent.keyDown(first, { key: 'ArrowRight' });
+  expect(second).toHaveFocus();
+  expect(second).toHaveAttribute('aria-selected', 'true');
+  expect([first.tabIndex, second.tabIndex]).toEqual([-1, 0]);
+  expect(screen.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', second.id);
+  fireEvent.keyDown(second, { key: 'ArrowRight' }); // wraps
+  expect(first).toHaveFocus();
+  fireEvent.keyDown(first, { key: 'End' });
+  expect(second).toHaveFocus();
+  fireEvent.keyDown(second, { key: 'Home' });
+  expect(first).toHaveFocus();
+  fireEvent.keyDown(first, { key: 'ArrowLeft' });
+  expect(second).toHaveFocus();
+});
