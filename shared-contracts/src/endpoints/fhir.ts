@@ -41,24 +41,26 @@ export const FhirTypeParams = z.strictObject({ type: z.enum(FHIR_TYPES) });
 export const FhirReadParams = z.strictObject({ type: z.enum(FHIR_TYPES), id: FhirId });
 export const FhirPatientParams = z.strictObject({ id: FhirId });
 
+const SearchValue = z.union([z.string().max(500), z.array(z.string().max(500)).max(10)]);
+
 /**
- * Search parameters. `patient` (or `subject`) is `Patient/{id}` or `{id}`; `code` is
- * `system|code`, `code` or `|code` (comma = any of); `date` is `[eq|ge|gt|le|lt]YYYY-MM-DD[Thh:mm…]`,
- * repeatable (`authoredon` for MedicationRequest); `subject` only where R4 has it; `_count` a page's size, `_offset` where it starts (the `next` link carries both).
- * Other parameters are refused (400), so a filter the api does not apply is never silently dropped.
+ * Search parameters (FHIR R4 search, US Core 6.1's among them): `patient` (or `subject` where R4
+ * has it) is `Patient/{id}` or `{id}`; every other R4 search parameter of the type (`category`,
+ * `code`, `date` with its prefixes, `status`, `clinical-status`, `intent`, `authoredon`, `type`,
+ * `_id`, `_lastUpdated`, …, with their modifiers); `_sort`, `_include`, `_summary=count`,
+ * `_elements`, `_total`; `_count` a page's size (up to 1000) and `_offset` where it starts (the
+ * `next` link carries both). A parameter the server does not know is ignored and reported in the
+ * Bundle's OperationOutcome entry, or refused (400) with `Prefer: handling=strict`.
  */
-export const FhirSearchQuery = z.strictObject({
-  patient: z.string().max(200).optional(),
-  subject: z.string().max(200).optional(),
-  code: z.string().max(500).optional(),
-  date: z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]).optional(),
-  /** MedicationRequest's date (R4: when it was written); `date` is refused there */
-  authoredon: z.union([z.string().max(40), z.array(z.string().max(40)).max(2)]).optional(),
-  // US Core's page size limit; the offset reaches the end of any record (a next link never 400s).
-  _count: z.coerce.number().int().min(0).max(1000).optional(),
-  _offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
-  _format: z.string().max(40).optional(),
-});
+export const FhirSearchQuery = z
+  .object({
+    patient: z.string().max(200).optional(),
+    subject: z.string().max(200).optional(),
+    _count: z.coerce.number().int().min(0).max(1000).optional(),
+    _offset: z.coerce.number().int().min(0).max(100_000_000).optional(),
+    _format: z.string().max(40).optional(),
+  })
+  .catchall(SearchValue);
 
 /** A FHIR `date` of a day, a month or a year (YYYY, YYYY-MM, YYYY-MM-DD), a real one. */
 const FhirDate = z

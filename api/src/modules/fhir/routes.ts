@@ -23,7 +23,7 @@ import { fhirContextFor } from './context';
  * The read-only FHIR R4 api (issue 15) under /fhir/R4:
  *   GET /fhir/R4/metadata                   the CapabilityStatement (public)
  *   GET /fhir/R4/Patient/{id}/$everything   everything on a patient, a searchset Bundle (_since, _type, start, end, _count)
- *   GET /fhir/R4/{type}?patient=…           search (Observation also by code and date; _count/_offset)
+ *   GET /fhir/R4/{type}?patient=…           search (R4 search parameters; unknown ones ignored, or 400 with Prefer: handling=strict)
  *   GET /fhir/R4/{type}/{id}                read
  * Who may see what, the 404s and the audit rows are the access layer's (the same rules as the app);
  * the resources are api/src/fhir's. Bodies are application/fhir+json, errors OperationOutcomes.
@@ -64,10 +64,14 @@ export function fhirRoutes(deps: AppDeps): FastifyPluginAsyncZod {
 
     route(app, deps, ENDPOINTS.fhirSearch, async (request) =>
       body(
-        await searchResources(accessFor(deps, request), request.params.type, request.query, fhirContextFor(deps, request), {
-          role: request.auth!.role,
-          accountId: request.auth!.accountId,
-        }),
+        await searchResources(
+          accessFor(deps, request),
+          request.params.type,
+          request.query,
+          fhirContextFor(deps, request),
+          { role: request.auth!.role, accountId: request.auth!.accountId },
+          /\bhandling\s*=\s*strict\b/i.test(String(request.headers.prefer ?? '')),
+        ),
       ),
     );
 
