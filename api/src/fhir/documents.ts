@@ -1,4 +1,11 @@
-import type { AllergyIntolerance, Composition, DetectedIssue, DocumentReference, MedicationRequest } from '@medplum/fhirtypes';
+import type {
+  AllergyIntolerance,
+  Binary,
+  Composition,
+  DetectedIssue,
+  DocumentReference,
+  MedicationRequest,
+} from '@medplum/fhirtypes';
 import { createHash } from 'node:crypto';
 import { categoryOf, prescriptionStatus, unreviewedReadings, type AllergyNote, type PatientRows } from '../access';
 import { LOINC } from './observations';
@@ -162,8 +169,11 @@ export const UPLOADED_PDF_TYPE = {
 };
 export const UPLOADED_DOCUMENT_CATEGORY = { text: 'Uploaded medical document' };
 
-/** An uploaded PDF as a DocumentReference whose attachment is a short-lived signed URL. */
-export function toDocumentReference(f: PatientRows['files'][number], url: string): DocumentReference {
+/**
+ * An uploaded PDF as a DocumentReference whose attachment is its Binary (`{base}/Binary/{id}`, read
+ * with the caller's bearer token): a lasting reference, so an export never holds a link that expired.
+ */
+export function toDocumentReference(f: PatientRows['files'][number], baseUrl: string): DocumentReference {
   return {
     resourceType: 'DocumentReference',
     id: f.id,
@@ -177,7 +187,7 @@ export function toDocumentReference(f: PatientRows['files'][number], url: string
       {
         attachment: {
           contentType: 'application/pdf',
-          url,
+          url: `${baseUrl}/Binary/${f.id}`,
           title: f.fileName,
           ...(f.size !== null ? { size: f.size } : {}),
           creation: f.createdAt.toISOString(),
@@ -216,5 +226,16 @@ export function toComposition(r: RecordRow): Composition | null {
         text: { status: 'generated', div: `<div xmlns="http://www.w3.org/1999/xhtml">${paragraphs}</div>` },
       },
     ],
+  };
+}
+
+/** A stored PDF as a FHIR Binary (its bytes, base64), readable by whoever may read its patient's data. */
+export function toBinary(f: PatientRows['files'][number], bytes: Buffer): Binary {
+  return {
+    resourceType: 'Binary',
+    id: f.id,
+    contentType: 'application/pdf',
+    securityContext: { reference: `DocumentReference/${f.id}` },
+    data: bytes.toString('base64'),
   };
 }

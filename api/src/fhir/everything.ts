@@ -24,8 +24,6 @@ export interface FhirContext {
   timeZone: string;
   /** today on the clinic's calendar (YYYY-MM-DD): whether a prescription is still active */
   today: string;
-  /** a short-lived download URL of a stored file, issued to the caller */
-  fileUrl(file: { storageKey: string; fileName: string }): Promise<string>;
 }
 
 /** The entities a patient's whole FHIR record returns: one audit list row each (as the app's lists write). */
@@ -40,7 +38,6 @@ export const EVERYTHING_AUDIT: AuditEntity[] = [
 
 /** Every resource of a patient, in a stable order: Patient, Practitioners, then per type newest first. */
 export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<Resource[]> {
-  const documents = await Promise.all(rows.files.map(async (f) => toDocumentReference(f, await ctx.fileUrl(f))));
   const recordedAt = recordedAtOf(rows);
   // meta.lastUpdated: when it was recorded or last changed (searched by _lastUpdated, read by clients syncing)
   return withLastUpdated(recordedAt, [
@@ -53,7 +50,7 @@ export async function resourcesOf(rows: PatientRows, ctx: FhirContext): Promise<
     ...rows.allergies.map(toAllergyIntolerance),
     ...toNoteAllergyIntolerances(rows.patient.id, rows.allergyNotes),
     ...rows.prescriptions.map((p) => toMedicationRequest(p, ctx.today)),
-    ...documents,
+    ...rows.files.map((f) => toDocumentReference(f, ctx.baseUrl)),
   ]);
 }
 

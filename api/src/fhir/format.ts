@@ -15,3 +15,13 @@ export function acceptsFhirJson(accept: string | undefined, format: string | und
   if (format !== undefined) return /json/i.test(format);
   return new Negotiator({ headers: { accept } }).mediaType(JSON_TYPES) !== undefined;
 }
+
+/**
+ * What a Binary read answers: a FHIR Binary resource when the client takes FHIR JSON (`_format`
+ * json, or Accept), the PDF itself when it asks for application/pdf over JSON; null: neither (406).
+ */
+export function binaryAnswer(accept: string | undefined, format: string | undefined): 'resource' | 'pdf' | null {
+  if (format !== undefined) return /json/i.test(format) ? 'resource' : null;
+  const type = new Negotiator({ headers: { accept } }).mediaType([...JSON_TYPES, 'application/pdf']);
+  return type === 'application/pdf' ? 'pdf' : type ? 'resource' : null;
+}

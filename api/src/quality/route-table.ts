@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type Role } from '@careloop/shared-contracts';
-import { doctors, notifications, patients, sessions } from '../db/schema';
+import { doctors, medicalFiles, notifications, patients, sessions } from '../db/schema';
 import { hashToken } from '../lib/tokens';
 import { issueHandoffCode } from '../modules/account/handoff/codes';
 import { allergyBody, newAllergy } from '../test/allergies';
@@ -462,6 +462,17 @@ export const ROWS: Row[] = [
   {
     route: 'GET /fhir/R4/:type',
     build: (c) => ({ method: 'GET', url: `/fhir/R4/Encounter?patient=Patient/${c.P.id}` }),
+    expect: guarded(200, 404, 200, 404),
+  },
+  {
+    route: 'GET /fhir/R4/Binary/:id',
+    build: async (c) => {
+      const [file] = await c.t.db.db
+        .select({ id: medicalFiles.id })
+        .from(medicalFiles)
+        .where(eq(medicalFiles.storageKey, c.fileKey));
+      return { method: 'GET', url: `/fhir/R4/Binary/${file.id}` };
+    },
     expect: guarded(200, 404, 200, 404),
   },
   {

@@ -269,4 +269,8 @@ export class LocalDiskStorage implements FileStorage, LocalFileServer {
   async delete(key: string): Promise<void> {
     await fs.promises.rm(this.pathOf(key), { force: true });
   }
+
+  async read(key: string): Promise<Buffer> {
+    return fs.promises.readFile(this.pathOf(key));
+  }
 }

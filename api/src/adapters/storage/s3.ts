@@ -89,6 +89,12 @@ export class S3Storage implements FileStorage {
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
+
+  async read(key: string): Promise<Buffer> {
+    if (!isStorageKey(key)) throw new Error('invalid storage key');
+    const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    return Buffer.from(await object.Body!.transformToByteArray());
+  }
 }
 
 function isNotFound(err: unknown): boolean {

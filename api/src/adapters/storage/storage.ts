@@ -35,6 +35,8 @@ export interface FileStorage {
   /** Is the object there, within the limit, and a PDF? A rejected object is deleted. */
   verify(key: string, opts: { maxBytes: number }): Promise<VerifyResult>;
   delete(key: string): Promise<void>;
+  /** The stored bytes (a verified file, within the upload limit): what FHIR's Binary read serves. */
+  read(key: string): Promise<Buffer>;
   /** Present when the api itself serves this storage's URLs (local disk): app.ts mounts its routes then. */
   readonly localServer?: LocalFileServer;
 }

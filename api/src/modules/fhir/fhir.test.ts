@@ -6,7 +6,7 @@ import { revokeAssignment } from '../../access';
 import { allergyIntolerances, auditLog, medicalRecords } from '../../db/schema';
 import { newAllergy } from '../../test/allergies';
 import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
-import { local, storePdf } from '../../test/files';
+import { storePdf } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 import { freePort } from '../../test/faults-kit';
@@ -427,13 +427,43 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     });
   });
 
-  it('gives the document a short-lived signed URL that downloads the PDF', async () => {
+  it("points the document at its Binary, which serves the PDF as a resource or as itself to whoever may read the patient's data", async () => {
     const docs = (await client(patient).search({ resourceType: 'DocumentReference', searchParams: {} })) as unknown as Bundle;
-    const doc = docs.entry![0].resource as { content: { attachment: { url: string; title: string } }[] };
+    const doc = docs.entry![0].resource as { id: string; content: { attachment: { url: string; title: string } }[] };
     expect(doc.content[0].attachment.title).toBe('Blood test.pdf');
-    const download = await t.app.inject({ method: 'GET', url: local(doc.content[0].attachment.url) });
-    expect(download.statusCode).toBe(200);
-    expect(download.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // a lasting reference, not a link that expires in an export
+    expect(doc.content[0].attachment.url).toBe(`${base}/Binary/${doc.id}`);
+    const binaryUrl = `/fhir/R4/Binary/${doc.id}`;
+    const asResource = await get(doctor, binaryUrl);
+    expect(asResource.statusCode).toBe(200);
+    const binary = asResource.json();
+    expect(problemsOf(binary)).toEqual([]);
+    expect(binary).toMatchObject({ resourceType: 'Binary', id: doc.id, contentType: 'application/pdf' });
+    expect(Buffer.from(binary.data, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    const asPdf = await t.app.inject({
+      method: 'GET',
+      url: binaryUrl,
+      headers: { ...bearer(patient.token), accept: 'application/pdf' },
+    });
+    expect([asPdf.statusCode, asPdf.headers['content-type']]).toEqual([200, 'application/pdf']);
+    expect(asPdf.rawPayload.equals(Buffer.from(binary.data, 'base64'))).toBe(true);
+    // read as the file itself: audited as a read of it
+    const reads = await t.db.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'medical_file'), eq(auditLog.action, 'read'), eq(auditLog.entityId, doc.id)));
+    expect(reads.map((r) => r.actorId)).toEqual(expect.arrayContaining([doctor.id, patient.id]));
+    // nobody else, and nothing but JSON or the PDF
+    expect((await get(other, binaryUrl)).statusCode).toBe(404);
+    expect((await get(stranger, binaryUrl)).statusCode).toBe(404);
+    expect((await get(null, binaryUrl)).statusCode).toBe(401);
+    expect((await get(patient, '/fhir/R4/Binary/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    const xml = await t.app.inject({
+      method: 'GET',
+      url: binaryUrl,
+      headers: { ...bearer(patient.token), accept: 'application/fhir+xml' },
+    });
+    expect(xml.statusCode).toBe(406);
   });
 
   it('answers 404 alike to another patient and an unassigned doctor, 403 "no longer" to a revoked one; 401 without a token', async () => {

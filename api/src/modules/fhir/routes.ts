@@ -2,18 +2,21 @@ import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Resource } from '@medplum/fhirtypes';
-import { ENDPOINTS, FHIR_MIME, type FhirResource } from '@careloop/shared-contracts';
+import { ENDPOINTS, FHIR_BASE, FHIR_MIME, type FhirResource } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import { accessFor } from '../../access';
 import type { AppDeps } from '../../deps';
 import {
   acceptsFhirJson,
+  binaryAnswer,
+  binaryFile,
   capabilityStatement,
   JSON_ONLY,
   operationOutcome,
   patientEverything,
   readResource,
   searchResources,
+  toBinary,
 } from '../../fhir';
 import { route } from '../../http/route';
 import { HttpError } from '../../lib/errors';
@@ -24,6 +27,7 @@ import { fhirContextFor } from './context';
  *   GET /fhir/R4/metadata                   the CapabilityStatement (public)
  *   GET /fhir/R4/Patient/{id}/$everything   everything on a patient, a searchset Bundle (_since, _type, start, end, _count)
  *   GET /fhir/R4/{type}?patient=…           search (R4 search parameters; unknown ones ignored, or 400 with Prefer: handling=strict)
+ *   GET /fhir/R4/Binary/{id}                an uploaded PDF: a Binary resource, or the PDF itself (Accept)
  *   GET /fhir/R4/{type}/{id}                read
  * Who may see what, the 404s and the audit rows are the access layer's (the same rules as the app);
  * the resources are api/src/fhir's. Bodies are application/fhir+json, errors OperationOutcomes.
@@ -35,12 +39,16 @@ export function fhirRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // Before the guard: a client that cannot read JSON is told so whoever it is (FHIR R4 http 3.1.0.1.10).
     app.addHook('onRequest', async (request, reply) => {
-      const format = (request.query as Record<string, unknown> | undefined)?._format;
-      if (!acceptsFhirJson(request.headers.accept, format === undefined ? undefined : String(format)))
-        return reply.code(406).send(operationOutcome(406, JSON_ONLY));
+      const raw = (request.query as Record<string, unknown> | undefined)?._format;
+      const format = raw === undefined ? undefined : String(raw);
+      // a Binary may also be asked for as the PDF it is
+      const ok = request.url.startsWith(`${FHIR_BASE}/Binary/`)
+        ? binaryAnswer(request.headers.accept, format) !== null
+        : acceptsFhirJson(request.headers.accept, format);
+      if (!ok) return reply.code(406).send(operationOutcome(406, JSON_ONLY));
     });
     app.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('content-type', `${FHIR_MIME}; charset=utf-8`);
+      if (reply.getHeader('content-type') !== 'application/pdf') reply.header('content-type', `${FHIR_MIME}; charset=utf-8`);
       return payload;
     });
     // Scoped to these routes: their errors leave as OperationOutcomes; 5xx go on to the app's handler.
@@ -74,6 +82,19 @@ export function fhirRoutes(deps: AppDeps): FastifyPluginAsyncZod {
         ),
       ),
     );
+
+    route(app, deps, ENDPOINTS.fhirBinary, async (request, reply) => {
+      const file = await binaryFile(accessFor(deps, request), request.params.id);
+      const bytes = await deps.storage.read(file.storageKey);
+      const raw = (request.query as Record<string, unknown>)._format;
+      if (binaryAnswer(request.headers.accept, raw === undefined ? undefined : String(raw)) === 'resource')
+        return reply.send(body(toBinary(file, bytes)));
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', 'inline')
+        .header('x-content-type-options', 'nosniff')
+        .send(bytes as never);
+    });
 
     route(app, deps, ENDPOINTS.fhirRead, async (request) =>
       body(await readResource(accessFor(deps, request), request.params.type, request.params.id, fhirContextFor(deps, request))),

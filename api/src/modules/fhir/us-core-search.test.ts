@@ -159,5 +159,6 @@ describe.each(BACKENDS)('FHIR searches (US Core) on %s', (backend) => {
     expect(params('AllergyIntolerance')).toEqual(expect.arrayContaining(['clinical-status']));
     expect(params('MedicationRequest')).toEqual(expect.arrayContaining(['status', 'intent', 'authoredon']));
     expect(params('DocumentReference')).toEqual(expect.arrayContaining(['category', 'type', 'date']));
+    expect(metadata.rest[0].resource.find((r: { type: string }) => r.type === 'Binary').interaction).toEqual([{ code: 'read' }]);
   });
 });

@@ -19,9 +19,7 @@ import { healthRecordLines } from './record-lines';
 export function healthRecordRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     route(app, deps, ENDPOINTS.patientHealthRecordPdf, async (request, reply) => {
-      // The PDF lists files by name and date only: no signed URL is minted for it.
-      const ctx = { ...fhirContextFor(deps, request), fileUrl: async () => '' };
-      const bundle = await patientEverything(accessFor(deps, request), request.auth!.accountId, ctx);
+      const bundle = await patientEverything(accessFor(deps, request), request.auth!.accountId, fhirContextFor(deps, request));
       const now = deps.clock.now();
       const timeZone = deps.config.clinicTimeZone;
       const pdf = await renderHealthRecordPdf(healthRecordLines(bundle, { generatedAt: now, timeZone }), { createdAt: now });
