@@ -56,6 +56,15 @@ const settle = async () => {
 /** Typing pauses long enough for any due save to start. */
 const pause = () => act(async () => void jest.advanceTimersByTime(DRAFT_SAVE_DELAY_MS * 2));
 
+/** A draft on file of "Aspirin", saved at 17:30 on 27 Nov 2026, left at `step`. */
+const aspirinDraft = (step: number): Draft => ({
+  form: 'prescription',
+  patientId: PATIENT,
+  step,
+  savedAt: '2026-11-27T17:30:00.000Z',
+  values: { prescribedDrug: 'Aspirin' },
+});
+
 const saves = () => fake.requests.filter((r) => r.method === 'PUT');
 const discards = () => fake.requests.filter((r) => r.method === 'DELETE');
 
@@ -140,13 +149,7 @@ test('what is typed before the draft on file is known is saved as soon as it is 
 });
 
 test('a draft on file is offered, not overwritten until answered; Restore brings its values and step back', async () => {
-  onFile = {
-    form: 'prescription',
-    patientId: PATIENT,
-    step: 3,
-    savedAt: '2026-11-27T17:30:00.000Z',
-    values: { prescribedDrug: 'Aspirin' },
-  };
+  onFile = aspirinDraft(3);
   const onStep = jest.fn();
   renderForm(<DrugForm onStep={onStep} />);
   expect(await screen.findByText('Restore your unsaved draft from 27 Nov 2026, 17:30?')).toBeTruthy();
@@ -163,13 +166,7 @@ test('a draft on file is offered, not overwritten until answered; Restore brings
 });
 
 test('Discard drops the draft on file', async () => {
-  onFile = {
-    form: 'prescription',
-    patientId: PATIENT,
-    step: 0,
-    savedAt: '2026-11-27T17:30:00.000Z',
-    values: { prescribedDrug: 'Aspirin' },
-  };
+  onFile = aspirinDraft(0);
   renderForm(<DrugForm />);
   fireEvent.click(await screen.findByRole('button', { name: 'Discard' }));
   await waitFor(() => expect(discards()).toHaveLength(1));
@@ -178,13 +175,7 @@ test('Discard drops the draft on file', async () => {
 });
 
 test('Discard after typing: what was typed meanwhile becomes the draft', async () => {
-  onFile = {
-    form: 'prescription',
-    patientId: PATIENT,
-    step: 0,
-    savedAt: '2026-11-27T17:30:00.000Z',
-    values: { prescribedDrug: 'Aspirin' },
-  };
+  onFile = aspirinDraft(0);
   renderForm(<DrugForm />);
   const discard = await screen.findByRole('button', { name: 'Discard' });
   type('Drug', 'Ibuprofen');
@@ -194,13 +185,7 @@ test('Discard after typing: what was typed meanwhile becomes the draft', async (
 });
 
 test('opened to resume (the notice after sign-in): restored at once, at its step, nothing asked', async () => {
-  onFile = {
-    form: 'prescription',
-    patientId: PATIENT,
-    step: 4,
-    savedAt: '2026-11-27T17:30:00.000Z',
-    values: { prescribedDrug: 'Aspirin' },
-  };
+  onFile = aspirinDraft(4);
   const onStep = jest.fn();
   renderForm(<DrugForm onStep={onStep} />, RESUME_DRAFT);
   await waitFor(() => expect((screen.getByLabelText('Drug') as HTMLInputElement).value).toBe('Aspirin'));

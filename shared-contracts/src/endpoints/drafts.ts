@@ -7,6 +7,14 @@ import { DraftAnswer, DraftList, DraftParams, DraftSave, DraftSaved } from '../d
  * api/src/access/drafts.ts). Only their author reaches a draft, and only while assigned to its
  * patient: a doctor whose access ended is told so (403), any other patient is 404.
  */
+/** What the three endpoints of one draft share: its path, and who may call them. */
+const oneDraft = {
+  path: '/doctor/drafts/{form}/{patientId}',
+  tags: ['doctor', 'drafts'],
+  access: ['doctor'],
+  params: DraftParams,
+} as const;
+
 export const DRAFT_ENDPOINTS = {
   doctorListDrafts: endpoint({
     method: 'GET',
@@ -20,22 +28,16 @@ export const DRAFT_ENDPOINTS = {
   }),
   doctorDraft: endpoint({
     method: 'GET',
-    path: '/doctor/drafts/{form}/{patientId}',
+    ...oneDraft,
     summary: "The caller's draft of a form for an assigned patient, with its values; null when there is none",
-    tags: ['doctor', 'drafts'],
-    access: ['doctor'] as const,
-    params: DraftParams,
     status: 200,
     response: DraftAnswer,
     errors: [400, 401, 403, 404],
   }),
   doctorSaveDraft: endpoint({
     method: 'PUT',
-    path: '/doctor/drafts/{form}/{patientId}',
+    ...oneDraft,
     summary: 'Keep what the caller has typed so far in a form for an assigned patient (replaces the earlier draft)',
-    tags: ['doctor', 'drafts'],
-    access: ['doctor'] as const,
-    params: DraftParams,
     body: DraftSave,
     status: 200,
     response: DraftSaved,
@@ -43,11 +45,8 @@ export const DRAFT_ENDPOINTS = {
   }),
   doctorDiscardDraft: endpoint({
     method: 'DELETE',
-    path: '/doctor/drafts/{form}/{patientId}',
+    ...oneDraft,
     summary: "Discard the caller's draft of a form for a patient (none: nothing to do)",
-    tags: ['doctor', 'drafts'],
-    access: ['doctor'] as const,
-    params: DraftParams,
     status: 204,
     response: z.undefined(),
     errors: [400, 401, 403],
