@@ -354,15 +354,10 @@ export function capabilityStatement(origin: string, now: Date): CapabilityStatem
         mode: 'server',
         documentation:
           'Authorization: the same bearer token as the CareLoop api (Authorization: Bearer …). A search parameter the server does not know is ignored and reported in an OperationOutcome entry of the Bundle; with Prefer: handling=strict it is refused (400).',
+        // No OAuth service is claimed: the credential is the CareLoop session's bearer token, not an OAuth grant.
         security: {
-          service: [
-            {
-              coding: [{ system: 'http://terminology.hl7.org/CodeSystem/restful-security-service', code: 'OAuth' }],
-              text: 'Bearer token',
-            },
-          ],
           description:
-            'A patient reads their own data; an assigned doctor reads their patients\u2019; anything else answers 404.',
+            'A patient reads their own data; an assigned doctor reads their patients\u2019; a doctor whose access ended is told so (403); anything else answers 404.',
         },
         resource: [
           ...FHIR_TYPES.map((type) => ({

@@ -160,5 +160,7 @@ describe.each(BACKENDS)('FHIR searches (US Core) on %s', (backend) => {
     expect(params('MedicationRequest')).toEqual(expect.arrayContaining(['status', 'intent', 'authoredon']));
     expect(params('DocumentReference')).toEqual(expect.arrayContaining(['category', 'type', 'date']));
     expect(metadata.rest[0].resource.find((r: { type: string }) => r.type === 'Binary').interaction).toEqual([{ code: 'read' }]);
+    // it claims no OAuth service it does not run
+    expect(metadata.rest[0].security.service).toBeUndefined();
   });
 });
