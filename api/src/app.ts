@@ -46,6 +46,8 @@ import { recordRoutes } from './modules/records/routes';
 import { reminderRoutes } from './modules/reminders/routes';
 import { vitalSignRoutes } from './modules/vital-signs/routes';
 import { fhirRoutes } from './modules/fhir/routes';
+import { recordMetrics } from './http/metrics';
+import type { Registry } from 'prom-client';
 import { notificationRoutes } from './modules/notifications/routes';
 import { draftRoutes } from './modules/drafts/routes';
 import { completeProfileRoutes } from './modules/profiles/complete';
@@ -58,6 +60,8 @@ declare module 'fastify' {
     backgroundTasks: BackgroundTasks;
     /** The app's mail, kept and tried again when sending fails (adapters/mail-queue.ts). */
     mailQueue: MailQueue;
+    /** Prometheus metrics (http/metrics.ts), when METRICS_TOKEN is set. */
+    metrics: Registry | null;
   }
 }
 
@@ -136,6 +140,7 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   });
   // Before any route: server.ts's closeWithin() needs every request counted.
   trackRequestsForShutdown(app);
+  app.decorate('metrics', config.metricsToken ? recordMetrics(app, () => given.db.queueDepth()) : null);
 
   const background = new BackgroundTasks((err, label) => app.log.error({ err, task: label }, 'background task failed'));
   app.decorate('backgroundTasks', background);

@@ -95,6 +95,7 @@ const Env = z
       .regex(/^rediss?:\/\//, { error: 'must start with redis:// or rediss://' })
       .optional(),
     REDIS_KEY_PREFIX: z.string().min(1).max(200).default('careloop:rate-limit:'),
+    METRICS_TOKEN: z.string().min(32, { error: 'must be at least 32 characters' }).max(512).optional(),
     REMINDERS_PER_DOCTOR_PER_HOUR: int(1, 100000).default(30),
     TRUST_PROXY: z
       .string()
@@ -202,6 +203,8 @@ export interface Config {
   redisUrl?: string;
   /** Prefix of the rate-limit keys in Redis (several deployments may share one Redis). */
   redisKeyPrefix: string;
+  /** Set: GET /metrics answers Prometheus metrics to `Authorization: Bearer <it>`. Unset: /metrics is 404. */
+  metricsToken?: string;
   /** Connection requests one account may send per hour (counted in the database): bounds probing e-mails. */
   connectionRequestsPerHour: number;
   /**
@@ -305,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginSlowdownAfter: e.LOGIN_SLOWDOWN_AFTER,
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    metricsToken: e.METRICS_TOKEN,
     connectionRequestsPerHour: e.CONNECTION_REQUESTS_PER_HOUR,
     doctorVerification: e.DOCTOR_VERIFICATION === 'on',
     trustProxy: e.TRUST_PROXY,

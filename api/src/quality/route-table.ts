@@ -326,6 +326,8 @@ export const ROWS: Row[] = [
   { route: 'GET /health/live', build: () => ({ method: 'GET', url: '/health/live' }), expect: everyone(200) },
   { route: 'GET /health/ready', build: () => ({ method: 'GET', url: '/health/ready' }), expect: everyone(200) },
   { route: 'GET /clinic', build: () => ({ method: 'GET', url: '/clinic' }), expect: everyone(200) },
+  // Off unless METRICS_TOKEN is set (it is not here): no one, token or not, finds it.
+  { route: 'GET /metrics', build: () => ({ method: 'GET', url: '/metrics' }), expect: everyone(404) },
   ...ROLES.flatMap(perRole),
 
   // Google sign-in is a browser flow: always a redirect (unconfigured here → ?error=google_unavailable).

@@ -72,6 +72,19 @@ export const ENDPOINTS = withOperationIds({
     errors: [],
     otherResponses: { 503: HealthUnavailable },
   }),
+  metrics: endpoint({
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Prometheus metrics (request latency per route and status, database queue, process), with the METRICS_TOKEN',
+    description:
+      'Answers text/plain in the Prometheus exposition format to Authorization: Bearer <METRICS_TOKEN>; ' +
+      '404 when METRICS_TOKEN is not set, 401 with another token. Labels are route patterns, never URLs or ids.',
+    tags: ['health'],
+    access: 'public',
+    status: 200,
+    response: null,
+    errors: [401, 404],
+  }),
   clinic: endpoint({
     method: 'GET',
     path: '/clinic',

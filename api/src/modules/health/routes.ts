@@ -8,7 +8,8 @@ import { ENDPOINTS } from '@careloop/shared-contracts';
 import { outboxDir } from '../../adapters/mail';
 import type { AppDeps } from '../../deps';
 import { route } from '../../http/route';
-import { DB_UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../lib/errors';
+import { DB_UNAVAILABLE_RETRY_AFTER_SECONDS, HttpError } from '../../lib/errors';
+import { metricsAuthorized } from '../../http/metrics';
 
 /**
  * The folders this api writes to on its own disk: the embedded database's data directory, the
@@ -66,6 +67,14 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncZod {
   return async (app) => {
     // No I/O: the process is up and its event loop answers.
     route(app, deps, ENDPOINTS.healthLive, async () => ({ status: 'ok' as const }));
+
+    // For the operator's Prometheus only: off unless METRICS_TOKEN is set, then that token alone.
+    route(app, deps, ENDPOINTS.metrics, async (request, reply) => {
+      const token = deps.config.metricsToken;
+      if (!token || !app.metrics) throw new HttpError(404, 'Not found');
+      if (!metricsAuthorized(request.headers.authorization, token)) throw new HttpError(401, 'Unauthorized');
+      return reply.header('content-type', app.metrics.contentType).send(await app.metrics.metrics());
+    });
 
     for (const endpoint of [ENDPOINTS.health, ENDPOINTS.healthReady]) {
       route(app, deps, endpoint, async (request, reply) => {

@@ -1,0 +1,47 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/*
+ * Prometheus metrics (prom-client), on only when METRICS_TOKEN is set: GET /metrics answers them
+ * to `Authorization: Bearer <METRICS_TOKEN>`. Labels are the route's pattern (`/fhir/R4/:type/:id`),
+ * the method and the status — never a URL, an id or anything a person typed.
+ */
+
+/** Latency buckets (seconds): from a cached read to a slow summary. */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The app's registry: request latency per route and status (so rate and errors too), the database queue, the process. */
+export function recordMetrics(app: FastifyInstance, queueDepth: () => number): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'careloop_' });
+  const requests = new Histogram({
+    name: 'careloop_http_request_duration_seconds',
+    help: 'Time to answer a request, by method, route pattern and status (its count is the request rate)',
+    labelNames: ['method', 'route', 'status'],
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'careloop_db_queue_depth',
+    help: 'Database operations waiting for a connection (PGlite: for the one connection)',
+    registers: [registry],
+    collect() {
+      this.set(queueDepth());
+    },
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    requests.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  return registry;
+}
+
+/** Whether an Authorization header carries the metrics token (compared in constant time). */
+export function metricsAuthorized(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.replace(/^Bearer\s+/i, '') ?? '');
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}

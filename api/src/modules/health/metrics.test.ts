@@ -1,0 +1,62 @@
+import { account, connect, recordBody } from '../../test/clinical';
+import { appPerFile, BACKENDS, bearer, createTestApp, createTestDb, type TestApp } from '../../test/helpers';
+
+const TOKEN = 'metrics-token-for-tests-0123456789abcdef';
+
+describe.each(BACKENDS)('GET /metrics on %s', (backend) => {
+  let t: TestApp;
+  const fixture = appPerFile(backend, { METRICS_TOKEN: TOKEN });
+  beforeAll(() => ({ t } = fixture));
+
+  const scrape = (authorization?: string) =>
+    t.app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+
+  it('answers the latency of each route pattern and status, and nothing a person typed or an id', async () => {
+    const doctor = await account(t, 'doctor', { name: 'Dr Ada Lovelace' });
+    const patient = await account(t, 'patient', { name: 'Grace Hopper' });
+    await connect(t, doctor, patient);
+    const record = await t.app.inject({
+      method: 'POST',
+      url: `/medicalhistory/${patient.id}`,
+      headers: bearer(doctor.token),
+      payload: recordBody({ title: 'Chest pain' }),
+    });
+    expect(record.statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'GET', url: `/fhir/R4/Patient/${patient.id}` })).statusCode).toBe(401);
+
+    const res = await scrape(`Bearer ${TOKEN}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    const text = res.body;
+    expect(text).toMatch(
+      /careloop_http_request_duration_seconds_count\{method="POST",route="\/medicalhistory\/:patientId",status="201"\} 1/,
+    );
+    expect(text).toMatch(
+      /careloop_http_request_duration_seconds_bucket\{le="0\.5",method="POST",route="\/medicalhistory\/:patientId",status="201"\}/,
+    );
+    expect(text).toMatch(/route="\/fhir\/R4\/:type\/:id",status="401"/);
+    expect(text).toMatch(/^careloop_db_queue_depth \d+$/m);
+    expect(text).toMatch(/^careloop_process_cpu_seconds_total /m);
+    for (const secret of [patient.id, doctor.id, 'Grace Hopper', patient.email, 'Chest pain', TOKEN])
+      expect(text).not.toContain(secret);
+  });
+
+  it('is refused without the token or with another one', async () => {
+    expect((await scrape()).statusCode).toBe(401);
+    expect((await scrape(`Bearer ${TOKEN.slice(0, -1)}x`)).statusCode).toBe(401);
+    expect((await scrape(`Bearer ${TOKEN}extra`)).statusCode).toBe(401);
+  });
+});
+
+it('is not there at all when METRICS_TOKEN is not set (the default)', async () => {
+  const tdb = await createTestDb('pglite', { migrate: false });
+  const t = await createTestApp(tdb.adapter);
+  try {
+    const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+    expect([res.statusCode, res.json()]).toEqual([404, { error: 'Not found' }]);
+    expect(t.app.metrics).toBeNull();
+  } finally {
+    await t.app.close();
+    await tdb.cleanup();
+  }
+});
