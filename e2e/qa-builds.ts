@@ -129,7 +129,8 @@ export function startQaBuilds(dir: string): () => void {
       try {
         await buildOne(name, dir, (child) => (current = child));
       } catch (err) {
-        writeFileSync(join(dir, `${name}.failed`), String((err as Error).stack ?? err));
+        // Not when global teardown stopped it: that is no failure.
+        if (!stopped) writeFileSync(join(dir, `${name}.failed`), String((err as Error).stack ?? err));
       }
     }
   })();
