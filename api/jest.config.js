@@ -1,7 +1,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   displayName: 'api',
-  testEnvironment: 'node',
+  // node's, plus a require outside the vm for qrcode (see jest.environment.js)
+  testEnvironment: '<rootDir>/jest.environment.js',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.test.ts'],
   transform: {

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
+import { startQaBuilds } from './qa-builds';
 import { PORTS, runtimeConfig, serveApp, startApi, tempDir, writeRuntimeConfig } from './stack';
 
 export default async function globalSetup() {
   const dataDir = tempDir('e2e');
   // Tests read the api's outbox (reset e-mails) from here.
   process.env.CARELOOP_E2E_DATA_DIR = dataDir;
+  // First: they build in the background while the stack starts and the first tests run.
+  const stopQaBuilds = startQaBuilds(join(dataDir, 'qa-builds'));
   const api = await startApi(dataDir);
   const configFile = join(dataDir, 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig(PORTS));
@@ -15,6 +18,7 @@ export default async function globalSetup() {
     serveApp('remote-doctor', PORTS.doctor, configFile),
   ]);
   return async () => {
+    stopQaBuilds();
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
     api.kill('SIGTERM');
     await new Promise((r) => api.once('exit', r));

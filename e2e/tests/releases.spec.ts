@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore -- plain ESM script, no types
@@ -24,21 +22,18 @@ import {
   tempDir,
   writeRuntimeConfig,
 } from '../stack';
+import { qaBuild } from '../qa-builds';
 import { PASSWORD, signUpVia, uniqueEmail } from './helpers';
 
 test('a tab opened before remote-patient is redeployed keeps working, offers the reload, and reloads into the new release', async ({
   page,
 }) => {
-  // Building one remote on a shared machine takes a while.
+  // Its build may still be running in the background (e2e/qa-builds.ts).
   test.setTimeout(400_000);
   const shellPort = EXTRA_SHELL_PORTS[0];
   const dir = tempDir('releases');
-  // Release B: remote-patient rebuilt alone with one more route (the QA route of remote-routes.spec.ts).
-  const distB = join(dir, 'dist-b');
-  await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '--output-path', distB], {
-    cwd: join(ROOT, 'remote-patient'),
-    env: { ...process.env, CARELOOP_QA_ROUTE: '1' },
-  });
+  // Release B: remote-patient rebuilt alone with one more route (remote-routes.spec.ts's QA build).
+  const distB = await qaBuild('qa-route');
 
   // Release A, the usual build, is what the patient site serves when the tab opens.
   const site = join(dir, 'patient-site');

@@ -1,7 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore -- plain ESM script, no types
@@ -9,7 +7,6 @@ import { startWebServer } from '../../scripts/web-server.mjs';
 import {
   EXTRA_SHELL_PORTS,
   PORTS,
-  ROOT,
   origin,
   runtimeConfig,
   serveApp,
@@ -18,24 +15,21 @@ import {
   writeRuntimeConfig,
   spare,
 } from '../stack';
+import { qaBuild } from '../qa-builds';
 import { PASSWORD, logIn, uniqueEmail, signUpVia } from './helpers';
 
 test('a remote-patient release adds a route and its sidebar entry, and drops another, through the shell build as it is', async ({
   page,
   request,
 }) => {
-  // Building one remote on a shared machine takes a while.
+  // Its build may still be running in the background (e2e/qa-builds.ts).
   test.setTimeout(400_000);
   const shellPort = EXTRA_SHELL_PORTS[0];
   const patientPort = spare(8196);
   const dir = tempDir('qa-route');
-  const out = join(dir, 'dist');
   // Only remote-patient is rebuilt: its QA route (with a sidebar entry) added, its signed-in devices
   // page left out. The shell is the dist built before.
-  await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '--output-path', out], {
-    cwd: join(ROOT, 'remote-patient'),
-    env: { ...process.env, CARELOOP_QA_ROUTE: '1', CARELOOP_QA_DROP_ROUTE: '/patient/sessions' },
-  });
+  const out = await qaBuild('qa-route');
   const configFile = join(dir, 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: patientPort, doctor: PORTS.doctor }));
   const shell = await serveApp('shell', shellPort, configFile);

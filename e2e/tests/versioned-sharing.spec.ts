@@ -1,8 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { execFile } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Server } from 'node:http';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment
 // @ts-ignore -- plain ESM script, no types
@@ -19,52 +17,35 @@ import {
   writeRuntimeConfig,
   spare,
 } from '../stack';
+import { MAGENTA, PRIMARY, QA_BUILDS, qaBuild, sharedUiVersionOf, type QaBuildName } from '../qa-builds';
 import { appTookOver, openMenu, signUpVia, uniqueEmail, PASSWORD } from './helpers';
 
 /**
- * The next shared-ui release, as a team would ship it with its remote alone: shared-ui's sources with
- * `patch` applied to one file and `version` in its package.json (bumped, as check-versions demands),
- * and `app` built against it into `<dir>/dist`.
+ * The next shared-ui release, as a team would ship it with its remote alone (e2e/qa-builds.ts: shared-ui's
+ * sources with one file patched and its version bumped, as check-versions demands), built into one remote.
  */
-async function buildWithSharedUiRelease(
-  app: 'remote-patient' | 'remote-doctor',
-  dir: string,
-  version: string,
-  file: string,
-  patch: (source: string) => string,
-): Promise<string> {
-  const sharedUi = join(dir, 'shared-ui');
-  cpSync(join(ROOT, 'shared-ui', 'src'), join(sharedUi, 'src'), { recursive: true });
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'shared-ui', 'package.json'), 'utf8'));
-  writeFileSync(join(sharedUi, 'package.json'), JSON.stringify({ ...pkg, version }));
-  const patched = join(sharedUi, 'src', file);
-  const source = readFileSync(patched, 'utf8');
-  const changed = patch(source);
-  expect(changed).not.toBe(source);
-  writeFileSync(patched, changed);
-  const out = join(dir, 'dist');
-  await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'webpack'), ['--mode', 'production', '--output-path', out], {
-    cwd: join(ROOT, app),
-    env: { ...process.env, CARELOOP_SHARED_UI_DIR: sharedUi },
-  });
+async function sharedUiRelease(name: QaBuildName): Promise<string> {
+  const { app } = QA_BUILDS[name];
+  const out = await qaBuild(name);
   const manifest = JSON.parse(readFileSync(join(out, 'mf-manifest.json'), 'utf8'));
   // The remote's own version and its build hash (`1.0.0+23d09a9e`), whatever shared-ui it carries.
   const appVersion = JSON.parse(readFileSync(join(ROOT, app, 'package.json'), 'utf8')).version as string;
   expect(manifest.metaData.buildInfo.buildVersion).toMatch(new RegExp(`^${appVersion.replace(/\./g, '\\.')}\\+[0-9a-f]{8}$`));
-  expect(manifest.shared).toContainEqual(expect.objectContaining({ name: '@careloop/shared-ui', version, singleton: false }));
+  expect(manifest.shared).toContainEqual(
+    expect.objectContaining({ name: '@careloop/shared-ui', version: sharedUiVersionOf(name), singleton: false }),
+  );
   return out;
 }
 
 test('a shared-ui change built into remote-patient alone appears through the unchanged shell', async ({ page }) => {
-  // Building one remote on a shared machine takes a while.
+  // Its build may still be running in the background (e2e/qa-builds.ts).
   test.setTimeout(400_000);
   const shellPort = EXTRA_SHELL_PORTS[0];
   const patientPort = spare(8195);
   const dir = tempDir('shared-ui-release');
-  // A changed text in a major release the page's own shared-ui does not satisfy.
-  const out = await buildWithSharedUiRelease('remote-patient', dir, '1.99.0', 'account.tsx', (source) =>
-    source.replace('<Heading>Create your ', '<Heading>Open your new '),
-  );
+  // A changed text in a major release (1.99.0) the page's own shared-ui does not satisfy.
+  expect(sharedUiVersionOf('patient-shared-ui-major')).toBe('1.99.0');
+  const out = await sharedUiRelease('patient-shared-ui-major');
 
   const configFile = join(dir, 'runtime-config.json');
   writeRuntimeConfig(configFile, runtimeConfig({ public: PORTS.public, patient: patientPort, doctor: PORTS.doctor }));
@@ -106,7 +87,6 @@ test('a runtime-config.json naming remoteEntry.js URLs, as older ones do, still 
 
 /** `#0b6e69` as getComputedStyle reports it: `rgb(11, 110, 105)`. */
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
-const PRIMARY = /primary: '(#[0-9a-f]{6})'/;
 
 test("remote-doctor's shared-ui release changes the doctor pages only, not the patient, public or shell pages after it in the tab", async ({
   page,
@@ -119,12 +99,9 @@ test("remote-doctor's shared-ui release changes the doctor pages only, not the p
   const [major, minor] = own.split('.').map(Number);
   // A minor release, within every other app's ^range of shared-ui: the case where sharing by range
   // handed the doctor team's release to everyone who loaded shared-ui after it.
-  const release = `${major}.${minor + 1}.0`;
+  expect(sharedUiVersionOf('doctor-shared-ui-minor')).toBe(`${major}.${minor + 1}.0`);
   const teal = readFileSync(join(ROOT, 'shared-ui', 'src', 'theme.ts'), 'utf8').match(PRIMARY)![1];
-  const magenta = '#b4005a';
-  const out = await buildWithSharedUiRelease('remote-doctor', dir, release, 'theme.ts', (source) =>
-    source.replace(PRIMARY, `primary: '${magenta}'`),
-  );
+  const out = await sharedUiRelease('doctor-shared-ui-minor');
   const email = uniqueEmail('isolated-ui');
   await signUpVia(page.request, 'patient', { email, name: 'Asha Rao' });
 
@@ -139,7 +116,7 @@ test("remote-doctor's shared-ui release changes the doctor pages only, not the p
     await page.goto(`${origin(shellPort)}/doctor/signup`);
     const doctorSignup = page.getByRole('form', { name: 'Doctor signup' });
     await expect(doctorSignup).toBeVisible();
-    await background(doctorSignup.getByRole('button', { name: 'Next' }), magenta);
+    await background(doctorSignup.getByRole('button', { name: 'Next' }), MAGENTA);
 
     // Then, in the same tab, the patient signup (remote-patient) ...
     await openMenu(page, 'Create an account', 'As Patient');

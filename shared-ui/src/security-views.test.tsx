@@ -13,6 +13,8 @@ import { TwoFactorSettings } from './TwoFactorSettings';
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let twoFactorOn = false;
 let verifyReply: { status: number; body?: unknown } = { status: 200, body: { verify: true } };
+/** When each verifyqrCode request arrived (the debounce's own clock, not a sleep, proves "not before"). */
+const verifiedAt: number[] = [];
 let completeReply: { status: number; body?: unknown } = { status: 200, body: { token: 'done', role: 'doctor' } };
 
 beforeAll(async () => {
@@ -25,7 +27,10 @@ beforeAll(async () => {
             status: 200,
             body: { qrCode: 'data:image/png;base64,iVBORw0KGgo=', secret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/x' },
           },
-    'POST /patient/verifyqrCode': () => verifyReply,
+    'POST /patient/verifyqrCode': () => {
+      verifiedAt.push(Date.now());
+      return verifyReply;
+    },
     // The api's rule, played back: a right code (123456) or the right password turns it off.
     'POST /patient/remove2FA': (req) => {
       const body = req.body as { code?: string; currentPassword?: string };
@@ -83,10 +88,13 @@ describe('two-factor settings', () => {
     fireEvent.click(screen.getByRole('switch'));
     const field = await screen.findByLabelText('Verification code');
     fireEvent.change(field, { target: { value: '12345' } });
+    verifiedAt.length = 0;
     fireEvent.change(field, { target: { value: '123456' } });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(calls('POST', '/patient/verifyqrCode')).toHaveLength(0);
+    const typed = Date.now();
     expect(await screen.findByText('Verification Successful!', {}, { timeout: 3000 })).toBeInTheDocument();
+    // One request, 800 ms (less a clock tick) after the last change at the earliest.
+    expect(verifiedAt).toHaveLength(1);
+    expect(verifiedAt[0] - typed).toBeGreaterThanOrEqual(799);
     expect(calls('POST', '/patient/verifyqrCode').map((r) => r.body)).toEqual([{ code: '123456' }]);
     // on now: the QR code, the secret and the code field are gone, and the switch is back off
     expect(screen.queryByTestId('totp-secret')).not.toBeInTheDocument();

@@ -121,15 +121,22 @@ test('withRetries gives up at its deadline, and starts no try after it', async (
   );
   expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   calls = 0;
-  // Failing after 150 ms each: the 2nd try (at ~160 ms) fails after the deadline; no 3rd.
-  await expect(
-    withRetries(() => (++calls, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk')), 150))), {
-      delaysMs: [10, 10],
-      deadlineMs: 200,
-    }),
-  ).rejects.toThrow('did not load within 200 ms');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  expect(calls).toBe(2);
+  // Fake timers: "no 3rd" is checked over a minute of them, not by waiting.
+  jest.useFakeTimers();
+  try {
+    // Failing after 150 ms each: the 2nd try (at 160 ms) fails after the deadline; no 3rd.
+    const outcome = expect(
+      withRetries(() => (++calls, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('chunk')), 150))), {
+        delaysMs: [10, 10],
+        deadlineMs: 200,
+      }),
+    ).rejects.toThrow('did not load within 200 ms');
+    await jest.advanceTimersByTimeAsync(60_000);
+    await outcome;
+    expect(calls).toBe(2);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test('withRetries does not try again a failure no try can mend', async () => {

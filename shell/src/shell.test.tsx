@@ -157,27 +157,33 @@ test('a remote built against a newer shared-auth shows a contained, explained pa
 });
 
 test('a view whose chunk keeps failing shows the panel after 3 requests; Retry loads only that view', async () => {
-  useSession.getState().login('t', 'patient');
-  const router = renderShellAt('/patient/dashboard');
-  expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
-  failingViews.add('remote_patient/EditProfile');
-  // Personal Information: the dashboard gives way to the panel, the URL is the edit page's.
-  await act(() => router.navigate('/patient/edit'));
-  expect(await screen.findByTestId('remote-error', {}, { timeout: 5000 })).toHaveTextContent(
-    'The patient area could not be loaded.',
-  );
-  expect(screen.queryByText('view remote_patient/Dashboard')).not.toBeInTheDocument();
-  // No retry storm: the first try and its 2 retries, then nothing more.
-  await act(() => new Promise((resolve) => setTimeout(resolve, 1500)));
-  expect(viewRequests.get('remote_patient/EditProfile')).toBe(3);
-  expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
+  // Fake timers: the retries' delays pass at once, and "nothing more" is a minute of them, not a wait.
+  jest.useFakeTimers();
+  try {
+    useSession.getState().login('t', 'patient');
+    const router = renderShellAt('/patient/dashboard');
+    expect(await screen.findByText('view remote_patient/Dashboard')).toBeInTheDocument();
+    failingViews.add('remote_patient/EditProfile');
+    // Personal Information: the dashboard gives way to the panel, the URL is the edit page's.
+    await act(() => router.navigate('/patient/edit'));
+    expect(await screen.findByTestId('remote-error', {}, { timeout: 5000 })).toHaveTextContent(
+      'The patient area could not be loaded.',
+    );
+    expect(screen.queryByText('view remote_patient/Dashboard')).not.toBeInTheDocument();
+    // No retry storm: the first try and its 2 retries, then nothing more.
+    await act(() => jest.advanceTimersByTimeAsync(60_000));
+    expect(viewRequests.get('remote_patient/EditProfile')).toBe(3);
+    expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
 
-  failingViews.clear();
-  fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
-  expect(await screen.findByText('view remote_patient/EditProfile')).toBeInTheDocument();
-  expect(viewRequests.get('remote_patient/EditProfile')).toBe(4);
-  // Only the view was loaded again, not the remote's route list or the other views.
-  expect(viewRequests.get('remote_patient/Dashboard')).toBe(1);
+    failingViews.clear();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('view remote_patient/EditProfile')).toBeInTheDocument();
+    expect(viewRequests.get('remote_patient/EditProfile')).toBe(4);
+    // Only the view was loaded again, not the remote's route list or the other views.
+    expect(viewRequests.get('remote_patient/Dashboard')).toBe(1);
+  } finally {
+    jest.useRealTimers();
+  }
 });
 
 test('leaving a failed view and coming back is a new navigation: it is tried again', async () => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { PgProxy, sleep, TEST_DATABASE_URL } from '../test/faults-kit';
@@ -33,15 +34,14 @@ describe.each(BACKENDS)('database adapter on %s', (backend) => {
 
 describe('embedded PGlite data directory', () => {
   it('creates missing parent directories', async () => {
-    const tdb = await createTestDb('pglite', { migrate: false });
-    const nested = path.join(tdb.dataDir!, 'deeper', 'still');
-    await tdb.cleanup();
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-api-test-'));
+    const nested = path.join(root, 'deeper', 'still');
     const a = await openDatabase({ dataDir: nested });
     try {
       expect(fs.existsSync(path.join(nested, 'db'))).toBe(true);
     } finally {
       await a.close();
-      fs.rmSync(tdb.dataDir!, { recursive: true, force: true });
+      fs.rmSync(root, { recursive: true, force: true });
     }
   });
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEml } from '../test/helpers';
+import { REMINDER_QUEUE } from '../modules/reminders/boss';
 import { recordBody } from '../test/clinical';
 import {
   connectVia,
@@ -138,7 +139,18 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
         .filter((s) => s.startsWith('Replica reminder'));
     const until = Date.now() + 30_000;
     while (sentSubjects().length < REMINDERS && Date.now() < until) await sleep(250);
-    await sleep(3000); // both runners keep sweeping: nothing more may go out
+    // The replicas keep sweeping: four more sweeps (pg-boss's completed jobs), and nothing more may go out.
+    const sweeps = () =>
+      withClient(databaseUrl, async (c) => {
+        const q = `select count(*)::int as n from pgboss.job where name = $1 and state = 'completed'`;
+        return (await c.query<{ n: number }>(q, [REMINDER_QUEUE])).rows[0].n;
+      });
+    const sweptBefore = await sweeps();
+    const sweepsUntil = Date.now() + 30_000;
+    while ((await sweeps()) < sweptBefore + 4) {
+      if (Date.now() > sweepsUntil) throw new Error('the replicas did not keep sweeping');
+      await sleep(100);
+    }
     expect(sentSubjects().sort()).toEqual([...subjects].sort());
 
     const rows = await withClient(

@@ -38,7 +38,7 @@ export interface TestDb {
 export async function createTestDb(backend: Backend, { migrate = true } = {}): Promise<TestDb> {
   if (backend === 'pglite') {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-api-test-'));
-    if (migrate) await copyPgliteTemplate(dataDir);
+    await copyPgliteTemplate(dataDir, { migrated: migrate });
     const adapter = await openDatabase({ dataDir });
     return {
       adapter,

@@ -6,7 +6,8 @@
  * runner's lease. MAIL_HANG_AFTER=n: the mail server takes n messages, then the next send prints
  * "mail-hang" and never answers (the test kills the process there, a mail in flight).
  * Run with ts-node (transpile only); prints "ready" once started, "sweep {…}" after each sweep that
- * did something, and stops cleanly on SIGTERM.
+ * did something, "quiet-sweep" after each that found nothing to do (tests count them, rather than
+ * sleep, to show that nothing more goes out), and stops cleanly on SIGTERM.
  */
 import { systemClock } from '../adapters/clock';
 import { openDatabase } from '../adapters/db';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const leaseMs = process.env.REMINDER_LEASE_SECONDS ? Number(process.env.REMINDER_LEASE_SECONDS) * 1000 : undefined;
   const report = (result: { claimed: number; unknown: number }) => {
     if (result.claimed > 0 || result.unknown > 0) console.log(`sweep ${JSON.stringify(result)}`);
+    else console.log('quiet-sweep');
   };
   const log = {
     info: () => undefined,

@@ -12,7 +12,8 @@ import { MIGRATIONS_DIR } from '../config';
  * migrations run once per migrations folder into a template, and each test file gets a copy:
  * PostgreSQL `CREATE DATABASE … TEMPLATE careloop_template_<hash>`, PGlite a copy of a closed,
  * migrated data directory. The hash names the template, so a changed migration makes a new one; the
- * first test process to need it builds it under a lock while the others wait.
+ * first test process to need it builds it under a lock while the others wait. An empty PGlite
+ * database (`migrate: false`) is copied from a template too: PGlite's initdb costs seconds as well.
  */
 
 /** sha256 of every file under the migrations folder (names and contents), 12 hex digits. */
@@ -33,14 +34,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A migrated PGlite data directory (its `db` folder, closed) for this migrations folder and PGlite
- * version: built once, then only copied. Returns the path of that `db` folder.
+ * version: built once, then only copied. Returns the path of that `db` folder. `{ migrated: false }`:
+ * a fresh one with no migrations run (for PGlite, making one is an initdb of several seconds).
  */
-export async function pgliteTemplate(): Promise<string> {
+export async function pgliteTemplate({ migrated = true } = {}): Promise<string> {
   // The data directory's format belongs to the PGlite release that wrote it.
   // (package.json is not in its `exports`: read from next to its resolved dist/ entry.)
   const pglitePackage = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   const pgliteVersion = (JSON.parse(fs.readFileSync(pglitePackage, 'utf8')) as { version: string }).version;
-  const home = path.join(os.tmpdir(), `careloop-template-${migrationsHash()}-pglite-${pgliteVersion}`);
+  const home = path.join(os.tmpdir(), `careloop-template-${migrated ? migrationsHash() : 'empty'}-pglite-${pgliteVersion}`);
   const ready = path.join(home, 'db');
   if (fs.existsSync(ready)) return ready;
   fs.mkdirSync(path.dirname(home), { recursive: true });
@@ -62,7 +64,7 @@ export async function pgliteTemplate(): Promise<string> {
     try {
       const adapter = await openDatabase({ dataDir: building });
       try {
-        await adapter.migrate();
+        if (migrated) await adapter.migrate();
       } finally {
         await adapter.close();
       }
@@ -77,9 +79,9 @@ export async function pgliteTemplate(): Promise<string> {
   }
 }
 
-/** Copies the migrated PGlite template into `<dataDir>/db` (dataDir is new and empty). */
-export async function copyPgliteTemplate(dataDir: string): Promise<void> {
-  fs.cpSync(await pgliteTemplate(), path.join(dataDir, 'db'), { recursive: true });
+/** Copies the PGlite template (migrated unless told) into `<dataDir>/db` (dataDir is new and empty). */
+export async function copyPgliteTemplate(dataDir: string, { migrated = true } = {}): Promise<void> {
+  fs.cpSync(await pgliteTemplate({ migrated }), path.join(dataDir, 'db'), { recursive: true });
 }
 
 // Any fixed number, other than the migrations' own lock (adapters/db.ts).

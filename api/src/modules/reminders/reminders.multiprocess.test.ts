@@ -22,7 +22,7 @@ const API_DIR = path.resolve(__dirname, '../../..');
 function startChild(
   databaseUrl: string,
   dataDir: string,
-): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
+): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null>; quietSweeps: () => number } {
   const child = spawn(process.execPath, ['-r', 'ts-node/register', CHILD], {
     cwd: API_DIR,
     env: {
@@ -39,13 +39,15 @@ function startChild(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout!.on('data', (d) => (stdout += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d) => String(d).includes('ready') && resolve());
     void exited.then((code) => reject(new Error(`runner child exited (${code}) before it was ready: ${stderr}`)));
   });
-  return { child, ready, exited };
+  return { child, ready, exited, quietSweeps: () => (stdout.match(/quiet-sweep/g) ?? []).length };
 }
 
 maybe('reminders: exactly once across two processes on PostgreSQL', () => {
@@ -97,7 +99,13 @@ maybe('reminders: exactly once across two processes on PostgreSQL', () => {
       if (Date.now() > until) throw new Error('the runners did not deliver every reminder in time');
       await new Promise((r) => setTimeout(r, 200));
     }
-    await new Promise((r) => setTimeout(r, 2000)); // let both keep sweeping: nothing more may go out
+    // Both keep sweeping: five more sweeps each that find nothing to claim, so nothing more may go out.
+    const quietBefore = started.map((s) => s.quietSweeps());
+    const quietUntil = Date.now() + 20_000;
+    while (started.some((s, i) => s.quietSweeps() < quietBefore[i] + 5)) {
+      if (Date.now() > quietUntil) throw new Error('the runners did not keep sweeping');
+      await new Promise((r) => setTimeout(r, 50));
+    }
 
     for (const s of started) s.child.kill('SIGTERM');
     expect(await Promise.all(started.map((s) => s.exited))).toEqual([0, 0]); // clean shutdown
