@@ -74,3 +74,22 @@ export function prescriptionBody(over: Record<string, unknown> = {}) {
     ...over,
   };
 }
+
+/** A record the doctor writes for the patient at `at` (the test clock moves there); its id. Fails the test unless 201. */
+export async function writeRecordAt(
+  t: TestApp,
+  doctor: Account,
+  patient: Account,
+  at: string,
+  body: Parameters<typeof recordBody>[0],
+): Promise<string> {
+  setClock(t, at);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/medicalhistory/${patient.id}`,
+    headers: bearer(doctor.token),
+    payload: recordBody(body),
+  });
+  if (res.statusCode !== 201) throw new Error(`record not written: ${res.statusCode} ${res.body}`);
+  return res.json().record._id as string;
+}

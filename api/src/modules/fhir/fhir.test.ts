@@ -5,7 +5,7 @@ import { Client } from 'fhir-kit-client';
 import { revokeAssignment } from '../../access';
 import { allergyIntolerances, auditLog, medicalRecords } from '../../db/schema';
 import { newAllergy } from '../../test/allergies';
-import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
+import { account, connect, prescriptionBody, recordBody, writeRecordAt, type Account } from '../../test/clinical';
 import { storePdf } from '../../test/files';
 import { BACKENDS, bearer, createTestApp, createTestDb, type TestApp, type TestDb } from '../../test/helpers';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
@@ -52,17 +52,8 @@ describe.each(BACKENDS)('FHIR R4 api on %s', (backend) => {
     await connect(t, doctor, patient);
     await connect(t, revoked, patient);
 
-    const write = async (at: string, gpe: Record<string, unknown>, title: string) => {
-      setClock(t, at);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/medicalhistory/${patient.id}`,
-        headers: bearer(doctor.token),
-        payload: recordBody({ title, gpe, allergies: 'penicillin' }),
-      });
-      expect([res.statusCode, res.json().error]).toEqual([201, undefined]);
-      return res.json().record._id as string;
-    };
+    const write = (at: string, gpe: Record<string, unknown>, title: string) =>
+      writeRecordAt(t, doctor, patient, at, { title, gpe, allergies: 'penicillin' });
     firstRecord = await write('2025-03-03T11:00:00Z', ALL_VITALS, 'Chest pain');
     await write('2025-03-10T09:00:00Z', { pulse: 72, bloodSugarLevel: '110 mg/dL', temperature: '9' }, 'Follow-up');
     await write('2025-03-17T09:00:00Z', { pulse: 64, temperature: '98.6 °F' }, 'Second follow-up');

@@ -1,5 +1,5 @@
 import type { Bundle, BundleEntry, OperationOutcome, Resource } from '@medplum/fhirtypes';
-import { account, connect, prescriptionBody, recordBody, setClock, type Account } from '../../test/clinical';
+import { account, connect, prescriptionBody, setClock, writeRecordAt, type Account } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 
@@ -36,17 +36,8 @@ describe.each(BACKENDS)('FHIR searches (US Core) on %s', (backend) => {
     doctor = await account(t, 'doctor', { name: 'Dr Ada Lovelace' });
     patient = await account(t, 'patient', { name: 'Grace Hopper' });
     await connect(t, doctor, patient);
-    const write = async (at: string, gpe: Record<string, unknown>, title: string) => {
-      setClock(t, at);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/medicalhistory/${patient.id}`,
-        headers: bearer(doctor.token),
-        payload: recordBody({ title, gpe, allergies: 'penicillin - anaphylaxis' }),
-      });
-      expect(res.statusCode).toBe(201);
-      return res.json().record._id as string;
-    };
+    const write = (at: string, gpe: Record<string, unknown>, title: string) =>
+      writeRecordAt(t, doctor, patient, at, { title, gpe, allergies: 'penicillin - anaphylaxis' });
     first = await write('2025-03-03T11:00:00Z', VITALS, 'Chest pain');
     await write('2025-03-10T09:00:00Z', { pulse: 72, observedAt: '2025-03-10T08:30' }, 'Follow-up');
     setClock(t, '2025-03-11T09:00:00Z');
