@@ -47,6 +47,7 @@ import { reminderRoutes } from './modules/reminders/routes';
 import { vitalSignRoutes } from './modules/vital-signs/routes';
 import { fhirRoutes } from './modules/fhir/routes';
 import { recordMetrics } from './http/metrics';
+import { reminderLagSeconds } from './access';
 import type { Registry } from 'prom-client';
 import { notificationRoutes } from './modules/notifications/routes';
 import { draftRoutes } from './modules/drafts/routes';
@@ -140,19 +141,24 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   });
   // Before any route: server.ts's closeWithin() needs every request counted.
   trackRequestsForShutdown(app);
-  app.decorate('metrics', config.metricsToken ? recordMetrics(app, () => given.db.queueDepth()) : null);
 
   const background = new BackgroundTasks((err, label) => app.log.error({ err, task: label }, 'background task failed'));
   app.decorate('backgroundTasks', background);
   app.addHook('onClose', async () => background.idle());
   // The routes' mail goes through the queue: a message that cannot be sent now follows later.
-  const mailQueue = new MailQueue(
-    given.mailer,
-    app.log,
-    createMailOutbox(() => given.db.db, given.secretBox),
-    () => given.clock.now(),
-  );
+  const outbox = createMailOutbox(() => given.db.db, given.secretBox);
+  const mailQueue = new MailQueue(given.mailer, app.log, outbox, () => given.clock.now());
   app.decorate('mailQueue', mailQueue);
+  app.decorate(
+    'metrics',
+    config.metricsToken
+      ? recordMetrics(app, {
+          queueDepth: () => given.db.queueDepth(),
+          mailPending: () => outbox.pending(),
+          reminderLag: () => reminderLagSeconds(given.db.db, given.clock.now()),
+        })
+      : null,
+  );
   app.addHook('onReady', async () => mailQueue.start());
   app.addHook('onClose', async () => {
     await mailQueue.retryNow(); // a last try; what is still queued is logged as lost

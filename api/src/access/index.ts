@@ -60,6 +60,7 @@ export { deliveriesOf, reminderBody, runDueReminders, type RunnerContext, type R
 export { skipPastReminderOccurrences, stopRetriesAfterRestore } from './reminder-restore';
 
 // Tests and diagnostics (no patient data leaves through these; they EXPLAIN or count).
+export { reminderLagSeconds } from './reminders';
 export { prescriptionListQueries, prescriptionStatus } from './prescriptions';
 export { recordListQueries } from './records';
 

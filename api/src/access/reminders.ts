@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, min, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lte, min, sql } from 'drizzle-orm';
 import { REMINDER_DELIVERIES_SHOWN, type Reminder, type ReminderDelivery } from '@careloop/shared-contracts';
 import { selectRows, type Queryable } from '../adapters/db';
 import { assignments, DELIVERY_STATUSES, doctors, patients, reminderDeliveries, reminders } from '../db/schema';
@@ -161,4 +161,16 @@ export function toReminder(
     deliveries: deliveries.latest,
     deliveryCount: deliveries.count,
   };
+}
+
+/**
+ * How far behind the reminder runner is (seconds): the age of the oldest scheduled occurrence
+ * already due, 0 when none is. A count for the operator's metrics: nothing of a patient.
+ */
+export async function reminderLagSeconds(db: Queryable, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ oldest: min(reminders.nextRunAt) })
+    .from(reminders)
+    .where(and(eq(reminders.status, 'scheduled'), lte(reminders.nextRunAt, now)));
+  return row?.oldest ? Math.max(0, (now.getTime() - new Date(row.oldest).getTime()) / 1000) : 0;
 }

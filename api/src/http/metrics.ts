@@ -11,8 +11,21 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 /** Latency buckets (seconds): from a cached read to a slow summary. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The app's registry: request latency per route and status (so rate and errors too), the database queue, the process. */
-export function recordMetrics(app: FastifyInstance, queueDepth: () => number): Registry {
+/** What the gauges read when Prometheus scrapes. */
+export interface MetricSources {
+  /** database operations waiting */
+  queueDepth(): number;
+  /** e-mails in the outbox not sent yet (the mailer down, or a retry due) */
+  mailPending(): Promise<number>;
+  /** seconds the oldest due reminder has waited */
+  reminderLag(): Promise<number>;
+}
+
+/**
+ * The app's registry: request latency per route and status (so rate and errors too), the database
+ * queue, the mail outbox, the reminder runner's lag, the process.
+ */
+export function recordMetrics(app: FastifyInstance, sources: MetricSources): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'careloop_' });
   const requests = new Histogram({
@@ -27,7 +40,23 @@ export function recordMetrics(app: FastifyInstance, queueDepth: () => number): R
     help: 'Database operations waiting for a connection (PGlite: for the one connection)',
     registers: [registry],
     collect() {
-      this.set(queueDepth());
+      this.set(sources.queueDepth());
+    },
+  });
+  new Gauge({
+    name: 'careloop_mail_outbox_pending',
+    help: 'E-mails kept in the outbox, not sent yet (growing: the mailer is failing)',
+    registers: [registry],
+    async collect() {
+      this.set(await sources.mailPending());
+    },
+  });
+  new Gauge({
+    name: 'careloop_reminder_lag_seconds',
+    help: 'How long the oldest due reminder has waited to be sent (0: none is due)',
+    registers: [registry],
+    async collect() {
+      this.set(await sources.reminderLag());
     },
   });
   app.addHook('onResponse', async (request, reply) => {

@@ -36,9 +36,34 @@ describe.each(BACKENDS)('GET /metrics on %s', (backend) => {
     );
     expect(text).toMatch(/route="\/fhir\/R4\/:type\/:id",status="401"/);
     expect(text).toMatch(/^careloop_db_queue_depth \d+$/m);
+    expect(text).toMatch(/^careloop_mail_outbox_pending \d+$/m);
+    expect(text).toMatch(/^careloop_reminder_lag_seconds 0$/m);
     expect(text).toMatch(/^careloop_process_cpu_seconds_total /m);
     for (const secret of [patient.id, doctor.id, 'Grace Hopper', patient.email, 'Chest pain', TOKEN])
       expect(text).not.toContain(secret);
+  });
+
+  it("says how long the oldest due reminder has waited: the runner's lag", async () => {
+    const doctor = await account(t, 'doctor');
+    const patient = await account(t, 'patient');
+    await connect(t, doctor, patient);
+    const scheduled = await t.app.inject({
+      method: 'POST',
+      url: '/doctor/reminder',
+      headers: bearer(doctor.token),
+      payload: {
+        to: patient.email,
+        subject: 'Bloods',
+        text: 'Fasting bloods tomorrow',
+        startDate: new Date(t.clock.now().getTime() + 60_000).toISOString(),
+        intervalDays: 0,
+      },
+    });
+    expect(scheduled.statusCode).toBe(201);
+    // due 60 s from now; 5 minutes later, unsent (no runner in this app): 240 s behind
+    t.clock.advance(300_000);
+    const lag = Number(/^careloop_reminder_lag_seconds (\S+)$/m.exec((await scrape(`Bearer ${TOKEN}`)).body)?.[1]);
+    expect(lag).toBe(240);
   });
 
   it('is refused without the token or with another one', async () => {
