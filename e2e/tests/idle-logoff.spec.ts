@@ -172,6 +172,35 @@ test('an explicit logout leaves nothing in the browser; the draft is offered aga
   await expect(page.getByRole('region', { name: 'Unfinished work' })).toHaveCount(0);
 });
 
+test('two tabs on one draft: the older page is told the draft changed elsewhere, and replaces it only when the doctor chooses', async ({
+  page,
+  context,
+}) => {
+  const pair = await signedInDoctor(page);
+  const form = `/create-prescription/${pair.patientId}`;
+  await page.goto(form);
+  await page.getByLabel('Drug').fill('Warfarin');
+  await expect(page.getByText(/^Draft saved /)).toBeVisible();
+
+  const other = await context.newPage();
+  await other.goto(form);
+  await other.getByRole('button', { name: 'Restore' }).click();
+  await other.getByLabel('Dosage').fill('5 mg');
+  await expect(other.getByText(/^Draft saved /)).toBeVisible();
+
+  // the first tab has not seen the second's save: its next save is refused, and it says so
+  await page.getByLabel('Dosage').fill('10 mg');
+  await expect(page.getByText(/This draft was changed in another tab or on another device/)).toBeVisible();
+  expect(await axeProblems(page)).toEqual([]);
+  await page.getByRole('button', { name: "Keep this page's version" }).click();
+  await expect(page.getByText(/^Draft saved /)).toBeVisible();
+
+  await other.reload();
+  await other.getByRole('button', { name: 'Restore' }).click();
+  await expect(other.getByLabel('Drug')).toHaveValue('Warfarin');
+  await expect(other.getByLabel('Dosage')).toHaveValue('10 mg');
+});
+
 /** Signs in on the login page the idle logoff left us on. */
 async function logInHere(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);

@@ -49,11 +49,19 @@ export const DraftValues = z
   .refine((values) => JSON.stringify(values).length <= DRAFT_MAX_CHARS, { error: DRAFT_TOO_LARGE })
   .refine((values) => [...textsOf(values)].every(storable), { error: DRAFT_BAD_TEXT });
 
-/** PUT /doctor/drafts/{form}/{patientId}: the values and the step (0 = the first) the doctor is on. */
+/**
+ * PUT /doctor/drafts/{form}/{patientId}: the values and the step (0 = the first) the doctor is on.
+ * `basedOn`: the draft this page last saw (its `savedAt`; null: none) — when the draft on file is
+ * another (saved from another tab or device since), the save is refused (409 DRAFT_CHANGED) rather
+ * than silently replacing it. Left out: saved whatever is on file (the doctor chose this page's version).
+ */
 export const DraftSave = z.strictObject({
   values: DraftValues,
   step: z.number().int().min(0).max(50),
+  basedOn: z.iso.datetime().nullable().optional(),
 });
+
+export const DRAFT_CHANGED = 'This draft was changed in another tab or on another device since this page opened it';
 export type DraftSave = z.infer<typeof DraftSave>;
 
 /** One draft without its values: what the notice after sign-in lists. */

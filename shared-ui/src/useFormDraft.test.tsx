@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { MemoryRouter } from '@careloop/shared-router';
-import type { Draft } from '@careloop/shared-contracts';
+import { DRAFT_CHANGED, type Draft } from '@careloop/shared-contracts';
 import { configureApi, createQueryClient, useSession } from '@careloop/shared-auth';
 import { startFakeApi, type Recorded } from '../../test-support/fake-api';
 import { DRAFT_SAVE_DELAY_MS, RESUME_DRAFT, useFormDraft } from './useFormDraft';
@@ -20,7 +20,10 @@ beforeAll(async () => {
     [`PUT ${PATH}`]: () =>
       saveStatus === 200
         ? { status: 200, body: { savedAt: '2026-11-27T19:30:00.000Z' } }
-        : { status: saveStatus, body: { error: "You no longer have access to this patient's records" } },
+        : {
+            status: saveStatus,
+            body: { error: saveStatus === 409 ? DRAFT_CHANGED : "You no longer have access to this patient's records" },
+          },
     [`DELETE ${PATH}`]: { status: 204 },
     'GET /doctor/drafts': { status: 200, body: { drafts: [] } },
     'GET /clinic': { status: 200, body: { timeZone: 'Europe/London' } },
@@ -108,7 +111,7 @@ function renderForm(ui: React.ReactElement, state?: unknown) {
 }
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
-const bodyOf = (r: Recorded) => r.body as { values: Record<string, unknown>; step: number };
+const bodyOf = (r: Recorded) => r.body as { values: Record<string, unknown>; step: number; basedOn?: string | null };
 
 test('typing is saved after a pause, once for a burst, with the step; nothing for an untouched form or a value the page filled', async () => {
   renderForm(<DrugForm step={0} />);
@@ -127,7 +130,8 @@ test('typing is saved after a pause, once for a burst, with the step; nothing fo
   await act(async () => void jest.advanceTimersByTime(1));
   expect(savesStarted()).toBe(1);
   await waitFor(() => expect(saves()).toHaveLength(1));
-  expect(bodyOf(saves()[0])).toEqual({ values: { prescribedDrug: 'Amoxicillin', dosage: '1 g' }, step: 0 });
+  // based on no draft (none was on file): one saved meanwhile elsewhere is not replaced unseen
+  expect(bodyOf(saves()[0])).toEqual({ values: { prescribedDrug: 'Amoxicillin', dosage: '1 g' }, step: 0, basedOn: null });
   expect(await screen.findByText('Draft saved 27 Nov 2026, 19:30')).toBeTruthy();
   await pause();
   expect(savesStarted()).toBe(1);
@@ -163,6 +167,8 @@ test('a draft on file is offered, not overwritten until answered; Restore brings
   expect(onStep).toHaveBeenCalledWith(3);
   type('Drug', 'Aspirin 75');
   await waitFor(() => expect(saves()).toHaveLength(1));
+  // it replaces the draft it restored, and only that one
+  expect(bodyOf(saves()[0]).basedOn).toBe('2026-11-27T17:30:00.000Z');
 });
 
 test('Discard drops the draft on file', async () => {
@@ -230,4 +236,23 @@ test('a refused save says so instead of failing silently, and stops saving', asy
   type('Drug', 'Metformin 500');
   await pause();
   expect(savesStarted()).toBe(1);
+});
+
+test('a draft saved meanwhile in another tab is not replaced unseen: the page says so, and keeps its version only when asked', async () => {
+  saveStatus = 409;
+  renderForm(<DrugForm />);
+  await settle();
+  type('Drug', 'Metformin');
+  expect(
+    await screen.findByText(/This draft was changed in another tab or on another device since this page opened it/),
+  ).toBeTruthy();
+  type('Drug', 'Metformin 500');
+  await pause();
+  expect(savesStarted()).toBe(1);
+  saveStatus = 200;
+  fireEvent.click(screen.getByRole('button', { name: "Keep this page's version" }));
+  await waitFor(() => expect(saves()).toHaveLength(2));
+  // this page's version, whatever is on file
+  expect(bodyOf(saves()[1])).toEqual({ values: { prescribedDrug: 'Metformin 500', dosage: '1 g' }, step: 0 });
+  expect(await screen.findByText('Draft saved 27 Nov 2026, 19:30')).toBeTruthy();
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from '@careloop/shared-router';
-import type { Draft, DraftForm } from '@careloop/shared-contracts';
+import { DRAFT_CHANGED, type Draft, type DraftForm } from '@careloop/shared-contracts';
 import { discardDraft, draftsKey, fetchDraft, httpStatus, saveDraft } from '@careloop/shared-auth';
 import { Button, Row } from './components';
 import { useClinicTime } from './dates';
@@ -23,8 +23,11 @@ function overDefaults(defaults: unknown, values: unknown): unknown {
   return merged;
 }
 
-type Phase = 'loading' | 'offered' | 'saving' | 'stopped';
+type Phase = 'loading' | 'offered' | 'saving' | 'conflict' | 'stopped';
 type Status = { savedAt: string } | { failed: string } | null;
+
+/** The draft a save may replace: the one this page last saw (its savedAt; null: none), or any ('any': this page's version chosen). */
+type BasedOn = string | null | 'any';
 
 /**
  * A long form's draft, kept by the api (shared-auth drafts.ts) as the doctor types: sent after a
@@ -61,6 +64,7 @@ export function useFormDraft<Values extends FieldValues>(
   const typed = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inFlight = useRef<Promise<unknown>>(Promise.resolve());
+  const basedOn = useRef<BasedOn>(null);
   const step = useRef(where.step ?? 0);
   step.current = where.step ?? 0;
   const onStepRestored = useRef(where.onStepRestored);
@@ -75,22 +79,29 @@ export function useFormDraft<Values extends FieldValues>(
     clearTimeout(timer.current);
     timer.current = undefined;
     if (phaseRef.current !== 'saving' || !typed.current) return;
-    const draft = { values: form.getValues() as Record<string, unknown>, step: step.current };
-    // One after the other: a slow save never lands after a newer one.
-    inFlight.current = inFlight.current
-      .then(() => saveDraft(formName, patientId, draft, keepalive))
-      .then(
-        (savedAt) => {
-          setStatus({ savedAt });
-          void queryClient.invalidateQueries({ queryKey: [...draftsKey, 'list'] });
-        },
-        (err: unknown) => {
-          const code = httpStatus(err);
-          // 403/404: the access ended; saving again cannot succeed (sending the form will say why).
-          if (code === 403 || code === 404) moveTo('stopped');
-          setStatus({ failed: code === 403 || code === 404 ? 'no access' : 'not saved' });
-        },
-      );
+    const values = form.getValues() as Record<string, unknown>;
+    const at = step.current;
+    const send = () => {
+      const seen = basedOn.current;
+      return saveDraft(formName, patientId, { values, step: at, ...(seen === 'any' ? {} : { basedOn: seen }) }, keepalive);
+    };
+    // One after the other: a slow save never lands after a newer one, and each is based on the last.
+    // As the page goes, at once: a save chained behind one still on its way would never start.
+    inFlight.current = (keepalive ? send() : inFlight.current.then(send)).then(
+      (savedAt) => {
+        basedOn.current = savedAt;
+        setStatus({ savedAt });
+        void queryClient.invalidateQueries({ queryKey: [...draftsKey, 'list'] });
+      },
+      (err: unknown) => {
+        const code = httpStatus(err);
+        // Saved from another tab or device since this page saw it: never replaced unseen.
+        if (code === 409) return moveTo('conflict');
+        // 403/404: the access ended; saving again cannot succeed (sending the form will say why).
+        if (code === 403 || code === 404) moveTo('stopped');
+        setStatus({ failed: code === 403 || code === 404 ? 'no access' : 'not saved' });
+      },
+    );
   }
   const schedule = () => {
     clearTimeout(timer.current);
@@ -111,6 +122,7 @@ export function useFormDraft<Values extends FieldValues>(
           setOffer(draft);
           moveTo('offered');
         } else {
+          basedOn.current = null;
           moveTo('saving');
           if (typed.current) flush();
         }
@@ -156,6 +168,7 @@ export function useFormDraft<Values extends FieldValues>(
   }, []);
 
   function restore(draft: Draft) {
+    basedOn.current = draft.savedAt;
     form.reset(overDefaults(form.formState.defaultValues, draft.values) as Values);
     onStepRestored.current?.(draft.step);
     typed.current = false;
@@ -164,11 +177,16 @@ export function useFormDraft<Values extends FieldValues>(
     moveTo('saving');
   }
   function discard() {
+    basedOn.current = offer?.savedAt ?? null;
     setOffer(null);
     moveTo('saving');
     // What was typed while the offer showed becomes the draft; otherwise the old one goes.
     if (typed.current) flush();
-    else inFlight.current = inFlight.current.then(() => discardDraft(formName, patientId)).catch(() => undefined);
+    else
+      inFlight.current = inFlight.current
+        .then(() => discardDraft(formName, patientId))
+        .then(() => void (basedOn.current = null))
+        .catch(() => undefined);
     void queryClient.invalidateQueries({ queryKey: [...draftsKey, 'list'] });
   }
 
@@ -188,7 +206,28 @@ export function useFormDraft<Values extends FieldValues>(
     ) : null;
 
   let draftStatus: ReactNode = null;
-  if (status && 'savedAt' in status)
+  if (phase === 'conflict')
+    draftStatus = (
+      <div role="status" style={{ margin: '0.5rem 0 0', fontSize: '0.85rem' }}>
+        <p style={{ margin: '0 0 0.5rem' }}>
+          {DRAFT_CHANGED}. What you type here is not saved as the draft until you choose: reload to continue from that draft, or
+          keep this page&apos;s version instead.
+        </p>
+        <Button
+          type="button"
+          $variant="secondary"
+          onClick={() => {
+            basedOn.current = 'any';
+            moveTo('saving');
+            typed.current = true;
+            flush();
+          }}
+        >
+          Keep this page&apos;s version
+        </Button>
+      </div>
+    );
+  else if (status && 'savedAt' in status)
     draftStatus = (
       <p style={{ margin: '0.5rem 0 0', fontSize: '0.85rem', color: theme.color.muted }}>Draft saved {format(status.savedAt)}</p>
     );

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { Draft, DraftForm, DraftSave, DraftSummary } from '@careloop/shared-contracts';
+import { DRAFT_CHANGED, type Draft, type DraftForm, type DraftSave, type DraftSummary } from '@careloop/shared-contracts';
+import { HttpError } from '../lib/errors';
 import type { Clock } from '../adapters/clock';
 import type { Db, Queryable } from '../adapters/db';
 import { drafts } from '../db/schema';
@@ -58,11 +59,31 @@ export class DraftAccess {
     return { form, patientId, step: row.step, savedAt: row.savedAt.toISOString(), values: row.values };
   }
 
-  /** Replaces the draft; the check and the write in one transaction, so no draft outlives a revoke. */
+  /**
+   * Replaces the draft; the check and the write in one transaction, so no draft outlives a revoke.
+   * With `basedOn`, only the draft the page last saw is replaced: another (a newer one from another
+   * tab) is a 409, never overwritten unseen.
+   */
   async save(form: DraftForm, patientId: string, draft: DraftSave): Promise<string> {
     return this.db.transaction(async (tx) => {
       await requireAssignedDoctor(tx, this.caller, patientId);
-      const row = { doctorId: this.caller.accountId, form, patientId, values: draft.values, step: draft.step, savedAt: this.now };
+      if (draft.basedOn !== undefined) {
+        const [onFile] = await tx
+          .select({ savedAt: drafts.savedAt })
+          .from(drafts)
+          .where(this.mine(form, patientId))
+          .for('update');
+        const seen = draft.basedOn === null ? null : new Date(draft.basedOn).getTime();
+        if ((onFile?.savedAt.getTime() ?? null) !== seen) throw new HttpError(409, DRAFT_CHANGED);
+      }
+      const row = {
+        doctorId: this.caller.accountId,
+        form,
+        patientId,
+        values: draft.values,
+        step: draft.step,
+        savedAt: this.now,
+      };
       await tx
         .insert(drafts)
         .values(row)

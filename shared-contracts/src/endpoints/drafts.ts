@@ -37,11 +37,12 @@ export const DRAFT_ENDPOINTS = {
   doctorSaveDraft: endpoint({
     method: 'PUT',
     ...oneDraft,
-    summary: 'Keep what the caller has typed so far in a form for an assigned patient (replaces the earlier draft)',
+    summary:
+      'Keep what the caller has typed so far in a form for an assigned patient (replaces the earlier draft; 409 when it changed since basedOn)',
     body: DraftSave,
     status: 200,
     response: DraftSaved,
-    errors: [400, 401, 403, 404],
+    errors: [400, 401, 403, 404, 409],
   }),
   doctorDiscardDraft: endpoint({
     method: 'DELETE',

@@ -1,4 +1,4 @@
-import { DraftAnswer, DraftList, DRAFT_MAX_CHARS, YOUR_ACCESS_ENDED } from '@careloop/shared-contracts';
+import { DRAFT_CHANGED, DraftAnswer, DraftList, DRAFT_MAX_CHARS, YOUR_ACCESS_ENDED } from '@careloop/shared-contracts';
 import { account, connect, prescriptionBody, recordBody, type Account } from '../../test/clinical';
 import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
 
@@ -74,6 +74,31 @@ describe.each(BACKENDS)('drafts on %s', (backend) => {
     expect(await list(doctor)).toEqual([]);
   });
 
+  it('a save based on a draft that changed since (another tab) is refused, never replacing it; left unbased it replaces', async () => {
+    const { doctor, patient } = await pair();
+    const put = (values: object, basedOn?: string | null) =>
+      as(doctor, 'PUT', `/doctor/drafts/medical-record/${patient.id}`, {
+        values,
+        step: 0,
+        ...(basedOn !== undefined ? { basedOn } : {}),
+      });
+    const first = await put({ title: 'tab A' }, null);
+    expect(first.statusCode).toBe(200);
+    const seenByBoth = first.json().savedAt as string;
+    t.clock.advance(1000);
+    const tabB = await put({ title: 'tab B, newer' }, seenByBoth);
+    expect(tabB.statusCode).toBe(200);
+    t.clock.advance(1000);
+    // tab A still bases its save on what it saw: refused, tab B's draft stays
+    const stale = await put({ title: 'tab A, older' }, seenByBoth);
+    expect([stale.statusCode, stale.json().error]).toEqual([409, DRAFT_CHANGED]);
+    expect((await put({ title: 'expects none' }, null)).statusCode).toBe(409);
+    expect(await draftOf(doctor, 'medical-record', patient.id)).toMatchObject({ values: { title: 'tab B, newer' } });
+    // the doctor chose tab A's version
+    expect((await put({ title: 'tab A, kept' })).statusCode).toBe(200);
+    expect(await draftOf(doctor, 'medical-record', patient.id)).toMatchObject({ values: { title: 'tab A, kept' } });
+  });
+
   it('Discard deletes it; discarding what is not there is no error', async () => {
     const { doctor, patient } = await pair();
     await save(doctor, 'prescription', patient.id, { dosage: '1 g' });
@@ -130,6 +155,10 @@ describe.each(BACKENDS)('drafts on %s', (backend) => {
       [
         'extra key',
         () => as(doctor, 'PUT', `/doctor/drafts/prescription/${patient.id}`, { values: {}, step: 0, patientId: 'x' }),
+      ],
+      [
+        'basedOn not an instant',
+        () => as(doctor, 'PUT', `/doctor/drafts/prescription/${patient.id}`, { values: {}, step: 0, basedOn: 'yesterday' }),
       ],
       ['too large', () => save(doctor, 'prescription', patient.id, { text: 'x'.repeat(DRAFT_MAX_CHARS) })],
       ['NUL in a value', () => save(doctor, 'prescription', patient.id, { nested: { text: 'a\u0000b' } })],
