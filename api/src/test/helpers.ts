@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -123,6 +124,23 @@ function dataDirOf(app: FastifyInstance): string {
   return dir;
 }
 
+/**
+ * Removes a test app's data folder. A file may still land in it while it goes (a mail written by a
+ * task finishing as the app closes: ENOTEMPTY), so it is tried again a while; a temporary folder
+ * that still cannot go is left to the OS, never a test failure.
+ */
+async function removeTestDir(dir: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw err;
+      await wait(50); // node:timers: real even while a test fakes the global timers
+    }
+  }
+}
+
 export async function createTestApp(
   db: DbAdapter,
   env: Record<string, string> = {},
@@ -143,8 +161,7 @@ export async function createTestApp(
     { db, clock, config, mailer, secretBox, storage, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) },
     onLogLine ? { logStream: { write: onLogLine } } : {},
   );
-  // retried: a file landing while the folder is removed (ENOTEMPTY) is removed on the next pass
-  if (ownDir) app.addHook('onClose', async () => fs.rmSync(ownDir, { recursive: true, force: true, maxRetries: 5 }));
+  if (ownDir) app.addHook('onClose', () => removeTestDir(ownDir));
   dataDirs.set(app, config.dataDir);
   appClocks.set(app, { clock, config, db });
   extend?.(app);
