@@ -40,14 +40,12 @@ export const SINGLETONS = [
  */
 const STRICT = new Set(['react', 'react-dom', '@careloop/shared-auth']);
 /**
- * No module state: each app ships its own copy and uses a loaded one only at the very version it was built
- * with (docs/federation.md "Versioned packages"). A range would hand every app the highest version loaded
- * in the tab: one team's shared-ui release would restyle the other teams' pages and the shell's.
+ * Libraries without module state that every app builds into its own bundle, never shared: each app
+ * keeps only the modules its pages import (their package.json `sideEffects: false`) and evaluates only
+ * those, where a shared package is loaded and evaluated whole for whichever page needs one export of it;
+ * and one team's release of them can never change another team's pages (docs/federation.md).
  */
-export const VERSIONED = ['@careloop/shared-ui', '@careloop/shared-contracts'];
-
-/** How an app built with `version` of a versioned package shares it: only with apps built with that very version. */
-export const versionedShare = (version: string) => ({ singleton: false, requiredVersion: version, version });
+export const BUILT_IN = ['@careloop/shared-ui', '@careloop/shared-contracts'];
 
 export const shared = {
   ...Object.fromEntries(
@@ -56,7 +54,6 @@ export const shared = {
       { singleton: true, requiredVersion: `^${versionOf(pkg)}`, version: versionOf(pkg), strictVersion: STRICT.has(pkg) },
     ]),
   ),
-  ...Object.fromEntries(VERSIONED.map((pkg) => [pkg, versionedShare(versionOf(pkg))])),
 };
 
 const INJECT_RUNTIME_PLUGIN = path.join(root, 'node_modules/@module-federation/inject-external-runtime-core-plugin/dist/index');

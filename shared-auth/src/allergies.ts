@@ -1,10 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  ENDPOINTS,
-  type AllergyIntoleranceCreate,
-  type AllergyIntoleranceWrite,
-  type AllergyReport,
-} from '@careloop/shared-contracts';
+import type { AllergyIntoleranceCreate, AllergyIntoleranceWrite, AllergyReport } from '@careloop/shared-contracts';
 import { call } from './client';
 import { recordsKey } from './records';
 
@@ -14,7 +9,7 @@ export const allergiesKey = ['allergies'] as const;
 export const useAllergies = (patientId: string | undefined) =>
   useQuery({
     queryKey: [...allergiesKey, patientId],
-    queryFn: () => call(ENDPOINTS.listAllergies, { params: { patientId: patientId! } }),
+    queryFn: () => call('listAllergies', { params: { patientId: patientId! } }),
     enabled: !!patientId,
   });
 
@@ -33,23 +28,23 @@ function useAllergyMutation<Input, Output>(mutationFn: (input: Input) => Promise
 
 /** POST /allergies/{patientId} (doctor): a new entry, or the review of a free-text note (`reviews`). */
 export const useCreateAllergy = (patientId: string) =>
-  useAllergyMutation((body: AllergyIntoleranceCreate) => call(ENDPOINTS.createAllergy, { params: { patientId }, body }));
+  useAllergyMutation((body: AllergyIntoleranceCreate) => call('createAllergy', { params: { patientId }, body }));
 
 /** PUT /allergy/{id} (doctor): edit, confirm or refute. */
 export const useUpdateAllergy = () =>
   useAllergyMutation(({ id, body }: { id: string; body: AllergyIntoleranceWrite }) =>
-    call(ENDPOINTS.updateAllergy, { params: { id }, body }),
+    call('updateAllergy', { params: { id }, body }),
   );
 
 /** POST /patient/allergies (patient): report one, unconfirmed. */
-export const useReportAllergy = () => useAllergyMutation((body: AllergyReport) => call(ENDPOINTS.reportAllergy, { body }));
+export const useReportAllergy = () => useAllergyMutation((body: AllergyReport) => call('reportAllergy', { body }));
 
 /** GET /allergy-substances?q=: the vocabulary's names for what is typed (from 2 characters on). */
 export const useSubstanceSuggestions = (typed: string) => {
   const q = typed.trim();
   return useQuery({
     queryKey: ['allergy-substances', q.toLowerCase()],
-    queryFn: () => call(ENDPOINTS.suggestAllergySubstances, { query: { q, limit: 8 } }),
+    queryFn: () => call('suggestAllergySubstances', { query: { q, limit: 8 } }),
     enabled: q.length >= 2,
     staleTime: Infinity,
   });

@@ -1,21 +1,14 @@
-import {
-  ENDPOINTS,
-  type DoctorSignup,
-  type LoginBody,
-  type PatientSignup,
-  type Role,
-  type TokenResponse,
-} from '@careloop/shared-contracts';
+import type { DoctorSignup, LoginBody, PatientSignup, Role, TokenResponse } from '@careloop/shared-contracts';
 import { call } from './client';
 
-export const login = (role: Role, body: LoginBody) => call(ENDPOINTS[`${role}Login`], { body });
+export const login = (role: Role, body: LoginBody) => call(`${role}Login`, { body });
 
 export function signup(role: 'patient', body: PatientSignup): Promise<TokenResponse>;
 export function signup(role: 'doctor', body: DoctorSignup): Promise<TokenResponse>;
 export function signup(role: Role, body: PatientSignup | DoctorSignup) {
   return role === 'patient'
-    ? call(ENDPOINTS.patientSignup, { body: body as PatientSignup })
-    : call(ENDPOINTS.doctorSignup, { body: body as DoctorSignup });
+    ? call('patientSignup', { body: body as PatientSignup })
+    : call('doctorSignup', { body: body as DoctorSignup });
 }
 
 /**
@@ -23,13 +16,13 @@ export function signup(role: Role, body: PatientSignup | DoctorSignup) {
  * The token is passed in because the caller forgets it locally before ky's hooks run.
  */
 export const logoutOnServer = (role: Role, token: string) =>
-  call(ENDPOINTS[`${role}Logout`], { headers: { Authorization: `Bearer ${token}` } }).then(
+  call(`${role}Logout`, { headers: { Authorization: `Bearer ${token}` } }).then(
     () => undefined,
     () => undefined,
   );
 
 /** POST /{role}/verify2FA: the code step of a login with two-factor on. */
 export const verifyLoginCode = (role: Role, accountId: string, code: string) =>
-  call(ENDPOINTS[`${role}VerifyLoginCode`], {
+  call(`${role}VerifyLoginCode`, {
     body: { [role === 'patient' ? 'patientId' : 'doctorId']: accountId, code },
   });

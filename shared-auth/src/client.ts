@@ -1,5 +1,6 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
-import { fillPath, SESSION_EXPIRED, type EndpointDef } from '@careloop/shared-contracts';
+import type { ENDPOINTS, EndpointDef } from '@careloop/shared-contracts';
+import { ENDPOINT_ROUTES, fillPath, SESSION_EXPIRED } from '@careloop/shared-contracts/routes';
 import type { z } from 'zod';
 import { noteMfaRequired } from './mfa';
 import { useSession } from './session';
@@ -9,9 +10,13 @@ let apiUrl = 'http://localhost:4000';
 let instance: KyInstance | undefined;
 let anonymousInstance: KyInstance | undefined;
 
-/** The absolute URL of an endpoint the browser opens itself: `endpointUrl(ENDPOINTS.patientGoogleSignIn)`. */
-export const endpointUrl = (endpoint: EndpointDef, params?: Record<string, unknown>) =>
-  `${apiUrl}${fillPath(endpoint.path, params)}`;
+/** The api's endpoints by operationId, as the contract types them (a type only: no schema is built here). */
+type Endpoints = typeof ENDPOINTS;
+export type EndpointName = keyof Endpoints;
+
+/** The absolute URL of an endpoint the browser opens itself: `endpointUrl('patientGoogleSignIn')`. */
+export const endpointUrl = (name: EndpointName, params?: Record<string, unknown>) =>
+  `${apiUrl}${fillPath(ENDPOINT_ROUTES[name].path, params)}`;
 
 export function configureApi(url: string): void {
   apiUrl = url.replace(/\/+$/, '');
@@ -96,53 +101,62 @@ export type CallInput<E extends EndpointDef> = Slot<E, 'params'> &
 /** What a call of an endpoint answers: its success response, as the contract types it. */
 export type CallOutput<E extends EndpointDef> = E['response'] extends z.ZodType ? z.output<E['response']> : unknown;
 
-// webpack's mode sets process.env.NODE_ENV; jest sets 'test'.
-const checkResponses = process.env.NODE_ENV !== 'production';
-
 /**
- * Calls one endpoint of the api (shared-contracts ENDPOINTS) through the one ky client: the path
- * is built from the endpoint's path and params, the answer is parsed against the endpoint's
- * response schema in development and tests (a mismatch throws) and trusted in production.
+ * Calls one endpoint of the api by its operationId (shared-contracts ENDPOINTS) through the one ky
+ * client: the method and path come from the contract's routes (`ENDPOINT_ROUTES`, no zod), the path
+ * is filled from the params. In development and tests the answer is parsed against the endpoint's
+ * response schema (a mismatch throws; `partialAnswer`: any of its fields may be missing); a
+ * production build trusts it and never loads the schemas for a call.
  */
-export async function call<E extends EndpointDef>(
-  endpoint: E,
-  ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
-): Promise<CallOutput<E>> {
-  const { params, query, body, headers, anonymous, keepalive } = (input ?? {}) as {
+export async function call<K extends EndpointName>(
+  name: K,
+  ...[input]: object extends CallInput<Endpoints[K]>
+    ? [input?: CallInput<Endpoints[K]> & { partialAnswer?: true }]
+    : [input: CallInput<Endpoints[K]> & { partialAnswer?: true }]
+): Promise<CallOutput<Endpoints[K]>> {
+  const given: unknown = input;
+  const { params, query, body, headers, anonymous, keepalive, partialAnswer } = (given ?? {}) as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
     body?: unknown;
     headers?: Record<string, string>;
     anonymous?: boolean;
     keepalive?: boolean;
+    partialAnswer?: true;
   };
+  const route = ENDPOINT_ROUTES[name];
   const searchParams = Object.fromEntries(
     Object.entries(query ?? {})
       .filter(([, value]) => value !== undefined)
       .map(([key, value]) => [key, String(value)]),
   );
-  const response = await (anonymous ? anonymousApi() : api())(fillPath(endpoint.path, params).replace(/^\//, ''), {
-    method: endpoint.method,
+  const response = await (anonymous ? anonymousApi() : api())(fillPath(route.path, params).replace(/^\//, ''), {
+    method: route.method,
     searchParams,
     ...(body !== undefined ? { json: body } : {}),
     ...(headers ? { headers } : {}),
     ...(keepalive ? { keepalive } : {}),
   });
-  if (!endpoint.response || endpoint.status === 204) return undefined as CallOutput<E>;
+  if (!route.json) return undefined as CallOutput<Endpoints[K]>;
   const answer: unknown = await response.json();
-  return (checkResponses ? endpoint.response.parse(answer) : answer) as CallOutput<E>;
+  // webpack's mode sets process.env.NODE_ENV (jest: 'test'): a production build drops this branch,
+  // and the contract's schemas with it.
+  if (process.env.NODE_ENV !== 'production') {
+    const { ENDPOINTS: contract } = await import('@careloop/shared-contracts');
+    const schema = (contract as Record<string, EndpointDef>)[name].response as z.ZodType;
+    return (partialAnswer ? (schema as z.ZodObject).partial() : schema).parse(answer) as CallOutput<Endpoints[K]>;
+  }
+  return answer as CallOutput<Endpoints[K]>;
 }
 
 /**
  * Fetches an endpoint's answer as a file (a PDF, a FHIR Bundle) through the one client, so the
  * session's bearer token goes with it — a plain link would be sent without it.
  */
-export async function fetchFile<E extends EndpointDef>(
-  endpoint: E,
-  input: { params?: Record<string, unknown>; accept: string },
-): Promise<Blob> {
-  const response = await api()(fillPath(endpoint.path, input.params).replace(/^\//, ''), {
-    method: endpoint.method,
+export async function fetchFile(name: EndpointName, input: { params?: Record<string, unknown>; accept: string }): Promise<Blob> {
+  const route = ENDPOINT_ROUTES[name];
+  const response = await api()(fillPath(route.path, input.params).replace(/^\//, ''), {
+    method: route.method,
     headers: { Accept: input.accept },
   });
   return response.blob();

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, REQUEST_LIST_REFRESH_DELAY_MS, type Role } from '@careloop/shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
+import { REQUEST_LIST_REFRESH_DELAY_MS } from '@careloop/shared-contracts/routes';
 import { call } from './client';
 import { profileKey } from './profile';
 import { worklistKey } from './records';
@@ -12,12 +13,12 @@ const LIST: Record<RequestDirection, 'ReceivedRequests' | 'SentRequests'> = {
 export const requestsKey = (role: Role, direction: RequestDirection) => ['connection-requests', role, direction] as const;
 
 /** A doctor asks a patient (by the patient's e-mail), a patient asks a doctor. */
-export const requestConnection = (role: Role, email: string) => call(ENDPOINTS[`${role}RequestConnection`], { body: { email } });
+export const requestConnection = (role: Role, email: string) => call(`${role}RequestConnection`, { body: { email } });
 
 export const useConnectionRequests = (role: Role, direction: RequestDirection) =>
   useQuery({
     queryKey: requestsKey(role, direction),
-    queryFn: () => call(ENDPOINTS[`${role}${LIST[direction]}`]),
+    queryFn: () => call(`${role}${LIST[direction]}`),
   });
 
 /** Accept or reject (Cancel sends reject); the lists and the assignments are read again after 400 ms. */
@@ -25,7 +26,7 @@ export function useRespondToRequest(role: Role) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: 'accept' | 'reject' }) =>
-      call(ENDPOINTS[`${role}RespondToRequest`], { params: { requestId: id }, body: { action } }),
+      call(`${role}RespondToRequest`, { params: { requestId: id }, body: { action } }),
     onSettled: () =>
       setTimeout(() => {
         void queryClient.invalidateQueries({ queryKey: ['connection-requests', role] });
@@ -45,8 +46,8 @@ export function useRevokeAssignment(role: Role) {
   return useMutation({
     mutationFn: (otherId: string) =>
       role === 'patient'
-        ? call(ENDPOINTS.patientRevokeDoctor, { params: { doctorId: otherId } })
-        : call(ENDPOINTS.doctorRevokePatient, { params: { patientId: otherId } }),
+        ? call('patientRevokeDoctor', { params: { doctorId: otherId } })
+        : call('doctorRevokePatient', { params: { patientId: otherId } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: profileKey(role) });
       if (role === 'doctor') await queryClient.invalidateQueries({ queryKey: worklistKey });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type DraftForm, type DraftSave } from '@careloop/shared-contracts';
+import type { DraftForm, DraftSave } from '@careloop/shared-contracts';
 import { call } from './client';
 
 /*
@@ -16,24 +16,24 @@ export const draftsKey = ['drafts'] as const;
 export const useDrafts = (enabled = true) =>
   useQuery({
     queryKey: [...draftsKey, 'list'],
-    queryFn: async () => (await call(ENDPOINTS.doctorListDrafts)).drafts,
+    queryFn: async () => (await call('doctorListDrafts')).drafts,
     enabled,
   });
 
 /** GET /doctor/drafts/{form}/{patientId}: the draft with its values, or null. */
 export const fetchDraft = async (form: DraftForm, patientId: string) =>
-  (await call(ENDPOINTS.doctorDraft, { params: { form, patientId } })).draft;
+  (await call('doctorDraft', { params: { form, patientId } })).draft;
 
 /**
  * PUT /doctor/drafts/{form}/{patientId}: answers when it was saved. `keepalive` lets the browser
  * finish it while the page unloads (a tab closed mid-sentence).
  */
 export const saveDraft = async (form: DraftForm, patientId: string, draft: DraftSave, keepalive = false) =>
-  (await call(ENDPOINTS.doctorSaveDraft, { params: { form, patientId }, body: draft, keepalive })).savedAt;
+  (await call('doctorSaveDraft', { params: { form, patientId }, body: draft, keepalive })).savedAt;
 
 /** DELETE /doctor/drafts/{form}/{patientId}; finished by the browser even if the page goes at once. */
 export const discardDraft = (form: DraftForm, patientId: string) =>
-  call(ENDPOINTS.doctorDiscardDraft, { params: { form, patientId }, keepalive: true });
+  call('doctorDiscardDraft', { params: { form, patientId }, keepalive: true });
 
 /** Discards a draft from the list; the list is read again. */
 export function useDiscardDraft() {

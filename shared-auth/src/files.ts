@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ENDPOINTS, PDF_MIME } from '@careloop/shared-contracts';
+import { PDF_MIME } from '@careloop/shared-contracts/routes';
 import { call } from './client';
 
 export const filesKey = (patientId?: string) => ['medical-files', patientId ?? 'mine'] as const;
@@ -10,7 +10,7 @@ export const useMedicalFiles = (patientId?: string, enabled = true) =>
     queryKey: filesKey(patientId),
     enabled,
     queryFn: async () => {
-      const res = await call(ENDPOINTS.listMedicalFiles, { query: { patientId } });
+      const res = await call('listMedicalFiles', { query: { patientId } });
       return res.fileName.map((name, i) => ({
         name,
         url: res.presignedUrl[i],
@@ -21,7 +21,7 @@ export const useMedicalFiles = (patientId?: string, enabled = true) =>
   });
 
 export const requestUploadUrl = (patientId: string, fileName: string) =>
-  call(ENDPOINTS.uploadUrl, { params: { patientId }, query: { fileType: PDF_MIME, fileName } });
+  call('uploadUrl', { params: { patientId }, query: { fileType: PDF_MIME, fileName } });
 
 /**
  * PUT the file to its one-time URL, reporting progress (fetch cannot report upload progress).

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from '@careloop/shared-router';
-import { ENDPOINTS, type Role } from '@careloop/shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
 import { logoutOnServer } from './auth';
 import { call } from './client';
 import { useSession } from './session';
@@ -11,7 +11,7 @@ import { useSession } from './session';
  * current session, so its answer cannot replace the stored token by itself (see client.ts).
  */
 export const exchangeHandoffCode = (role: Role, code: string) =>
-  call(ENDPOINTS[`${role}ExchangeHandoff`], { body: { code }, anonymous: true });
+  call(`${role}ExchangeHandoff`, { body: { code }, anonymous: true });
 
 /**
  * - 'none': no hand-off in the address (or it is over): show the page.

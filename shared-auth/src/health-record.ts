@@ -1,4 +1,4 @@
-import { ENDPOINTS, FHIR_MIME } from '@careloop/shared-contracts';
+import { FHIR_MIME } from '@careloop/shared-contracts/routes';
 import { call, fetchFile } from './client';
 
 /** `careloop-health-record-2026-11-23.json`: the download's name, dated the person's own day. */
@@ -9,10 +9,9 @@ export function healthRecordFileName(extension: 'json' | 'pdf', now = new Date()
 
 /** The signed-in patient's `$everything` Bundle (FHIR R4 JSON), as a file; audited by the api. */
 export async function fetchHealthRecordFhir(): Promise<Blob> {
-  const me = await call(ENDPOINTS.patientMe);
-  return fetchFile(ENDPOINTS.fhirPatientEverything, { params: { id: me.patient._id }, accept: FHIR_MIME });
+  const me = await call('patientMe');
+  return fetchFile('fhirPatientEverything', { params: { id: me.patient._id }, accept: FHIR_MIME });
 }
 
 /** The signed-in patient's health record as a PDF; audited by the api. */
-export const fetchHealthRecordPdf = (): Promise<Blob> =>
-  fetchFile(ENDPOINTS.patientHealthRecordPdf, { accept: 'application/pdf' });
+export const fetchHealthRecordPdf = (): Promise<Blob> => fetchFile('patientHealthRecordPdf', { accept: 'application/pdf' });

@@ -1,7 +1,17 @@
 export * from './session';
 export * from './config';
 // The raw ky instance stays inside the package: everything else calls endpoints of the contract.
-export { call, configureApi, endpointUrl, fetchFile, httpStatus, serverError, type CallInput, type CallOutput } from './client';
+export {
+  call,
+  configureApi,
+  endpointUrl,
+  fetchFile,
+  httpStatus,
+  serverError,
+  type CallInput,
+  type CallOutput,
+  type EndpointName,
+} from './client';
 export * from './auth';
 export * from './profile';
 export * from './query';

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { MFA_REQUIRED } from '@careloop/shared-contracts';
+import { MFA_REQUIRED } from '@careloop/shared-contracts/routes';
 import { useSession } from './session';
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type NotificationPreference, type Role } from '@careloop/shared-contracts';
+import type { NotificationPreference, Role } from '@careloop/shared-contracts';
 import { call } from './client';
 
 /** Every notification query of a role: the inbox pages, the unread count, the preferences. */
@@ -9,7 +9,7 @@ export const notificationsKey = (role: Role) => ['notifications', role] as const
 export const useNotifications = (role: Role, page = 1, limit = 20) =>
   useQuery({
     queryKey: [...notificationsKey(role), 'page', page, limit],
-    queryFn: () => call(ENDPOINTS[`${role}ListNotifications`], { query: { page, limit } }),
+    queryFn: () => call(`${role}ListNotifications`, { query: { page, limit } }),
   });
 
 /**
@@ -20,7 +20,7 @@ export const useNotifications = (role: Role, page = 1, limit = 20) =>
 export const useUnreadNotifications = (role: Role, enabled = true) =>
   useQuery({
     queryKey: [...notificationsKey(role), 'unread'],
-    queryFn: () => call(ENDPOINTS[`${role}UnreadNotifications`]),
+    queryFn: () => call(`${role}UnreadNotifications`),
     refetchOnWindowFocus: true,
     enabled,
   });
@@ -31,8 +31,8 @@ export function useMarkNotificationsRead(role: Role) {
   return useMutation({
     mutationFn: (which: string) =>
       which === 'all'
-        ? call(ENDPOINTS[`${role}MarkAllNotificationsRead`])
-        : call(ENDPOINTS[`${role}MarkNotificationRead`], { params: { notificationId: which } }),
+        ? call(`${role}MarkAllNotificationsRead`)
+        : call(`${role}MarkNotificationRead`, { params: { notificationId: which } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: notificationsKey(role) }),
   });
 }
@@ -41,15 +41,14 @@ export function useMarkNotificationsRead(role: Role) {
 export const useNotificationPreferences = (role: Role) =>
   useQuery({
     queryKey: [...notificationsKey(role), 'preferences'],
-    queryFn: () => call(ENDPOINTS[`${role}NotificationPreferences`]),
+    queryFn: () => call(`${role}NotificationPreferences`),
   });
 
 /** PUT /{role}/notification-preferences: the answer (every kind) replaces the cached preferences. */
 export function useSetNotificationPreferences(role: Role) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (preferences: NotificationPreference[]) =>
-      call(ENDPOINTS[`${role}SetNotificationPreferences`], { body: { preferences } }),
+    mutationFn: (preferences: NotificationPreference[]) => call(`${role}SetNotificationPreferences`, { body: { preferences } }),
     onSuccess: (answer) => queryClient.setQueryData([...notificationsKey(role), 'preferences'], answer),
   });
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type DoctorProfileUpdate, type PatientProfileUpdate } from '@careloop/shared-contracts';
+import type { DoctorProfileUpdate, PatientProfileUpdate } from '@careloop/shared-contracts';
 import { call } from './client';
 import { recordsKey } from './records';
 
@@ -8,13 +8,13 @@ export const profileKey = (role: 'patient' | 'doctor') => ['me', role] as const;
 export const usePatientProfile = () =>
   useQuery({
     queryKey: profileKey('patient'),
-    queryFn: () => call(ENDPOINTS.patientMe),
+    queryFn: () => call('patientMe'),
   });
 
 export const useDoctorProfile = () =>
   useQuery({
     queryKey: profileKey('doctor'),
-    queryFn: () => call(ENDPOINTS.doctorMe),
+    queryFn: () => call('doctorMe'),
   });
 
 /** PATCH /{role}/me; a token in the answer replaces the stored one (see client.ts). */
@@ -27,7 +27,7 @@ export function useUpdateProfile(role: 'patient' | 'doctor') {
 function useProfileMutation<Body extends object>(role: 'patient' | 'doctor') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Body): Promise<unknown> => call(ENDPOINTS[`${role}UpdateMe`], { body }),
+    mutationFn: (body: Body): Promise<unknown> => call(`${role}UpdateMe`, { body }),
     // a patient's date of birth is read by their records' assessments
     onSuccess: () =>
       Promise.all([
@@ -41,6 +41,6 @@ function useProfileMutation<Body extends object>(role: 'patient' | 'doctor') {
 export const useAccount = (role: 'patient' | 'doctor') =>
   useQuery({
     queryKey: profileKey(role),
-    queryFn: () => call(ENDPOINTS[`${role}Me`]),
+    queryFn: () => call(`${role}Me`),
     select: (data) => ('patient' in data ? data.patient : data.doctor),
   });

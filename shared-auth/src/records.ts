@@ -1,16 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { HTTPError } from 'ky';
-import {
-  ENDPOINTS,
-  OverrideRequired,
-  PAGE_SIZE,
-  type MedicalRecordCreate,
-  type AuditKind,
-  type MedicationAlert,
-  type Pregnancy,
-  type PrescriptionCreate,
-  type Role,
+import type {
+  MedicalRecordCreate,
+  AuditKind,
+  MedicationAlert,
+  Pregnancy,
+  PrescriptionCreate,
+  Role,
 } from '@careloop/shared-contracts';
+import { PAGE_SIZE } from '@careloop/shared-contracts/routes';
 import { call } from './client';
 
 const FIRST_PAGE = { page: 1, limit: PAGE_SIZE };
@@ -24,7 +22,7 @@ export const useMedicalRecords = (patientId?: string) =>
   useQuery({
     // A doctor may narrow the list to one assigned patient (?patientId=…).
     queryKey: patientId ? [...recordsKey, 'page', 1, patientId] : [...recordsKey, 'page', 1],
-    queryFn: () => call(ENDPOINTS.listMedicalRecords, { query: patientId ? { ...FIRST_PAGE, patientId } : FIRST_PAGE }),
+    queryFn: () => call('listMedicalRecords', { query: patientId ? { ...FIRST_PAGE, patientId } : FIRST_PAGE }),
   });
 
 /**
@@ -34,30 +32,30 @@ export const useMedicalRecords = (patientId?: string) =>
 export const useVitalSignTrend = (patientId?: string) =>
   useQuery({
     queryKey: [...recordsKey, 'vital-signs', patientId ?? 'own'],
-    queryFn: () => call(ENDPOINTS.vitalSignTrend, { query: patientId ? { patientId } : {} }),
+    queryFn: () => call('vitalSignTrend', { query: patientId ? { patientId } : {} }),
   });
 
 /** GET /doctor/worklist: the doctor's assigned patients, most at risk first (latest NEWS2, its change). */
 export const useWorklist = () =>
   useQuery({
     queryKey: worklistKey,
-    queryFn: () => call(ENDPOINTS.doctorWorklist),
+    queryFn: () => call('doctorWorklist'),
   });
 
 export const useMedicalRecord = (id: string) =>
   useQuery({
     queryKey: [...recordsKey, id],
-    queryFn: () => call(ENDPOINTS.getMedicalRecord, { params: { id } }),
+    queryFn: () => call('getMedicalRecord', { params: { id } }),
   });
 
 export const createMedicalRecord = (patientId: string, body: MedicalRecordCreate) =>
-  call(ENDPOINTS.createMedicalRecord, { params: { patientId }, body });
+  call('createMedicalRecord', { params: { patientId }, body });
 
 /** POST /medicalhistory/summary/{id}: the decision-support summary, stored on the record. */
 export function useGenerateSummary() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => call(ENDPOINTS.summarizeMedicalRecord, { params: { id }, body: {} }),
+    mutationFn: (id: string) => call('summarizeMedicalRecord', { params: { id }, body: {} }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: recordsKey }),
   });
 }
@@ -65,7 +63,7 @@ export function useGenerateSummary() {
 export const usePrescriptions = () =>
   useQuery({
     queryKey: [...prescriptionsKey, 'page', 1],
-    queryFn: () => call(ENDPOINTS.listPrescriptions, { query: FIRST_PAGE }),
+    queryFn: () => call('listPrescriptions', { query: FIRST_PAGE }),
   });
 
 /**
@@ -76,7 +74,7 @@ export function useStopPrescription() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, reason }: { id: string; reason: string }) =>
-      call(ENDPOINTS.stopPrescription, { params: { id }, body: { reason } }),
+      call('stopPrescription', { params: { id }, body: { reason } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: prescriptionsKey });
       await queryClient.invalidateQueries({ queryKey: recordsKey });
@@ -86,7 +84,7 @@ export function useStopPrescription() {
 
 /** POST /prescription/{id}, id being the patient's. */
 export const createPrescription = (patientId: string, body: PrescriptionCreate) =>
-  call(ENDPOINTS.createPrescription, { params: { id: patientId }, body });
+  call('createPrescription', { params: { id: patientId }, body });
 
 /**
  * A create refused for a stop alert without an override reason (409): the alerts it found, for the
@@ -98,13 +96,15 @@ export async function overrideRequiredAlerts(err: unknown): Promise<MedicationAl
     .clone()
     .json()
     .catch(() => null);
+  // checked, not trusted (the alerts a doctor must see); the schema loads only for this answer
+  const { OverrideRequired } = await import('@careloop/shared-contracts');
   const parsed = OverrideRequired.safeParse(body);
   return parsed.success ? parsed.data.alerts : undefined;
 }
 
 /** The alerts a prescribing form shows before Finish: this drug against the patient's allergies and active medications. */
 export const fetchDrugAlerts = (patientId: string, drug: string, typedAllergies: string[] = []) =>
-  call(ENDPOINTS.drugAlerts, {
+  call('drugAlerts', {
     params: { patientId },
     query: typedAllergies.length ? { drug, allergies: typedAllergies.join(',') } : { drug },
   });
@@ -119,7 +119,7 @@ export const useAccessHistory = (page = 1, role: Role = 'patient', kind?: AuditK
     // the last page stays on screen (marked busy) while another page or filter loads: nothing jumps
     placeholderData: keepPreviousData,
     queryFn: () =>
-      call(role === 'patient' ? ENDPOINTS.accessHistory : ENDPOINTS.doctorAccessHistory, {
+      call(role === 'patient' ? 'accessHistory' : 'doctorAccessHistory', {
         query: { page, limit: 20, ...(kind ? { kind } : {}) },
       }),
   });
@@ -128,7 +128,7 @@ export const useAccessHistory = (page = 1, role: Role = 'patient', kind?: AuditK
 export const usePregnancy = (patientId: string | undefined) =>
   useQuery({
     queryKey: [...recordsKey, 'pregnancy', patientId],
-    queryFn: () => call(ENDPOINTS.getPregnancy, { params: { patientId: patientId! } }),
+    queryFn: () => call('getPregnancy', { params: { patientId: patientId! } }),
     enabled: !!patientId,
   });
 
@@ -136,7 +136,7 @@ export const usePregnancy = (patientId: string | undefined) =>
 export function useSetPregnancy(patientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: Pregnancy) => call(ENDPOINTS.setPregnancy, { params: { patientId }, body }),
+    mutationFn: (body: Pregnancy) => call('setPregnancy', { params: { patientId }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: recordsKey }),
   });
 }
@@ -145,6 +145,6 @@ export function useSetPregnancy(patientId: string) {
 export const useClinic = () =>
   useQuery({
     queryKey: ['clinic'],
-    queryFn: () => call(ENDPOINTS.clinic),
+    queryFn: () => call('clinic'),
     staleTime: Infinity,
   });

@@ -1,15 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ENDPOINTS, type ReminderCreate } from '@careloop/shared-contracts';
+import type { ReminderCreate } from '@careloop/shared-contracts';
 import { call } from './client';
 
 const remindersKey = ['reminders'] as const;
 
-export const useReminders = () => useQuery({ queryKey: remindersKey, queryFn: () => call(ENDPOINTS.listReminders) });
+export const useReminders = () => useQuery({ queryKey: remindersKey, queryFn: () => call('listReminders') });
 
 export function useScheduleReminder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ReminderCreate) => call(ENDPOINTS.scheduleReminder, { body }),
+    mutationFn: (body: ReminderCreate) => call('scheduleReminder', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: remindersKey }),
   });
 }
@@ -17,7 +17,7 @@ export function useScheduleReminder() {
 export function useCancelReminder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => call(ENDPOINTS.cancelReminder, { params: { id } }),
+    mutationFn: (id: string) => call('cancelReminder', { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: remindersKey }),
   });
 }

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist, type PersistStorage } from 'zustand/middleware';
-import { isRole, type Role } from '@careloop/shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
+import { isRole } from '@careloop/shared-contracts/routes';
 
 export const TOKEN_KEY = 'token';
 export const ROLE_KEY = 'role';

@@ -1,4 +1,5 @@
-import { isRole, type Role } from '@careloop/shared-contracts';
+import type { Role } from '@careloop/shared-contracts';
+import { isRole } from '@careloop/shared-contracts/routes';
 
 /*
  * Why the app signed someone out on its own, for the sign-in page it sends them to: the browser's

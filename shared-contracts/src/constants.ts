@@ -15,6 +15,7 @@ export const GENDERS = ['Male', 'Female', 'Other', 'Prefer not to say'] as const
 export const MARITAL_STATUSES = ['Unmarried', 'Married'] as const;
 export const MODES_OF_ADMISSION = ['Emergency', 'Outpatient'] as const;
 export const PDF_MIME = 'application/pdf';
+export const FHIR_MIME = 'application/fhir+json';
 export const REQUEST_ACTIONS = ['accept', 'reject'] as const;
 export const REMINDER_STATUSES = ['scheduled', 'completed', 'cancelled'] as const;
 /**

@@ -27,3 +27,6 @@ export const MFA_REQUIRED = 'Two-factor authentication is required: set it up to
  * so they are told why rather than "not found" (a doctor who never had the patient gets 404).
  */
 export const YOUR_ACCESS_ENDED = "You no longer have access to this patient's records";
+
+/** 401 when the token names a session that ran out (idle or absolute limit): the web app says so on its sign-in page. */
+export const SESSION_EXPIRED = 'Session expired';

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { EntityId } from './common';
 
-/** 401 when the token names a session that ran out (idle or absolute limit): the web app says so on its sign-in page. */
-export const SESSION_EXPIRED = 'Session expired';
-
 /** One live session of the caller, as the sessions page lists it. */
 export const SessionInfo = z.object({
   id: EntityId,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from '@careloop/shared-router';
-import { ENDPOINTS, googleSignInErrorText, LoginBody, VerifyLoginCodeBody, type Role } from '@careloop/shared-contracts';
+import { googleSignInErrorText, LoginBody, VerifyLoginCodeBody, type Role } from '@careloop/shared-contracts';
 import {
   clearIdleSignOutNotice,
   dashboardPath,
@@ -146,7 +146,7 @@ export function Login({ role }: { role: Role }) {
               No account yet? <Link to={`/${role}/signup`}>Sign up</Link>
             </p>
             {role === 'patient' && (
-              <ButtonAnchor href={endpointUrl(ENDPOINTS.patientGoogleSignIn)} $variant="secondary">
+              <ButtonAnchor href={endpointUrl('patientGoogleSignIn')} $variant="secondary">
                 Continue with Google
               </ButtonAnchor>
             )}

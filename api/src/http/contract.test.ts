@@ -2,6 +2,7 @@ jest.mock('fastify', () => jest.requireActual('../quality/route-spy').spyingFast
 
 import type { FastifyInstance } from 'fastify';
 import { ENDPOINTS, routePattern, type Endpoint } from '@careloop/shared-contracts';
+import { ENDPOINT_ROUTES } from '@careloop/shared-contracts/routes';
 import { seenRoutes } from '../quality/route-spy';
 import { createTestApp, createTestDb, type TestApp, type TestDb } from '../test/helpers';
 
@@ -102,5 +103,19 @@ describe('endpoint contract', () => {
     // /patient/audit is patient-only in the contract: no token → 401, before any input is read.
     const res = await app.inject({ method: 'GET', url: '/patient/audit?page=oops' });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+/** What shared-auth calls the api by (shared-contracts/routes) is ENDPOINTS' own method and path. */
+describe('ENDPOINT_ROUTES', () => {
+  it('is generated from ENDPOINTS and up to date (else: npm run generate:routes)', () => {
+    const derived = Object.fromEntries(
+      Object.entries(ENDPOINTS as Record<string, Endpoint>).map(([name, e]) => [
+        name,
+        { method: e.method, path: e.path, status: e.status, json: e.response !== null && e.status !== 204 },
+      ]),
+    );
+    expect(ENDPOINT_ROUTES).toEqual(derived);
+    expect(Object.keys(ENDPOINT_ROUTES)).toEqual(Object.keys(ENDPOINTS));
   });
 });

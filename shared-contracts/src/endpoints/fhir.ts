@@ -8,7 +8,6 @@ import { endpoint } from '../endpoint';
  */
 
 export const FHIR_BASE = '/fhir/R4';
-export const FHIR_MIME = 'application/fhir+json';
 
 /** The resource types served (read by id and search). */
 export const FHIR_TYPES = [
