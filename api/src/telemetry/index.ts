@@ -20,11 +20,17 @@ let stop: (() => Promise<void>) | undefined;
  */
 export function startTelemetry(env: NodeJS.ProcessEnv): boolean {
   if (stop || !tracingWanted(env)) return false;
-  // Required here, synchronously, and only when on: an `import` would load the SDK always.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { startTracing } = require('./sdk') as typeof import('./sdk');
-  stop = startTracing(env);
-  return true;
+  try {
+    // Required here, synchronously, and only when on: an `import` would load the SDK always.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startTracing } = require('./sdk') as typeof import('./sdk');
+    stop = startTracing(env);
+    return true;
+  } catch (err) {
+    // Traces are an aid: a setting the api cannot follow costs them, never the api itself.
+    console.error(`CareLoop api runs without traces: ${(err as Error).message}`);
+    return false;
+  }
 }
 
 /** Sends the spans still buffered and stops tracing (nothing when it is off). */

@@ -3,8 +3,9 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { redactUrl } from '../http/redact-url';
 
 /**
- * The span attributes the api exports (docs/scale-out.md "Traces" lists them): an allow-list, so an
- * attribute a new instrumentation version adds is dropped until someone puts it here. None holds a
+ * The span attributes the api exports (docs/scale-out.md "Traces" lists them), in the stable semantic
+ * conventions the pinned instrumentations write: an allow-list, so an attribute a new version adds
+ * is dropped until someone puts it here. None holds a
  * name, an e-mail, free text, a query value, a SQL parameter, a header or a client's address.
  */
 export const KEPT_ATTRIBUTES: ReadonlySet<string> = new Set([
@@ -28,21 +29,14 @@ export const KEPT_ATTRIBUTES: ReadonlySet<string> = new Set([
   'hook.name',
   'hook.callback.name',
   // pg: the statement with its $1 placeholders, never their values (enhancedDatabaseReporting off).
-  'db.system',
   'db.system.name',
-  'db.name',
   'db.namespace',
-  'db.user',
   'db.operation.name',
-  'db.statement',
   'db.query.text',
-  'db.connection_string',
   'db.client.connection.pool.name',
   'db.client.connection.state',
   'db.postgresql.idle.timeout.millis',
   'db.postgresql.max.client',
-  'net.peer.name',
-  'net.peer.port',
 ]);
 
 /** URL attributes, passed through redactUrl as the logs are: no link token, no query value but paging. */

@@ -9,7 +9,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { outboxDir } from '../adapters/mail';
 import { recordBody } from '../test/clinical';
 import { createTestDb, parseEml, PASSWORD, signupExtras, uniqueEmail, type TestDb } from '../test/helpers';
-import { tracingWanted } from '.';
+import { startTelemetry, tracingWanted } from '.';
 import { KEPT_ATTRIBUTES } from './kept-attributes';
 
 /*
@@ -35,6 +35,17 @@ describe('tracingWanted: the one rule', () => {
     expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'TRUE' })).toBe(false);
     expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'false' })).toBe(true);
     expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+  });
+
+  it('a protocol the api cannot follow (gRPC): it runs without traces and says why', () => {
+    const said = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' };
+      expect(startTelemetry(env)).toBe(false);
+      expect(said).toHaveBeenCalledWith(expect.stringMatching(/runs without traces: .*grpc is not supported/));
+    } finally {
+      said.mockRestore();
+    }
   });
 });
 
