@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { redactUrl } from './app';
+import { redactUrl } from './http/redact-url';
 import { BACKENDS, createTestApp, createTestDb, signup, type TestApp, type TestDb } from './test/helpers';
 
 describe.each(BACKENDS)('app on %s', (backend) => {

@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS } from '@careloop/shared-contracts';
 import type { AppDeps } from './deps';
+import { redactUrl } from './http/redact-url';
 import { requestIdOf } from './http/request-id';
 import { contractTransform } from './http/openapi';
 import { fallbackStore, RedisHealth, withTimeout } from './http/rate-limit-store';
@@ -287,33 +288,6 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
   await app.register(pregnancyRoutes(deps));
 
   return app;
-}
-
-/** Hides secrets in a request URL: the token of a reset or verification link, and credential-like query values (file URL signatures too). */
-/**
- * Query values a log line may keep: paging and similar, never data. Any other value is redacted,
- * so a parameter added later (a file's name, a search by name or e-mail) cannot put patient
- * information or a credential into the logs.
- */
-const LOGGED_QUERY_VALUES = new Set(['page', 'limit', '_count', '_offset', 'expires', 'fileType', 'iss', '_format']);
-
-export function redactUrl(url: string): string {
-  const [pathPart, query] = url.split('?', 2);
-  const safePath = pathPart
-    .replace(/(\/reset-password\/[^/]*\/)[^/?]+/, '$1[redacted]')
-    // An e-mail verification link (not the fixed /resend).
-    .replace(/(\/verify-email\/)(?!resend$)[^/?]+/, '$1[redacted]');
-  if (query === undefined) return safePath;
-  const safeQuery = query
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=');
-      if (eq < 0) return pair.slice(0, 64);
-      const key = pair.slice(0, eq);
-      return LOGGED_QUERY_VALUES.has(key) ? pair : `${key.slice(0, 64)}=[redacted]`;
-    })
-    .join('&');
-  return `${safePath}?${safeQuery}`;
 }
 
 /**

@@ -1,3 +1,6 @@
+// First: traces, when OTEL_* asks for them, patch fastify, pg and undici as they load (telemetry/index.ts).
+import './telemetry/register';
+import { stopTelemetry } from './telemetry';
 import { buildApp } from './app';
 import { systemClock } from './adapters/clock';
 import { openDatabase, type DbAdapter } from './adapters/db';
@@ -127,6 +130,7 @@ async function main(): Promise<void> {
       mailer.close();
       await snapshots?.close();
       await database.close(); // PGlite must be closed cleanly or its files may need recovery
+      await stopTelemetry(); // the spans still buffered are sent
     }
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
