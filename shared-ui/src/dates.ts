@@ -28,7 +28,9 @@ export function ClinicTimeZoneNote() {
   return createElement('p', { style: { margin: '0 0 0.5rem', fontSize: '0.85rem', color: '#52606d' } }, timeZoneNote(timeZone));
 }
 
-const RELATIVE = new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' });
+// Made on first use: building an Intl formatter loads locale data, a cost no page should pay on import.
+let relative: Intl.RelativeTimeFormat | undefined;
+const relativeFormat = () => (relative ??= new Intl.RelativeTimeFormat('en-GB', { numeric: 'auto' }));
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['day', 86_400_000],
   ['hour', 3_600_000],
@@ -38,6 +40,6 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 /** "2 hours ago", "yesterday", "just now": how long ago a moment was, for what the person left unfinished. */
 export function timeAgo(at: string | number | Date, now: number = Date.now()): string {
   const elapsed = now - new Date(at).getTime();
-  for (const [unit, ms] of UNITS) if (elapsed >= ms) return RELATIVE.format(-Math.floor(elapsed / ms), unit);
+  for (const [unit, ms] of UNITS) if (elapsed >= ms) return relativeFormat().format(-Math.floor(elapsed / ms), unit);
   return 'just now';
 }

@@ -19,4 +19,5 @@ async function boot() {
   await nextTask();
   await import('./bootstrap');
 }
-void boot();
+// its own task too: the entry chunk's evaluation and the federation's start-up do not add up
+setTimeout(() => void boot(), 0);

@@ -1,4 +1,5 @@
-import { useDoctorProfile } from '@careloop/shared-auth';
+import { lazy, Suspense } from 'react';
+import { useDoctorProfile, useDrafts } from '@careloop/shared-auth';
 import { registrationName } from '@careloop/shared-contracts';
 import {
   Banner,
@@ -13,12 +14,17 @@ import {
   TwoFactorCard,
   SavedNotice,
 } from '@careloop/shared-ui';
-import { UnfinishedDrafts } from './UnfinishedDrafts';
 import { Worklist } from './Worklist';
 import { awaitingVerification } from './registration';
 
+// Names the step a record draft was left at, from the contract's record form: loaded only when there are drafts.
+const UnfinishedDrafts = lazy(() => import('./UnfinishedDrafts').then((m) => ({ default: m.UnfinishedDrafts })));
+/** Still loading: the app keeps its prerendered first screen meanwhile, so nothing moves in view (shell/src/prerendered.ts). */
+const Loading = () => <div aria-busy="true" />;
+
 export default function Dashboard() {
   const { data } = useDoctorProfile();
+  const drafts = useDrafts();
   const doctor = data?.doctor;
   const awaiting = awaitingVerification(doctor);
   return (
@@ -28,7 +34,13 @@ export default function Dashboard() {
       <VerifyEmailBanner role="doctor" />
       {awaiting && <Banner tone="info">{awaiting}</Banner>}
       {/* after sign-in, what the doctor left unsent: any sign-out, tab or device */}
-      <UnfinishedDrafts />
+      {drafts.isPending ? (
+        <Loading />
+      ) : drafts.data?.length ? (
+        <Suspense fallback={<Loading />}>
+          <UnfinishedDrafts />
+        </Suspense>
+      ) : null}
       <Grid>
         {/* the doctor's first question: who needs me most (full width) */}
         <Worklist />
