@@ -27,9 +27,9 @@ import {
   useSubstanceSuggestions,
   useUpdateAllergy,
 } from '@careloop/shared-auth';
-import { Banner, Button, Card, EmptyState, Row, SubmitButton } from './components';
+import { Banner, Button, Card, EmptyState, Row } from './components';
 import { useClinicTime } from './dates';
-import { FormSelectField, FormTextAreaField, FormTextField, TextField } from './fields';
+import { FormSelectField, FormTextAreaField, FormTextField, SubmitButton, TextField } from './fields';
 import { emptyAsUnset, useSchemaForm } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
 import { theme } from './theme';

@@ -4,7 +4,8 @@ import type { UseFormReturn } from 'react-hook-form';
 import { useNavigate } from '@careloop/shared-router';
 import { DoctorCompleteProfile, type Gender, type PatientCompleteProfile, type Role } from '@careloop/shared-contracts';
 import { completeProfile, profileKey, roleTitle, serverError, useSession } from '@careloop/shared-auth';
-import { Banner, Heading, Narrow, Page, SubmitButton } from './components';
+import { Banner, Heading, Narrow, Page } from './components';
+import { SubmitButton } from './fields';
 import { fieldErrorsFrom, fieldNamesOf, listFromText } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
 

@@ -13,8 +13,8 @@ import {
   useRevokeAssignment,
   type RequestDirection,
 } from '@careloop/shared-auth';
-import { Banner, Button, Card, EmptyState, Heading, Row, SubmitButton } from './components';
-import { FormTextField } from './fields';
+import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
+import { FormTextField, SubmitButton } from './fields';
 import { PatientIdentity, patientIdentityText, type PatientIdentityFacts } from './PatientIdentity';
 import { useSchemaForm } from './formSchemas';
 import { SchemaForm } from './SchemaForm';

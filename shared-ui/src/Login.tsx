@@ -13,8 +13,8 @@ import {
   useSession,
   verifyLoginCode,
 } from '@careloop/shared-auth';
-import { Banner, ButtonAnchor, Heading, Narrow, Page, Row, SubmitButton, TextButton } from './components';
-import { FormTextField } from './fields';
+import { Banner, ButtonAnchor, Heading, Narrow, Page, Row, TextButton } from './components';
+import { FormTextField, SubmitButton } from './fields';
 import { SchemaForm } from './SchemaForm';
 import { useSchemaForm } from './formSchemas';
 import { SessionHandoff } from './SessionHandoff';

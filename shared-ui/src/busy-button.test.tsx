@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { z } from 'zod';
-import { Button, SubmitButton } from './components';
+import { Button } from './components';
+import { SubmitButton } from './fields';
 import { SchemaForm } from './SchemaForm';
 import { useSchemaForm } from './formSchemas';
 

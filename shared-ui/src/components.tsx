@@ -1,5 +1,4 @@
 import type { ComponentProps, ReactNode } from 'react';
-import { useFormState } from 'react-hook-form';
 import { Link } from '@careloop/shared-router';
 import styled, { css, keyframes } from 'styled-components';
 import { theme } from './theme';
@@ -68,11 +67,6 @@ export function Button({ busy = false, disabled, children, ...rest }: ComponentP
   );
 }
 
-/** A form's submit button: busy while the form's onSubmit runs (from the FormProvider around it). */
-export function SubmitButton(props: Omit<ComponentProps<typeof Button>, 'type' | 'busy'>) {
-  const { isSubmitting } = useFormState();
-  return <Button {...props} type="submit" busy={isSubmitting} />;
-}
 export const ButtonLink = styled(Link)<{ $variant?: 'primary' | 'secondary' | 'danger' }>`
   ${buttonLook}
 `;

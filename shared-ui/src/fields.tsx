@@ -1,6 +1,7 @@
-import { useId, type InputHTMLAttributes } from 'react';
-import { get, useFormContext, useWatch, type FieldError as FormError } from 'react-hook-form';
+import { useId, type ComponentProps, type InputHTMLAttributes } from 'react';
+import { get, useFormContext, useFormState, useWatch, type FieldError as FormError } from 'react-hook-form';
 import styled from 'styled-components';
+import { Button } from './components';
 import { theme } from './theme';
 
 const Label = styled.label`
@@ -253,4 +254,10 @@ export function FormSelectField({
       <FieldError id={errorId} message={message} alert={alertOnError} />
     </>
   );
+}
+
+/** A form's submit button (here, with the form's fields: a page without a form never loads react-hook-form): busy while the form's onSubmit runs (from the FormProvider around it). */
+export function SubmitButton(props: Omit<ComponentProps<typeof Button>, 'type' | 'busy'>) {
+  const { isSubmitting } = useFormState();
+  return <Button {...props} type="submit" busy={isSubmitting} />;
 }
