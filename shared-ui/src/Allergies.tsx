@@ -29,7 +29,8 @@ import {
 } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Row } from './components';
 import { useClinicTime } from './dates';
-import { FormSelectField, FormTextAreaField, FormTextField, SubmitButton, TextField } from './fields';
+import { FormSelectField, FormTextAreaField, FormTextField, SubmitButton } from './fields';
+import { TextField } from './inputs';
 import { emptyAsUnset, useSchemaForm } from './formSchemas';
 import { SchemaForm } from './SchemaForm';
 import { theme } from './theme';

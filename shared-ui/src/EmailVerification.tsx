@@ -16,7 +16,7 @@ import {
   verifyEmail,
 } from '@careloop/shared-auth';
 import { Banner, Button, Card, Heading, Narrow, Page } from './components';
-import { TextField } from './fields';
+import { TextField } from './inputs';
 import { theme } from './theme';
 
 type Outcome = { tone: 'success' | 'error'; text: string };

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import styled from 'styled-components';
 import { ALERT_SEVERITIES, type MedicationAlert } from '@careloop/shared-contracts';
-import { TextField } from './fields';
+import { TextField } from './inputs';
 import { theme } from './theme';
 
 type Severity = MedicationAlert['severity'];

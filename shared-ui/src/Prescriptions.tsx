@@ -4,7 +4,7 @@ import type { Prescription, Role } from '@careloop/shared-contracts';
 import { serverError, usePrescriptions, useStopPrescription } from '@careloop/shared-auth';
 import { Banner, Button, Card, EmptyState, Heading, Row } from './components';
 import { formatDate, useClinicTime } from './dates';
-import { TextField } from './fields';
+import { TextField } from './inputs';
 import { MedicationAlertList, NotChecked } from './MedicationAlerts';
 import { ListDetail, PickList } from './ListDetail';
 import { AssignedPatientIdentity } from './PatientIdentity';

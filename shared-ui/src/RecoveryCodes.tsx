@@ -4,7 +4,7 @@ import styled from 'styled-components';
 import type { Role } from '@careloop/shared-contracts';
 import { fetchRecoveryCodesStatus, regenerateRecoveryCodes, serverError } from '@careloop/shared-auth';
 import { Banner, Button, ButtonLink, Row } from './components';
-import { TextField } from './fields';
+import { TextField } from './inputs';
 import { theme } from './theme';
 
 const CodeList = styled.ol`

@@ -20,7 +20,7 @@ import {
 import { useNavigate } from '@careloop/shared-router';
 import { Banner, Button, Card, Heading, Row } from './components';
 import { NewRecoveryCodes, RecoveryCodesPanel, recoveryCodesKey } from './RecoveryCodes';
-import { TextField } from './fields';
+import { TextField } from './inputs';
 import { theme } from './theme';
 
 const Switch = styled.label`

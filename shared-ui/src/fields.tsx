@@ -2,80 +2,8 @@ import { useId, type ComponentProps, type InputHTMLAttributes } from 'react';
 import { get, useFormContext, useFormState, useWatch, type FieldError as FormError } from 'react-hook-form';
 import styled from 'styled-components';
 import { Button } from './components';
+import { Area, Input, Label, Select } from './inputs';
 import { theme } from './theme';
-
-const Label = styled.label`
-  display: block;
-  margin-bottom: 0.9rem;
-  font-weight: 600;
-  font-size: 0.95rem;
-`;
-
-const inputLook = `
-  display: block;
-  width: 100%;
-  margin-top: 0.3rem;
-  padding: 0.55rem 0.7rem;
-  border: 1px solid ${theme.color.border};
-  border-radius: 8px;
-  font: inherit;
-  font-weight: 400;
-  background: #fff;
-`;
-const Input = styled.input`
-  ${inputLook}
-`;
-const Select = styled.select`
-  ${inputLook}
-`;
-const Area = styled.textarea`
-  ${inputLook} min-height: 5rem;
-  resize: vertical;
-`;
-
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'>;
-
-export function TextField({
-  label,
-  value,
-  onChange,
-  ...rest
-}: InputProps & { label: string; value: string | number; onChange(value: string): void }) {
-  const id = useId();
-  return (
-    <Label htmlFor={id}>
-      {label}
-      <Input id={id} value={value} onChange={(e) => onChange(e.target.value)} {...rest} />
-    </Label>
-  );
-}
-
-/** A plain controlled select for a view filter (not a form): each option's value is an id, its label what a person reads. */
-export function PickerField({
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  label: string;
-  value: string;
-  options: readonly { value: string; label: string }[];
-  onChange(value: string): void;
-}) {
-  const id = useId();
-  return (
-    <Label htmlFor={id}>
-      {label}
-      <Select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </Select>
-    </Label>
-  );
-}
 
 const ErrorText = styled.small`
   display: block;

@@ -1,6 +1,7 @@
 export * from './theme';
 export * from './components';
 export * from './fields';
+export { PickerField, TextField } from './inputs';
 export * from './MultiStepForm';
 export * from './StandaloneHost';
 export * from './RemoteRoutes';
@@ -16,6 +17,7 @@ export * from './TwoFactorSettings';
 export * from './RecoveryCodes';
 export * from './CompleteProfileForm';
 export * from './Connections';
+export * from './AssignedPeople';
 export * from './SummaryText';
 export * from './Records';
 export * from './AssessmentBanner';

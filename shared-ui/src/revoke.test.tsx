@@ -3,7 +3,7 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import type { Role } from '@careloop/shared-contracts';
 import { configureApi, createQueryClient, profileKey, useSession } from '@careloop/shared-auth';
 import { startFakeApi } from '../../test-support/fake-api';
-import { AssignedPeople } from './Connections';
+import { AssignedPeople } from './AssignedPeople';
 
 const DOCTOR = { id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44', name: 'Dr. Lee' };
 const PATIENT = { id: '6b2d2f5f-9b5c-4a1f-8b4a-3a2a6f2d1b55', name: 'Asha Rao' };
