@@ -54,6 +54,25 @@ export default tseslint.config(
     },
   },
   {
+    // shared-ui is built into each app (docs/federation.md): a context made there is one per app, so
+    // the shell's provider would never reach a remote's view. Cross-app contexts live in shared-auth.
+    files: ['shared-ui/src/**/*.ts', 'shared-ui/src/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+          message: 'No HTML from data: render React elements instead of dangerouslySetInnerHTML.',
+        },
+        {
+          selector: "CallExpression[callee.name='createContext'], CallExpression[callee.property.name='createContext']",
+          message: 'No React context in shared-ui: each app has its own copy. A context crossing apps belongs in shared-auth.',
+        },
+      ],
+    },
+  },
+  {
     // CommonJS config files (jest configs, transforms).
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },

@@ -15,6 +15,12 @@ test('HTML from data is refused in a view', async () => {
   assert.deepEqual(await rulesHit(code, 'shared-ui/src/Lint.tsx'), ['no-restricted-syntax']);
 });
 
+test('a React context in shared-ui is refused: each app has its own copy of it', async () => {
+  const code = "import { createContext } from 'react';\nexport const C = createContext(null);\n";
+  assert.deepEqual(await rulesHit(code, 'shared-ui/src/Lint.tsx'), ['no-restricted-syntax']);
+  assert.deepEqual(await rulesHit(code, 'shared-auth/src/Lint.tsx'), []);
+});
+
 test('hooks: called conditionally, or with a missing dependency', async () => {
   const code = [
     "import { useEffect, useState } from 'react';",

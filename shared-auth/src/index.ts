@@ -32,3 +32,4 @@ export * from './sessions';
 export * from './signed-out';
 export * from './health-record';
 export * from './notifications';
+export * from './page-title';
