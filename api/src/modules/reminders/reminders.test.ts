@@ -659,7 +659,8 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       let sweeps = 0;
       runner = await start(() => (sweeps += 1));
       await waitFor('the e-mail of a reminder due now', async () => (await mailsAbout(subject)).length > 0, 20_000);
-      expect(sweeps).toBeGreaterThan(0);
+      // The sweep that sent it reports only once it has recorded the delivery, after the e-mail.
+      await waitFor('the sweep that sent it to finish', async () => sweeps > 0);
       const [job] = await selectRows<{ state: string }>(db(), sql`select state from pgboss.job where id = ${future}::uuid`);
       expect(job.state).toBe('cancelled');
     });
