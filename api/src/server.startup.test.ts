@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from './adapters/db';
+import { startSourceServer } from './test/source-server';
 
 /*
  * The real start-up (server.ts, through ts-node) on a DATA_DIR an older version left open to
  * everyone: every path under it is owner-only afterwards, and what the api writes while running
  * (PGlite's files, the key files, the lock) is too.
  */
-const API_DIR = path.resolve(__dirname, '..');
-const SERVER = path.resolve(__dirname, 'server.ts');
 const PORT = 47600 + (process.pid % 300);
 
 function modes(dir: string): Array<[string, string]> {
@@ -27,38 +25,8 @@ const notOwnerOnly = (dir: string) =>
   modes(dir).filter(([p, mode]) => mode !== (fs.lstatSync(path.join(dir, p)).isDirectory() ? '700' : '600'));
 
 async function runServerUntilListening(dataDir: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register', SERVER], {
-    cwd: API_DIR,
-    env: {
-      ...process.env,
-      TS_NODE_TRANSPILE_ONLY: 'true',
-      TS_NODE_PROJECT: path.join(API_DIR, 'tsconfig.json'),
-      TS_NODE_COMPILER_OPTIONS: JSON.stringify({ module: 'CommonJS', moduleResolution: 'Node10' }),
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ENCRYPTION_KEY: '',
-      FILES_SIGNING_KEY: '',
-      LOG_LEVEL: 'silent',
-      PASSWORD_HASH_COST: '10',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      if (stdout.includes('CareLoop api listening')) resolve();
-    });
-    void exited.then((code) => reject(new Error(`the api exited (${code}) before listening: ${stderr}`)));
-  });
-  child.kill('SIGTERM');
-  return { stdout, stderr, code: await exited };
+  const server = await startSourceServer({ port: PORT, env: { DATA_DIR: dataDir } });
+  return { stdout: server.stdout(), stderr: server.stderr(), code: await server.stop() };
 }
 
 describe('api start-up: DATA_DIR owner-only', () => {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -8,6 +7,7 @@ import path from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import { outboxDir } from '../adapters/mail';
 import { recordBody } from '../test/clinical';
+import { startSourceServer } from '../test/source-server';
 import { createTestDb, parseEml, PASSWORD, signupExtras, uniqueEmail, type TestDb } from '../test/helpers';
 import { startTelemetry, tracingWanted } from '.';
 import { KEPT_ATTRIBUTES } from './kept-attributes';
@@ -19,8 +19,6 @@ import { KEPT_ATTRIBUTES } from './kept-attributes';
  * receiver, has the request's server span with the route and the request id, the database spans
  * under it, and none of the accounts' or the record's data.
  */
-const API_DIR = path.resolve(__dirname, '../..');
-const SERVER = path.resolve(__dirname, '../server.ts');
 const PROBE = path.resolve(__dirname, '../test/opentelemetry-probe.ts');
 const PORT = 5600 + (process.pid % 100);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -54,52 +52,8 @@ function envWithoutOtel(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')));
 }
 
-interface Child {
-  exited: Promise<number | null>;
-  stderr: () => string;
-  stop(): Promise<number | null>;
-}
-
-async function startApi(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register', '-r', PROBE, SERVER], {
-    cwd: API_DIR,
-    env: {
-      ...envWithoutOtel(),
-      TS_NODE_TRANSPILE_ONLY: 'true',
-      TS_NODE_PROJECT: path.join(API_DIR, 'tsconfig.json'),
-      TS_NODE_COMPILER_OPTIONS: JSON.stringify({ module: 'CommonJS', moduleResolution: 'Node10' }),
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATABASE_URL: '',
-      ENCRYPTION_KEY: '',
-      FILES_SIGNING_KEY: '',
-      LOG_LEVEL: 'silent',
-      PASSWORD_HASH_COST: '10',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      stdout += d;
-      if (stdout.includes('CareLoop api listening')) resolve();
-    });
-    void exited.then((code) => reject(new Error(`the api exited (${code}) before listening: ${stderr}`)));
-  });
-  return {
-    exited,
-    stderr: () => stderr,
-    stop: () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
+const startApi = (env: Record<string, string>) =>
+  startSourceServer({ port: PORT, env, baseEnv: envWithoutOtel(), preload: [PROBE] });
 
 /** The @opentelemetry/* and @fastify/otel packages the exited child had loaded (test/opentelemetry-probe.ts). */
 function packagesLoaded(stderr: string): string[] {
