@@ -1,5 +1,5 @@
 /**
- * Dependency rules, checked by `npm run lint:deps` (dependency-cruiser 17).
+ * Dependency rules, checked by `npm run lint:deps` (dependency-cruiser 17, runs on Node 20).
  * Type-only imports count (tsPreCompilationDeps: true): they vanish at compile time, but a layer
  * that names another's types depends on it all the same.
  */

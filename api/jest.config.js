@@ -7,7 +7,7 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.test.ts'],
   transform: {
     '[\\\\/]@electric-sql[\\\\/]pglite[\\\\/]dist[\\\\/].+\\.cjs$': '<rootDir>/jest.pglite-transform.js',
-    // TypeScript, and the ESM-only packages below (Node 22.12+ require()s them, Jest cannot).
+    // TypeScript, and the ESM-only packages below (node 20.19+ require()s them, Jest cannot).
     '^.+\\.[jt]sx?$': ['ts-jest', { tsconfig: '<rootDir>/../tsconfig.jest.json' }],
   },
   // Transformed: PGlite (see jest.pglite-transform.js) and the ESM-only content-disposition

@@ -5,7 +5,7 @@ import { SOURCE_CONDITION, sourceRules } from '../webpack.common';
 /** prerender/pages.tsx as a CommonJS module for Node (scripts/prerender.mjs runs it once per build). */
 export default (): Configuration => ({
   mode: 'production',
-  target: 'node22',
+  target: 'node20',
   entry: path.join(__dirname, 'prerender', 'pages.tsx'),
   output: {
     path: path.join(__dirname, 'prerender-dist'),
