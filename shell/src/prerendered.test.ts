@@ -1,4 +1,4 @@
-import { LOADING_GRACE_MS, takeOverPrerendered } from './prerendered';
+import { takeOverPrerendered } from './prerendered';
 
 /** A prerendered page's body: the static first screen shown, the app's root hidden. */
 function landingPage() {
@@ -34,41 +34,6 @@ test('an error panel or the start-up alert also ends it: a failure is never hidd
   await settled();
   expect(document.getElementById('prerendered')).toBeNull();
   expect(root.hidden).toBe(false);
-});
-
-test('a page whose regions still load its first data keeps the static copy until they have it: nothing moves in view', async () => {
-  const { root } = landingPage();
-  takeOverPrerendered();
-  root.innerHTML =
-    '<main><h1>Doctor dashboard</h1><section aria-busy="true"></section><section aria-busy="true"></section></main>';
-  await settled();
-  expect(root.hidden).toBe(true);
-  const [worklist, profile] = root.querySelectorAll('section');
-  worklist.setAttribute('aria-busy', 'false');
-  await settled();
-  expect(root.hidden).toBe(true);
-  profile.removeAttribute('aria-busy');
-  await settled();
-  expect(document.getElementById('prerendered')).toBeNull();
-  expect(root.hidden).toBe(false);
-});
-
-test('a region that keeps loading holds the static copy 3 s at most; a failure is shown at once', async () => {
-  jest.useFakeTimers();
-  const { root } = landingPage();
-  takeOverPrerendered();
-  root.innerHTML = '<main><h1>Doctor dashboard</h1><section aria-busy="true"></section></main>';
-  await jest.advanceTimersByTimeAsync(LOADING_GRACE_MS - 1);
-  expect(root.hidden).toBe(true);
-  await jest.advanceTimersByTimeAsync(1);
-  expect(root.hidden).toBe(false);
-
-  const second = landingPage();
-  takeOverPrerendered();
-  second.root.innerHTML =
-    '<main><h1>Doctor dashboard</h1><section aria-busy="true"></section><p role="alert">The worklist could not be loaded</p></main>';
-  await jest.advanceTimersByTimeAsync(0);
-  expect(second.root.hidden).toBe(false);
 });
 
 test("a signed-in visitor never sees the landing: `/` is their dashboard, the app's root is shown at once", () => {

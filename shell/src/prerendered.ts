@@ -6,15 +6,6 @@
 
 /** What says the app's page is there: a view's heading, an error panel or the start-up alert. */
 const READY = 'h1, [data-testid^="remote-"], [role="alert"]';
-/** A failure: shown at once, never kept behind the static copy. */
-const FAILED = '[data-testid^="remote-"], [role="alert"]';
-/**
- * A region still loading its first data (a dashboard's worklist, its profile): shown now, it would
- * grow when the data comes and push what is below it (layout shift); hidden, it moves nothing.
- */
-const LOADING = '[aria-busy="true"]';
-/** How long a page that is there may keep the static copy while a region of it loads. */
-export const LOADING_GRACE_MS = 3_000;
 /** Never keep the static copy longer than this, whatever happens. */
 const LONGEST_MS = 10_000;
 
@@ -33,18 +24,14 @@ export function takeOverPrerendered(doc: Document = document): void {
   const meantFor = shown.dataset.role;
   const keep = meantFor === undefined ? token === null : token !== null && localStorage.getItem('role') === meantFor;
   if (!keep) return swap();
-  let grace: ReturnType<typeof setTimeout> | undefined;
   const observer = new MutationObserver(() => {
-    if (!root.querySelector(READY)) return;
-    if (root.querySelector(FAILED) || !root.querySelector(LOADING)) return done();
-    grace ??= setTimeout(done, LOADING_GRACE_MS);
+    if (root.querySelector(READY)) done();
   });
   const timer = setTimeout(() => done(), LONGEST_MS);
   function done() {
     observer.disconnect();
     clearTimeout(timer);
-    clearTimeout(grace);
     swap();
   }
-  observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+  observer.observe(root, { childList: true, subtree: true });
 }
