@@ -97,8 +97,10 @@ export async function overrideRequiredAlerts(err: unknown): Promise<MedicationAl
     .json()
     .catch(() => null);
   // checked, not trusted (the alerts a doctor must see); the schema loads only for this answer
-  const { OverrideRequired } = await import('@careloop/shared-contracts');
-  const parsed = OverrideRequired.safeParse(body);
+  // The schema's chunk may fail to load (network): then the form says the save failed, never nothing.
+  const contract = await import('@careloop/shared-contracts').catch(() => null);
+  if (!contract) return undefined;
+  const parsed = contract.OverrideRequired.safeParse(body);
   return parsed.success ? parsed.data.alerts : undefined;
 }
 
