@@ -9,8 +9,9 @@ import { routes } from './routes';
 import { reportCaughtError } from './RemoteView';
 import { runtimeConfig } from './startup';
 
-async function start() {
-  const root = createRoot(document.getElementById('root')!, { onCaughtError: reportCaughtError });
+/** Renders the app into `container` (the page's root, held out of the document while a prerendered copy shows). */
+export async function start(container: HTMLElement) {
+  const root = createRoot(container, { onCaughtError: reportCaughtError });
   try {
     // fetched (and the remotes registered) by src/index.ts as the page started
     const config = await runtimeConfig;
@@ -38,5 +39,3 @@ async function start() {
     ),
   );
 }
-
-void start();

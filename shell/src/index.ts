@@ -1,8 +1,8 @@
 import { takeOverPrerendered } from './prerendered';
 import { preloadCurrentView } from './startup';
 
-// A prerendered page (`/`, the logins): its static first screen stays until the app has rendered its own.
-takeOverPrerendered();
+// A prerendered page (`/`, the logins, the dashboards): its static first screen stays until the app has rendered its own.
+const container = takeOverPrerendered();
 // Before the async boundary: runtime-config.json, the remote entry and the view load beside the shared chunks.
 preloadCurrentView();
 
@@ -17,7 +17,8 @@ async function boot() {
   await nextTask();
   await import('@careloop/shared-auth');
   await nextTask();
-  await import('./bootstrap');
+  const { start } = await import('./bootstrap');
+  await start(container);
 }
 // its own task too: the entry chunk's evaluation and the federation's start-up do not add up
 setTimeout(() => void boot(), 0);

@@ -19,7 +19,7 @@ import { awaitingVerification } from './registration';
 
 // Names the step a record draft was left at, from the contract's record form: loaded only when there are drafts.
 const UnfinishedDrafts = lazy(() => import('./UnfinishedDrafts').then((m) => ({ default: m.UnfinishedDrafts })));
-/** A region still loading its first data (aria-busy). */
+/** Still loading: the app keeps its prerendered first screen meanwhile, so nothing moves in view (shell/src/prerendered.ts). */
 const Loading = () => <div aria-busy="true" />;
 
 export default function Dashboard() {
