@@ -171,7 +171,12 @@ export function createConfig(
               },
             }
           : false,
-        experiments: { provideExternalRuntime: runtime === 'provide', externalRuntime: runtime === 'external' },
+        experiments: {
+          provideExternalRuntime: runtime === 'provide',
+          externalRuntime: runtime === 'external',
+          // no Node code paths in the federation runtime (loadScriptNode and the like): a browser page only
+          optimization: { target: 'web' },
+        },
       }),
       // Off unless set: e2e/tests/remote-routes.spec.ts builds remote-patient with one route more and one fewer.
       new DefinePlugin({
