@@ -12,7 +12,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: SHELL_URL,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network, console). Without the screencast:
+    // recording it for every test cost a third of the suite's time on CI's 2 cores (docs/testing.md).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     // Debian's Chromium; Playwright's own browser download is not reachable here.
     launchOptions: {
       executablePath: '/usr/bin/chromium',
