@@ -3,7 +3,7 @@ import { Link } from '@careloop/shared-router';
 import styled from 'styled-components';
 import type { Role } from '@careloop/shared-contracts';
 import { serverError, useRevokeAssignment } from '@careloop/shared-auth';
-import { Banner, Button, Card, EmptyState, Row } from './components';
+import { Banner, Button, Card, EmptyState, LoadFailed, Row } from './components';
 import { PatientIdentity, patientIdentityText, type PatientIdentityFacts } from './PatientIdentity';
 import { theme } from './theme';
 
@@ -47,6 +47,7 @@ export function AssignedPeople({
   role,
   linkTo,
   intro,
+  failed,
 }: {
   title: string;
   /** a line under the title (the doctor's worklist: its order) */
@@ -58,14 +59,18 @@ export function AssignedPeople({
   role?: Role;
   /** where a person's name leads, by id (a doctor's patient: that patient's records) */
   linkTo?: (id: string) => string;
+  /** the people could not be loaded: what to say, and how to ask again (never a card left busy) */
+  failed?: { text: string; onRetry?: () => void };
 }) {
   const [result, setResult] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   return (
-    <Card aria-label={title} aria-busy={!people}>
+    <Card aria-label={title} aria-busy={!people && !failed}>
       <h2 style={{ fontSize: '1.15rem', margin: '0 0 0.4rem' }}>{title}</h2>
       {intro && <p style={{ margin: '0 0 0.4rem' }}>{intro}</p>}
       {result && <Banner tone={result.tone}>{result.text}</Banner>}
-      {!people ? null : people.length === 0 ? (
+      {!people ? (
+        failed && <LoadFailed text={failed.text} onRetry={failed.onRetry} />
+      ) : people.length === 0 ? (
         <EmptyState>{empty}</EmptyState>
       ) : (
         <Items>

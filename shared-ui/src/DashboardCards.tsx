@@ -1,7 +1,7 @@
 import { Fragment, useId, type ReactNode } from 'react';
 import styled from 'styled-components';
 import type { Role } from '@careloop/shared-contracts';
-import { ButtonLink, Card, Row } from './components';
+import { ButtonLink, Card, LoadFailed, Row } from './components';
 import { PendingEmailNotice } from './PendingEmailNotice';
 import { theme } from './theme';
 
@@ -124,8 +124,17 @@ export function EmailAddress({ email }: { email: string }) {
   );
 }
 
-/** Holds the profile card's place while the profile loads, so nothing below it moves (CLS). */
-export const ProfilePlaceholder = () => <Card aria-label="Profile summary" aria-busy="true" style={{ minHeight: 330 }} />;
+/**
+ * Holds the profile card's place while the profile loads, so nothing below it moves (CLS). If it
+ * could not be loaded, says so with a way to try again: never a blank card that looks like a wait.
+ */
+export function ProfilePlaceholder({ failed = false, onRetry }: { failed?: boolean; onRetry?: () => void }) {
+  return (
+    <Card aria-label="Profile summary" aria-busy={!failed} style={{ minHeight: 330 }}>
+      {failed && <LoadFailed text="Could not load your profile." onRetry={onRetry} />}
+    </Card>
+  );
+}
 
 /** The profile summary at the top of both dashboards, with Edit (and a new e-mail waiting for its link). */
 export function ProfileSummary({

@@ -134,6 +134,23 @@ export function Banner({ tone, children }: { tone: 'error' | 'success' | 'info';
   );
 }
 
+/**
+ * A region whose data could not be loaded: says so (an alert), with Try again when the caller can
+ * ask again. A region that failed must never look like one still loading, or like one with nothing in it.
+ */
+export function LoadFailed({ text, onRetry }: { text: string; onRetry?: () => void }) {
+  return (
+    <Banner tone="error">
+      {text}{' '}
+      {onRetry && (
+        <Button type="button" $variant="secondary" onClick={onRetry}>
+          Try again
+        </Button>
+      )}
+    </Banner>
+  );
+}
+
 const EmptyBox = styled.p`
   color: ${theme.color.muted};
   text-align: center;

@@ -23,7 +23,8 @@ const UnfinishedDrafts = lazy(() => import('./UnfinishedDrafts').then((m) => ({ 
 const Loading = () => <div aria-busy="true" />;
 
 export default function Dashboard() {
-  const { data } = useDoctorProfile();
+  const profile = useDoctorProfile();
+  const { data } = profile;
   const drafts = useDrafts();
   const doctor = data?.doctor;
   const awaiting = awaitingVerification(doctor);
@@ -59,7 +60,7 @@ export default function Dashboard() {
             ]}
           />
         ) : (
-          <ProfilePlaceholder />
+          <ProfilePlaceholder failed={!data && profile.isError} onRetry={() => void profile.refetch()} />
         )}
         <DashboardCard
           title="Files"

@@ -91,7 +91,8 @@ const FullWidth = styled.div`
  * The doctor's worklist on the dashboard: every assigned patient, most at risk first (the api's
  * order: api/src/clinical/worklist.ts), with why (its acuity and first reason), the latest NEWS2, its change and the last record's
  * time; each name links to that patient's records. If the worklist cannot be read the patients
- * are still listed (from the profile), saying their risk is not available — never an empty card.
+ * are still listed (from the profile), saying their risk is not available; if neither can be read,
+ * the card says so with Try again — never an empty card.
  */
 export function Worklist() {
   const worklist = useWorklist();
@@ -125,6 +126,14 @@ export function Worklist() {
         empty="No assigned patients found"
         linkTo={(id) => `/doctor/all-medical-records?patientId=${encodeURIComponent(id)}`}
         people={people}
+        failed={
+          worklist.isError && profile.isError
+            ? {
+                text: 'Could not load your patients.',
+                onRetry: () => void Promise.all([worklist.refetch(), profile.refetch()]),
+              }
+            : undefined
+        }
       />
     </FullWidth>
   );

@@ -50,15 +50,17 @@ const ITEMS: WorklistItem[] = [
 let worklistReply: { status: number; body: unknown } = { status: 200, body: { items: ITEMS } };
 // no clinic zone known: times in the viewer's own zone, named as such
 let clinicReply: { status: number; body: unknown } = { status: 404, body: { error: 'Not found' } };
+const ME = {
+  status: 200,
+  body: doctorMe({ assignedPatients: ITEMS.map(({ patient, name, DOB, email }) => ({ patient, name, DOB, email })) }),
+};
+let meReply: { status: number; body: unknown } = ME;
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
   fake = await startFakeApi({
     'GET /doctor/worklist': () => worklistReply,
     'GET /clinic': () => clinicReply,
-    'GET /doctor/me': {
-      status: 200,
-      body: doctorMe({ assignedPatients: ITEMS.map(({ patient, name, DOB, email }) => ({ patient, name, DOB, email })) }),
-    },
+    'GET /doctor/me': () => meReply,
     [`DELETE /doctor/patients/${id(3)}`]: { status: 200, body: { message: 'Patient released.' } },
   });
   configureApi(fake.url);
@@ -67,6 +69,7 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
   worklistReply = { status: 200, body: { items: ITEMS } };
+  meReply = ME;
   useSession.getState().login('t', 'doctor');
 });
 
@@ -147,6 +150,21 @@ test('if the worklist cannot be read the patients are still listed, their risk "
   expect(items).toHaveLength(ITEMS.length);
   expect(items[0]).toHaveTextContent('Risk not available: the worklist could not be loaded');
   expect(screen.queryByText('No assigned patients found')).toBeNull();
+});
+
+test('if neither the worklist nor the profile can be read the card says so, never left as a wait; Try again reads both again', async () => {
+  worklistReply = { status: 404, body: { error: 'Not found' } };
+  meReply = { status: 404, body: { error: 'Not found' } };
+  renderWorklist();
+  const card = await screen.findByRole('region', { name: 'Assigned patients' });
+  expect(await within(card).findByRole('alert')).toHaveTextContent('Could not load your patients.');
+  expect(card).toHaveAttribute('aria-busy', 'false');
+  expect(within(card).queryByText('No assigned patients found')).toBeNull();
+  worklistReply = { status: 200, body: { items: ITEMS } };
+  meReply = ME;
+  fireEvent.click(within(card).getByRole('button', { name: 'Try again' }));
+  expect(await rows()).toHaveLength(ITEMS.length);
+  expect(within(card).queryByRole('alert')).toBeNull();
 });
 
 test('releasing a patient keeps its confirm step and reads the worklist again', async () => {

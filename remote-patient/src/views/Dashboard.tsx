@@ -17,7 +17,11 @@ import {
 } from '@careloop/shared-ui';
 
 export default function Dashboard() {
-  const { data } = usePatientProfile();
+  const profile = usePatientProfile();
+  const { data } = profile;
+  // The profile holds the doctors too: if it cannot be read, both cards say so (never a blank wait).
+  const failed = !data && profile.isError;
+  const retry = () => void profile.refetch();
   const patient = data?.patient;
   // An account made through Google sign-in completes its profile first.
   if (patient && !patient.profileComplete) return <Navigate to="/patient/complete-profile" replace />;
@@ -45,7 +49,7 @@ export default function Dashboard() {
             ]}
           />
         ) : (
-          <ProfilePlaceholder />
+          <ProfilePlaceholder failed={failed} onRetry={retry} />
         )}
         <DashboardCard
           title="Files"
@@ -78,6 +82,7 @@ export default function Dashboard() {
           title="Assigned Doctors"
           role="patient"
           empty="No assigned doctors yet"
+          failed={failed ? { text: 'Could not load your doctors.', onRetry: retry } : undefined}
           people={patient?.assignedDoctors.map((d) => ({
             id: d.doctor,
             name: d.name,

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from '@careloop/shared-router';
 import { CURRENT_PASSWORD_WRONG } from '@careloop/shared-contracts';
@@ -34,6 +34,8 @@ let fake: Awaited<ReturnType<typeof startFakeApi>>;
 let signupStatus = 201;
 const patched = { status: 200, body: { patient, profileUrl: null } };
 let patchReply: { status: number; body: unknown } = patched;
+/** GET /patient/me's answer when set (else the patient) */
+let meReply: { status: number; body: unknown } | null = null;
 
 // zxcvbn's dictionaries load once, up front, not in the middle of a timed test.
 beforeAll(() => preloadPasswordJudge(), 60_000);
@@ -43,7 +45,7 @@ beforeAll(async () => {
       signupStatus === 201
         ? { status: 201, body: { token: 'new-token', role: 'patient' } }
         : { status: signupStatus, body: { error: 'An account with this e-mail already exists' } },
-    'GET /patient/me': { status: 200, body: { patient, profileUrl: null } },
+    'GET /patient/me': () => meReply ?? { status: 200, body: { patient, profileUrl: null } },
     'PATCH /patient/me': () => patchReply,
     'DELETE /patient/me/pending-email': () => {
       patient.pendingEmail = null;
@@ -57,6 +59,7 @@ beforeEach(() => {
   fake.requests.length = 0;
   signupStatus = 201;
   patchReply = patched;
+  meReply = null;
   localStorage.clear();
   useSession.getState().logout();
 });
@@ -161,6 +164,23 @@ test('dashboard: the profile summary and every card of SPEC §2 with its links',
   for (const title of ['Files', 'Prescription', 'Medical Records', 'Connect to Doctors', 'Two-Factor Authentication']) {
     expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
   }
+});
+
+test('dashboard: a profile that cannot be read is said in the profile and doctors cards, never left as a wait; Try again reads it', async () => {
+  meReply = { status: 403, body: { error: 'Forbidden' } };
+  useSession.getState().login('t', 'patient');
+  renderRoute('/patient/dashboard', <Dashboard />);
+  const profile = screen.getByRole('region', { name: 'Profile summary' });
+  const doctors = screen.getByRole('region', { name: 'Assigned Doctors' });
+  expect(await within(profile).findByRole('alert')).toHaveTextContent('Could not load your profile.');
+  expect(within(doctors).getByRole('alert')).toHaveTextContent('Could not load your doctors.');
+  for (const card of [profile, doctors]) expect(card).toHaveAttribute('aria-busy', 'false');
+  expect(screen.queryByText('No assigned doctors yet')).toBeNull();
+  meReply = null;
+  fireEvent.click(within(doctors).getByRole('button', { name: 'Try again' }));
+  expect(await screen.findByText('Asha Rao')).toBeInTheDocument();
+  expect(screen.getByLabelText('Assigned Doctors')).toHaveTextContent('Dr. Lee');
+  expect(screen.queryByRole('alert')).toBeNull();
 });
 
 test('edit: no date of birth, only filled-in fields sent, empty nested values stripped', async () => {
