@@ -10,6 +10,7 @@ import {
   Page,
   ProfileSummary,
   joinList,
+  LoadFailed,
   VerifyEmailBanner,
   TwoFactorCard,
   SavedNotice,
@@ -37,6 +38,9 @@ export default function Dashboard() {
       {/* after sign-in, what the doctor left unsent: any sign-out, tab or device */}
       {drafts.isPending ? (
         <Loading />
+      ) : drafts.isError ? (
+        // unsent work the doctor cannot see is never taken for none
+        <LoadFailed text="Could not check for records and prescriptions you left unsent." onRetry={() => void drafts.refetch()} />
       ) : drafts.data?.length ? (
         <Suspense fallback={<Loading />}>
           <UnfinishedDrafts />

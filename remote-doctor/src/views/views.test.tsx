@@ -23,6 +23,8 @@ const doctor = {
   registration: { register: 'GMC', number: '1234567', verified: true },
   mayRequestConnections: true,
 };
+const NO_DRAFTS = { status: 200, body: { drafts: [] } };
+let draftsReply: { status: number; body: unknown } = NO_DRAFTS;
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
 // zxcvbn's dictionaries load once, up front, not in the middle of a timed test.
@@ -32,6 +34,7 @@ beforeAll(async () => {
     'POST /doctor/signup': { status: 201, body: { token: 'doc-token', role: 'doctor' } },
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
     'GET /doctor/worklist': { status: 200, body: { items: [] } },
+    'GET /doctor/drafts': () => draftsReply,
     'PATCH /doctor/me': { status: 200, body: { doctor, profileUrl: null, token: 'rotated' } },
   });
   configureApi(fake.url);
@@ -39,6 +42,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
+  draftsReply = NO_DRAFTS;
   localStorage.clear();
   useSession.getState().logout();
 });
@@ -182,4 +186,16 @@ test('signup: the registration number is checked for its register before Next', 
   expect(screen.getByLabelText('Registration number')).toHaveAccessibleDescription(/^A registration number is 3 to 40 letters/);
   await number('NPI', '1234567893');
   expect(screen.getByLabelText('Gender')).toBeInTheDocument();
+});
+
+test('dashboard: drafts that cannot be read are said, never taken for none; Try again reads them', async () => {
+  draftsReply = { status: 403, body: { error: 'Forbidden' } };
+  useSession.getState().login('t', 'doctor');
+  renderRoute('/doctor/dashboard', <Dashboard />);
+  const alert = await screen.findByRole('alert');
+  expect(alert).toHaveTextContent('Could not check for records and prescriptions you left unsent.');
+  draftsReply = NO_DRAFTS;
+  fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+  await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  expect(fake.requests.filter((r) => r.path === '/doctor/drafts')).toHaveLength(2);
 });
