@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page, type Route } from '@playwright/test';
 import { API_URL } from '../stack';
 import { auth, connectAnotherPatient, connectedPair, logIn } from './helpers';
 
@@ -129,4 +129,32 @@ test('a critical value outranks NEWS2: a hypoglycaemic patient with NEWS2 0 is a
   await expect(rows(page).filter({ hasText: 'Hugo Low' })).toContainText('Emergency: Critical: glucose 1.9 mmol/L');
   await expect(rows(page).filter({ hasText: 'Nils Nodob' })).toContainText('Emergency: Critical: pulse 25 /min');
   await expect(rows(page).filter({ hasText: 'Mia Medium' })).toContainText('Urgent: NEWS2 5 medium');
+});
+
+test('when the api cannot answer, the dashboard says so in each card instead of leaving it blank, and Try again brings the patients back', async ({
+  page,
+  request,
+}) => {
+  const pair = await connectedPair(request, {
+    doctor: { name: 'Dr Ines Roth' },
+    patient: { name: 'Olek Brand', DOB: '1971-05-30' },
+  });
+  await page.goto('/');
+  await logIn(page, 'doctor', pair.doctorEmail);
+  await expect(rows(page)).toHaveCount(1);
+  // the api down for the worklist and the profile (answers 503 to every try)
+  const down = (route: Route) => route.fulfill({ status: 503, json: { error: 'Service unavailable' } });
+  await page.route(/\/doctor\/(worklist|me)$/, down);
+  await page.reload();
+  const patients = page.getByRole('region', { name: 'Assigned patients' });
+  await expect(patients.getByRole('alert')).toHaveText(/Could not load your patients\./);
+  await expect(page.getByRole('region', { name: 'Profile summary' }).getByRole('alert')).toHaveText(
+    /Could not load your profile\./,
+  );
+  await expect(patients).toHaveAttribute('aria-busy', 'false');
+  await page.unroute(/\/doctor\/(worklist|me)$/, down);
+  await patients.getByRole('button', { name: 'Try again' }).click();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).nth(0)).toContainText('Olek Brand');
+  await expect(patients.getByRole('alert')).toHaveCount(0);
 });
