@@ -3,7 +3,15 @@
 import autocannon from 'autocannon';
 import { join } from 'node:path';
 import { cpuPerRequest, cpuSnapshot, cpuText, cpuUsed } from './lib/cpu.mjs';
-import { connect, createPrescription, createRecord, PRESCRIPTION_BODY, signup } from './lib/http.mjs';
+import {
+  connect,
+  createPrescription,
+  createRecord,
+  outboxCount,
+  PRESCRIPTION_BODY,
+  scheduleReminders,
+  signup,
+} from './lib/http.mjs';
 import {
   BENCH,
   createDatabase,
@@ -51,8 +59,18 @@ async function cannon({ url, connections, duration, headers = {}, method = 'GET'
 export const LEVELS = { pglite: 100, postgres: 10 };
 export const TARGETS = {
   postgres: { me: { ratio: 0.5, p99: 10 }, records: { ratio: 0.35 }, prescribe: { ratio: 0.2 } },
-  pglite: { me: { p99: 100, clean: true }, records: { clean: true }, prescribe: { clean: true } },
+  pglite: {
+    me: { p99: 100, clean: true },
+    records: { clean: true },
+    prescribe: { clean: true },
+    // The reminder sweep runs in the api's own process on the one embedded connection: it must not
+    // hold requests up (issue 34: every sweep left requests waiting up to 1.6 s).
+    meDuringSweep: { p99: 100, clean: true },
+  },
 };
+
+/** Reminders falling due at once for the sweep row: ~20 sweeps of 50, through every round. */
+const DUE_REMINDERS = 1000;
 
 function levels(quick) {
   // A B A B: `rounds` pairs of ceiling-then-endpoint runs of `duration` s after a warm-up of each.
@@ -189,8 +207,23 @@ async function measureBackend({ backend, quick, log }) {
         headers: { authorization: `Bearer ${doctor.token}`, 'content-type': 'application/json' },
       },
     ];
+    if (!postgres)
+      scenarios.push({
+        ...scenarios[0],
+        id: 'meDuringSweep',
+        label: `GET /patient/me while ${DUE_REMINDERS.toLocaleString('en')} reminders fall due`,
+        async prepare() {
+          const before = outboxCount(api.url);
+          const due = new Date(Date.now() + 2000);
+          await scheduleReminders(api.url, doctor, patients, DUE_REMINDERS, due);
+          // Measured only once the sweeps are sending.
+          while (outboxCount(api.url) === before) await sleep(100);
+          return () => `${outboxCount(api.url) - before} of them sent by the end of its rounds`;
+        },
+      });
     const out = [];
     for (const s of scenarios) {
+      const sent = await s.prepare?.();
       await cannon({ ...ceilingRun, connections, duration: warmup });
       await cannon({ ...s, connections, duration: warmup });
       const run = { ...s, cpuOf: apiCpu };
@@ -209,7 +242,8 @@ async function measureBackend({ backend, quick, log }) {
           `(p99 ${ceil.p99} ms, errors ${ceil.errors + ceil.timeouts}) → ${ratio.toFixed(2)}` +
           (r.cpu ? `; CPU per request ${cpuText(r.cpu, 'api')}, ceiling ${cpuText(ceil.cpu, 'node')}` : ''),
       );
-      out.push({ backend, endpoint: s.id, label: s.label, read: s.read, ...r, ceiling: ceil, ratio });
+      if (sent) log(`    reminders: ${sent()}`);
+      out.push({ backend, endpoint: s.id, label: s.label, read: s.read, ...r, ceiling: ceil, ratio, note: sent?.() });
       await sleep(500);
     }
     return out;

@@ -81,7 +81,7 @@ function apiReport(api, targets) {
         if (goal.p99 !== undefined) judge('p99', `${r.p99} ms`, `≤ ${goal.p99} ms`, r.p99 <= goal.p99);
         if (goal.clean) judge('errors+timeouts', `${r.errors + r.timeouts}`, '= 0', r.errors + r.timeouts === 0);
         return [
-          r.label,
+          r.note ? `${r.label} (${r.note})` : r.label,
           r.connections,
           fmt.int(r.rps),
           `${r.p50} ms`,

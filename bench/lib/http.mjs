@@ -197,6 +197,29 @@ export async function createRecord(base, doctor, patientId, i) {
   return ok(base, 'POST', `/medicalhistory/${patientId}`, { token: doctor.token, body: recordBody(i) }, [201]);
 }
 
+/** `count` one-off reminders to the doctor's patients, all due at `at`. */
+export async function scheduleReminders(base, doctor, patients, count, at) {
+  for (let i = 0; i < count; i++) {
+    const body = {
+      to: patients[i % patients.length].email,
+      subject: `Bench reminder ${i}`,
+      text: 'Take your medicine.',
+      startDate: at.toISOString(),
+      intervalDays: 0,
+    };
+    await ok(base, 'POST', '/doctor/reminder', { token: doctor.token, body }, [201]);
+  }
+}
+
+/** E-mails the api has written to its outbox folder so far. */
+export function outboxCount(base) {
+  try {
+    return readdirSync(OUTBOXES.get(base)).filter((f) => f.endsWith('.eml')).length;
+  } catch {
+    return 0;
+  }
+}
+
 export async function createPrescription(base, doctor, patientId) {
   return ok(base, 'POST', `/prescription/${patientId}`, { token: doctor.token, body: PRESCRIPTION_BODY }, [201]);
 }

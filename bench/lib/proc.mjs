@@ -147,6 +147,8 @@ export async function startApi({ port, dataDir, databaseUrl, webOrigins = [] }) 
     DATABASE_URL: databaseUrl ?? '',
     LOG_LEVEL: 'warn',
     LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+    // Seeding: the reminder sweep row schedules 1,000 reminders from one doctor at once.
+    REMINDERS_PER_DOCTOR_PER_HOUR: '100000',
     PASSWORD_HASH_COST: '12',
     WEB_ORIGINS: webOrigins.length ? webOrigins.join(',') : `http://${HOST}:1`,
     WEB_ORIGIN: webOrigins[0] ?? `http://${HOST}:1`,

@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../lib/errors';
 import { PASSWORD, createTestApp, createTestDb, uniqueEmail, type TestDb } from '../test/helpers';
 import { selectRows, type DbAdapter } from './db';
+import { PgliteWorker } from './pglite-worker';
 
 async function patientsWithEmail(adapter: DbAdapter, email: string): Promise<number> {
   const [row] = await selectRows<{ n: number }>(adapter.db, sql`select count(*)::int as n from patients where email = ${email}`);
@@ -112,6 +116,61 @@ describe('embedded PGlite off the request thread', () => {
       }
       expect((await raw().executeSql('select $1::int + 0 as n', [5])).rows).toEqual([{ n: 5 }]);
     });
+  });
+});
+
+// The one connection's turns (PgliteWorker): what a transaction holds up, and for how long.
+describe('statements and transactions on the one embedded connection', () => {
+  let dir: string;
+  let client: PgliteWorker;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-pglite-turns-'));
+    client = await PgliteWorker.open(dir);
+    await client.exec('create table turns (v text)');
+  });
+  afterAll(async () => {
+    await client.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('hands every statement that waited for a transaction to the database together when it ends', async () => {
+    // One at a time, each a round trip to a busy api thread, they drained slower than requests
+    // arrived: every reminder sweep's transaction left requests waiting seconds (npm run bench).
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let opened!: () => void;
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const transaction = client.transaction(async (tx) => {
+      await tx.query('insert into turns values ($1)', ['in the transaction']);
+      opened();
+      await released;
+    });
+    await open;
+    const waiting = Array.from({ length: 50 }, (_, i) => client.query('select $1::int as n', [i]));
+    const whileOpen = { inFlight: client.inFlight, queueDepth: client.queueDepth };
+    release();
+    await transaction;
+    expect(whileOpen).toEqual({ inFlight: 0, queueDepth: 51 }); // none runs inside the open transaction
+    expect(client.inFlight).toBe(50);
+    expect((await Promise.all(waiting)).map((r) => r.rows[0].n)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(client.queueDepth).toBe(0);
+  });
+
+  it('keeps the order statements and transactions were asked for in', async () => {
+    const order: string[] = [];
+    const steps: Promise<unknown>[] = [];
+    const first = client.transaction(async (tx) => {
+      await tx.query('select pg_sleep($1)', [0.05]);
+      order.push('transaction 1');
+    });
+    steps.push(
+      first,
+      client.query('select $1::text as s', ['a']).then(() => order.push('statement a')),
+    );
+    steps.push(client.transaction(async () => void order.push('transaction 2')));
+    steps.push(client.query('select $1::text as s', ['b']).then(() => order.push('statement b')));
+    await Promise.all(steps);
+    expect(order).toEqual(['transaction 1', 'statement a', 'transaction 2', 'statement b']);
   });
 });
 

@@ -154,10 +154,13 @@ export class PgliteWorker {
   private readonly replies = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private nextId = 1;
   /**
-   * Statements outside a transaction are posted at once: the worker runs them in arrival order
-   * (PGlite's own queue), so it never idles waiting for this thread to send the next one. A
-   * transaction holds the one connection from BEGIN to COMMIT/ROLLBACK: while one is waiting or
-   * open, every other operation waits its turn behind it (FIFO) instead.
+   * Statements outside a transaction are posted at once: the worker runs them in arrival order,
+   * so it never idles waiting for this thread to send the next one. A transaction holds the one
+   * connection from BEGIN to COMMIT/ROLLBACK, so transactions take turns (FIFO, `turn`), and a
+   * statement asked for while one is waiting or open waits for the turns asked for before it —
+   * then it is posted at once, with every other statement that waited for the same turn. (One
+   * by one, each a round trip to this busy thread, they drained slower than they arrived: every
+   * reminder sweep's transaction left requests waiting seconds.)
    */
   private turn: Promise<unknown> = Promise.resolve();
   private transactions = 0;
@@ -203,6 +206,11 @@ export class PgliteWorker {
   /** Operations waiting for the database or running in it: the api's queue depth (DB_MAX_QUEUE). */
   get queueDepth(): number {
     return this.queued;
+  }
+
+  /** Operations handed to the worker and not yet answered (the rest of queueDepth waits for a turn). */
+  get inFlight(): number {
+    return this.posted.size;
   }
 
   query(sql: string, params: unknown[] = [], options: QueryOptions = {}): Promise<QueryResult> {
@@ -266,14 +274,19 @@ export class PgliteWorker {
     }
   }
 
-  /** Posted at once when no transaction is waiting or open; else in turn behind it. */
+  /** Posted at once when no transaction is waiting or open; else once the turns asked for before it are over. */
   private outsideTransaction<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.transactions > 0) return this.inTurn(operation);
     this.queued++;
-    const run = operation();
-    this.posted.add(run);
+    const post = () => {
+      const run = operation();
+      this.posted.add(run);
+      const done = () => this.posted.delete(run);
+      run.then(done, done);
+      return run;
+    };
+    // Not chained into `turn`: statements released by the same turn go out together.
+    const run = this.transactions > 0 ? this.turn.then(post) : post();
     return run.finally(() => {
-      this.posted.delete(run);
       this.queued--;
     });
   }
