@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { union } from 'drizzle-orm/pg-core';
 import type { AssignedPatient, MedicalRecord, MedicalRecordCreate } from '@careloop/shared-contracts';
 import type { z } from 'zod';
 import type { Queryable } from '../adapters/db';
 import { assignments, doctors, medicalRecords, patients, prescriptions, type MedicalRecordBiodata } from '../db/schema';
-import { assignedPatientIds } from './assignments';
 import { ageOn, isoDate } from '../clinical/age';
 import { allergyNotesOf, allergyRowsOf, reviewedKeys } from './allergy-entries';
 import { listQueries, readPage, type ListRead, type ListScope, type Page } from './pagination';
@@ -198,40 +198,35 @@ export interface PatientWithRecentRecords {
 /**
  * The worklist's reading, in ONE query: every patient assigned to the doctor (the join is the
  * permission) with their latest two records and their latest two observation sets (records with a
- * vital sign: an administrative record must not hide the last vitals) — row_number() over each
- * patient's records, and over those with vitals, newest first.
+ * vital sign: an administrative record must not hide the last vitals). Per patient, two short
+ * index scans (medical_records_patient_created_idx, medical_records_patient_vitals_idx) in a
+ * LATERAL join: the cost grows with the doctor's patients, not with how many records they have.
  */
 export function recentRecordsQuery(db: Queryable, doctorId: string) {
   const m = medicalRecords;
-  const order = sql`order by ${m.createdAt} desc, ${m.id} desc`;
-  const ranked = db
-    .select({
-      ...getTableColumns(m),
-      recency: sql<number>`row_number() over (partition by ${m.patientId} ${order})`.mapWith(Number).as('recency'),
-      vitalsRecency: sql<number>`row_number() over (partition by ${m.patientId}, ${m.hasVitals} ${order})`
-        .mapWith(Number)
-        .as('vitals_recency'),
-    })
-    .from(m)
-    .where(sql`${m.patientId} in (${assignedPatientIds(doctorId)})`)
-    .as('ranked');
-  const { recency: _r, vitalsRecency: _v, ...record } = ranked._.selectedFields;
+  const latestTwo = (observationSets: boolean) =>
+    db
+      .select({ id: m.id })
+      .from(m)
+      .where(
+        observationSets
+          ? and(eq(m.patientId, assignments.patientId), eq(m.hasVitals, true))
+          : eq(m.patientId, assignments.patientId),
+      )
+      .orderBy(desc(m.createdAt), desc(m.id))
+      .limit(2);
+  const recent = union(latestTwo(false), latestTwo(true)).as('recent');
   return db
     .select({
       patient: { patient: patients.id, name: patients.name, DOB: patients.dob, email: patients.email },
-      record: record as unknown as typeof m._.columns,
+      record: getTableColumns(m),
     })
     .from(assignments)
     .innerJoin(patients, eq(patients.id, assignments.patientId))
-    .leftJoin(
-      ranked,
-      and(
-        eq(ranked.patientId, assignments.patientId),
-        or(lte(ranked.recency, 2), and(eq(ranked.hasVitals, true), lte(ranked.vitalsRecency, 2))),
-      ),
-    )
+    .leftJoinLateral(recent, sql`true`)
+    .leftJoin(m, eq(m.id, recent.id))
     .where(eq(assignments.doctorId, doctorId))
-    .orderBy(asc(patients.name), asc(patients.id), desc(ranked.createdAt), desc(ranked.id));
+    .orderBy(asc(patients.name), asc(patients.id), desc(m.createdAt), desc(m.id));
 }
 
 export async function recentRecordsOf(db: Queryable, doctorId: string): Promise<PatientWithRecentRecords[]> {

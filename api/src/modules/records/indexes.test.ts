@@ -1,8 +1,9 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { selectRows } from '../../adapters/db';
 import { BACKENDS, createTestDb, type TestDb } from '../../test/helpers';
 import { prescriptionListQueries, recordListQueries, type ListScope } from '../../access';
 import { readPage } from '../../access/pagination';
+import { recentRecordsQuery } from '../../access/records';
 import { auditLog, medicalRecords, prescriptions } from '../../db/schema';
 
 /*
@@ -59,6 +60,30 @@ describe.each(BACKENDS)('list query plans on %s', (backend) => {
     if (process.env.SHOW_PLANS) console.log(`${backend}:\n${text}`);
     return text;
   }
+
+  it("the worklist reads each assigned patient's latest records by index, never all of their records", async () => {
+    const query = recentRecordsQuery(tdb.adapter.db, doctorId);
+    const text = await plan(query);
+    expect(text).toContain('medical_records_patient_created_idx');
+    expect(text).not.toMatch(/Seq Scan on medical_records\b/);
+    // The doctor's 20 patients have ROWS / PATIENTS records each: every read of medical_records
+    // returns at most a patient's latest two (or the one record a row points at).
+    const scans = text.split('\n').filter((line) => /Scan .*on medical_records\b/.test(line));
+    expect(scans.length).toBeGreaterThan(0);
+    for (const line of scans) expect(Number(/rows=(\d+)/.exec(line)?.[1])).toBeLessThanOrEqual(2);
+    const rows = await query;
+    expect(rows).toHaveLength(20 * 2);
+    const [one] = rows;
+    const newest = await tdb.adapter.db
+      .select({ id: medicalRecords.id })
+      .from(medicalRecords)
+      .where(eq(medicalRecords.patientId, one.patient.patient))
+      .orderBy(desc(medicalRecords.createdAt), desc(medicalRecords.id))
+      .limit(2);
+    expect(rows.filter((r) => r.patient.patient === one.patient.patient).map((r) => r.record?.id)).toEqual(
+      newest.map((r) => r.id),
+    );
+  });
 
   const scopes: [string, ListScope][] = [
     ["a patient's own list", { patientId: patientId(194) }],
