@@ -166,16 +166,55 @@ async function scalePglite({ quick, log }) {
   }
 }
 
+export const WORKLIST_P99_TARGET_MS = 50;
+
+/**
+ * The doctor's worklist at scale (PostgreSQL): a doctor with every patient of the database
+ * assigned — 2,000 patients and 200,000 records (200 / 20,000 with --quick) — sequential requests.
+ */
+async function worklistAtScale({ quick, log }) {
+  const rows = quick ? 20_000 : 200_000;
+  const samples = quick ? 10 : 30;
+  const db = await createDatabase('careloop_bench_scale_worklist');
+  let api;
+  try {
+    api = await startApi({ port: await freePort(4732), dataDir: tempDir('scale-worklist'), databaseUrl: db.url });
+    const who = await people(api.url);
+    const client = await pgClient(db.url);
+    let seconds;
+    try {
+      await client.query(PG_BULK_SETTINGS);
+      const args = { rows, doctorId: who.doctor.id, patientId: who.patient.id, assigned: rows / 100 };
+      seconds = await seedDatabase({ exec: (sql) => client.query(sql), ...args, log });
+    } finally {
+      await client.end();
+    }
+    log(`  worklist: ${rows / 100} patients, ${rows.toLocaleString('en')} records seeded in ${seconds.toFixed(1)} s`);
+    await sampleGets(api.url, '/doctor/worklist', who.doctor.token, 3);
+    const r = await sampleGets(api.url, '/doctor/worklist', who.doctor.token, samples);
+    const stats = latencyStats(r.ms);
+    const bytes = Buffer.byteLength(JSON.stringify(r.last));
+    log(`  worklist: median ${stats.median.toFixed(0)} ms, p99 ${stats.p99.toFixed(0)} ms, ${Math.round(bytes / 1024)} KB`);
+    return { patients: rows / 100, records: rows, samples, ...stats, bytes };
+  } finally {
+    await api?.stop();
+    await db.drop();
+  }
+}
+
 export async function runScale({ quick, log }) {
   const started = Date.now();
   const rows = [];
   const notes = [];
   const seed = {};
+  let worklist;
   if (await pgAvailable()) {
     log('Scale: PostgreSQL');
     const r = await scalePostgres({ quick, log });
     rows.push(...r.rows);
     seed.postgres = r.seed;
+    log('Scale: the worklist of a doctor with every patient assigned (PostgreSQL)');
+    worklist = await worklistAtScale({ quick, log });
   } else {
     notes.push('PostgreSQL not reachable: PostgreSQL scale run skipped');
   }
@@ -189,5 +228,5 @@ export async function runScale({ quick, log }) {
       `(${Math.round(big / r.seed.bigSeconds).toLocaleString('en')} rows/s into each table, single-threaded WASM, from the bench process ` +
       'with the api stopped, since it holds its data folder exclusively).',
   );
-  return { rows, notes, seed, samples: scaleSizes(quick).samples, seconds: (Date.now() - started) / 1000 };
+  return { rows, notes, seed, worklist, samples: scaleSizes(quick).samples, seconds: (Date.now() - started) / 1000 };
 }

@@ -9,7 +9,9 @@
 //   g = 1…9      filler patients assigned to the measured doctor, whose rows that doctor wrote
 //   g ≥ 10       filler patients of 50 filler doctors (not the measured doctor's)
 // So the measured patient always sees 100 rows and the measured doctor 1,000 (10 patients × 100),
-// whatever the table size: page 1 should cost the same at 1k and at 1M rows.
+// whatever the table size: page 1 should cost the same at 1k and at 1M rows. `assigned` (default
+// 10) moves that line: with assigned = rows / 100 every patient is the measured doctor's (the
+// worklist at scale).
 //
 // As a module: seedDatabase({ exec, rows, doctorId, patientId, log }), where exec(sql) runs a
 // multi-statement SQL string (pg Client.query, or PGlite exec). As a script (PostgreSQL only):
@@ -89,17 +91,17 @@ const BIODATA = {
 };
 
 /** SQL for patient and doctor ids from g (see the layout above). */
-function idsSql(doctorId, patientId) {
+function idsSql(doctorId, patientId, assigned) {
   if (!UUID.test(doctorId) || !UUID.test(patientId)) throw new Error('seed: doctorId and patientId must be uuids');
   return {
     patient: (g) => `(CASE WHEN ${g} = 0 THEN ${lit(patientId)}::uuid ELSE ${uuidOf(`'bench-patient-' || ${g}`)} END)`,
     doctor: (g) =>
-      `(CASE WHEN ${g} < 10 THEN ${lit(doctorId)}::uuid ELSE ${uuidOf(`'bench-doctor-' || (${g} % ${FILLER_DOCTORS})`)} END)`,
+      `(CASE WHEN ${g} < ${assigned} THEN ${lit(doctorId)}::uuid ELSE ${uuidOf(`'bench-doctor-' || (${g} % ${FILLER_DOCTORS})`)} END)`,
   };
 }
 
 /** Doctors, patients 1…P-1 and the measured doctor's assignments. */
-function peopleSql({ patients, doctorId }) {
+function peopleSql({ patients, doctorId, assigned }) {
   return `INSERT INTO doctors (id, name, email, password_hash)
        SELECT ${uuidOf("'bench-doctor-' || d")}, 'Seed Doctor ' || d, 'seed-doctor-' || d || '@seed.example', 'not-a-hash'
        FROM generate_series(0, ${FILLER_DOCTORS - 1}) d
@@ -111,12 +113,12 @@ function peopleSql({ patients, doctorId }) {
      ON CONFLICT DO NOTHING;
      INSERT INTO assignments (doctor_id, patient_id, created_at)
        SELECT ${lit(doctorId)}::uuid, ${uuidOf("'bench-patient-' || g")}, now()
-       FROM generate_series(1, 9) g
+       FROM generate_series(1, ${assigned - 1}) g
      ON CONFLICT DO NOTHING;`;
 }
 
-function recordsSql({ fromRow, toRow, patients, doctorId, patientId }) {
-  const id = idsSql(doctorId, patientId);
+function recordsSql({ fromRow, toRow, patients, doctorId, patientId, assigned }) {
+  const id = idsSql(doctorId, patientId, assigned);
   const g = `(r % ${patients})`;
   return `INSERT INTO medical_records
       (patient_id, doctor_id, title, biodata, doctor_info, history, systemic_history, examination, investigations, treatment, created_at)
@@ -127,8 +129,8 @@ function recordsSql({ fromRow, toRow, patients, doctorId, patientId }) {
     FROM generate_series(${fromRow}, ${toRow - 1}) r;`;
 }
 
-function prescriptionsSql({ fromRow, toRow, patients, doctorId, patientId }) {
-  const id = idsSql(doctorId, patientId);
+function prescriptionsSql({ fromRow, toRow, patients, doctorId, patientId, assigned }) {
+  const id = idsSql(doctorId, patientId, assigned);
   const g = `(r % ${patients})`;
   return `INSERT INTO prescriptions
       (patient_id, doctor_id, prescribed_drug, dosage, administration_route, dosage_frequency, allergies, assigned_by, created_at)
@@ -144,15 +146,16 @@ function prescriptionsSql({ fromRow, toRow, patients, doctorId, patientId }) {
  * chunks, then VACUUM ANALYZE (statistics and the visibility map, as autovacuum would leave them).
  * Returns the seconds taken.
  */
-export async function seedDatabase({ exec, rows, doctorId, patientId, chunk = 200_000, log = () => {} }) {
+export async function seedDatabase({ exec, rows, doctorId, patientId, assigned = 10, chunk = 200_000, log = () => {} }) {
   if (rows < 10 * PER_PATIENT || rows % PER_PATIENT)
     throw new Error(`seed: rows must be a multiple of ${PER_PATIENT}, at least ${10 * PER_PATIENT}`);
   const patients = rows / PER_PATIENT;
   const t0 = Date.now();
-  await exec(peopleSql({ patients, doctorId }));
+  if (assigned < 1 || assigned > patients) throw new Error(`seed: assigned must be 1…${patients}`);
+  await exec(peopleSql({ patients, doctorId, assigned }));
   for (let from = 0; from < rows; from += chunk) {
     const to = Math.min(rows, from + chunk);
-    const args = { fromRow: from, toRow: to, patients, doctorId, patientId };
+    const args = { fromRow: from, toRow: to, patients, doctorId, patientId, assigned };
     await exec(recordsSql(args));
     await exec(prescriptionsSql(args));
     if (rows > chunk)

@@ -138,6 +138,13 @@ export const API_DATABASES = new Map();
  * The BUILT api (`node api/dist/server.js`), PGlite in dataDir unless databaseUrl is given.
  * Fast password hashing for seeding, a login/signup rate limit that never trips, warn logs.
  */
+const KEYS = new Map();
+function keysFor(data) {
+  if (!KEYS.has(data))
+    KEYS.set(data, { ENCRYPTION_KEY: randomBytes(32).toString('base64'), FILES_SIGNING_KEY: randomBytes(32).toString('base64') });
+  return KEYS.get(data);
+}
+
 export async function startApi({ port, dataDir, databaseUrl, webOrigins = [] }) {
   const env = {
     ...process.env,
@@ -153,9 +160,9 @@ export async function startApi({ port, dataDir, databaseUrl, webOrigins = [] }) 
     WEB_ORIGINS: webOrigins.length ? webOrigins.join(',') : `http://${HOST}:1`,
     WEB_ORIGIN: webOrigins[0] ?? `http://${HOST}:1`,
     API_PUBLIC_URL: `http://${HOST}:${port}`,
-    // Set so a PostgreSQL run does not warn about per-replica key files.
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    FILES_SIGNING_KEY: randomBytes(32).toString('base64'),
+    // Set so a PostgreSQL run does not warn about per-replica key files; the same ones when the api
+    // is started again on the same data (the two-factor secrets are sealed with ENCRYPTION_KEY).
+    ...keysFor(databaseUrl || dataDir),
   };
   const proc = spawnNode(join(ROOT, 'api/dist/server.js'), [], {
     env,
