@@ -56,6 +56,8 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await page.getByLabel('Temperature', { exact: true }).fill('38.6');
   await page.getByLabel('Respiratory rate', { exact: true }).fill('22');
   await page.getByLabel('Blood sugar level').fill('180 mg/dL');
+  await page.getByLabel('Weight', { exact: true }).fill('70.2');
+  await page.getByLabel('Height', { exact: true }).fill('175');
   await next(page);
   // 7 System examination
   await page.getByLabel('Respiratory system').fill('Crackles right base');
@@ -90,6 +92,8 @@ test('a doctor writes an eight-step record, generates the summary with NEWS2; th
   await expect(page.getByLabel('About this summary')).toContainText('Generated');
   await expect(summary).not.toContainText('Response (');
   await expect(summary).toContainText(/pulse.*112.*high/i);
+  await expect(summary).toContainText("BMI: 22.9 kg/m² (from this record's weight and height)");
+  await expect(record.getByRole('region', { name: 'Examination' })).toContainText('70.2 kg');
   await expect(summary.getByRole('heading', { name: 'Alerts' })).toBeVisible();
 
   // Prescribing amoxicillin for a patient whose record says penicillin allergy: the alert shows before Finish.

@@ -16,6 +16,14 @@ export const RESPIRATORY_RATE_RANGE = [3, 80] as const;
 export const OXYGEN_SATURATION_RANGE = [20, 100] as const;
 
 /*
+ * Body size: past the extremes ever recorded (a surviving newborn of about 0.25 kg, an adult of
+ * 635 kg; a height of 272 cm), a typing error. Wide, because a baby's weight and length are taken
+ * here too.
+ */
+export const WEIGHT_RANGE_KG = [0.2, 650] as const;
+export const HEIGHT_RANGE_CM = [20, 280] as const;
+
+/*
  * Plausible blood pressure (mmHg): no published cut-off; wide enough to keep profound shock and
  * hypertensive emergencies, narrow enough to catch a slip such as "1200/80" or "12/80".
  */
@@ -89,6 +97,12 @@ interface DeclaredVitalSign {
   plausible?: readonly [number, number];
   /** the NEWS2 parameter it is (the scoring and its thresholds are the api's clinical module) */
   news2?: News2ParameterName;
+  /**
+   * false: measured at the examination but not one of a set of observations (a weight, a height):
+   * a record with only this is no observation set, so it never stands in for the patient's last
+   * vital signs (the worklist's score, api/CLINICAL.md). Absent: it is one.
+   */
+  observationSet?: false;
   /**
    * Drawn on the records page's trend chart and in its table: its measures (a blood pressure's
    * components, else itself) are VitalSignPoint's numbers, shaded by the api's reference ranges.
@@ -283,5 +297,28 @@ export const VITAL_SIGNS = [
       { code: '15074-8', display: 'Glucose [Moles/volume] in Blood', unit: 'mmol/L' },
     ],
     fhir: { category: 'laboratory' },
+  },
+  {
+    key: 'weight',
+    label: 'Weight',
+    kind: 'number',
+    units: ['kg'],
+    limits: WEIGHT_RANGE_KG,
+    plausible: [2, 300],
+    loinc: [{ code: '29463-7', display: 'Body weight' }],
+    fhir: { profile: 'bodyweight' },
+    observationSet: false,
+  },
+  {
+    key: 'height',
+    label: 'Height',
+    kind: 'number',
+    units: ['cm'],
+    limits: HEIGHT_RANGE_CM,
+    plausible: [40, 230],
+    hint: 'Length for a baby.',
+    loinc: [{ code: '8302-2', display: 'Body height' }],
+    fhir: { profile: 'bodyheight' },
+    observationSet: false,
   },
 ] as const satisfies readonly VitalSign[];

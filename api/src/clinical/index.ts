@@ -23,6 +23,7 @@ export {
 } from './vitals';
 export { courseDaysIn, lastDayOf } from './course';
 export { recordObservations, type RecordObservations } from './observations';
+export { BMI_UNIT, bodyMassIndex } from './body-size';
 export {
   checkMedication,
   codeSubstance,

@@ -1,5 +1,6 @@
 import { measuresOf, vitalSigns, type MedicalRecord } from '@careloop/shared-contracts';
 import { news2, type Consciousness, type News2Result, type News2Vitals, type Spo2Scale } from './news2';
+import { bodyMassIndex } from './body-size';
 import { measureValue, readVitalSign, type VitalReading } from './vitals';
 
 /** Each kind's reading. */
@@ -28,6 +29,7 @@ export function recordObservations(r: MedicalRecord) {
   const temp = of('temperature', 'temperature');
   const sugar = of('bloodSugarLevel', 'glucose');
   const spo2 = of('oxygenSaturation', 'number');
+  const bmi = bodyMassIndex(of('weight', 'number'), of('height', 'number'));
   const scale: Spo2Scale = g.spo2Scale === 2 ? 2 : 1;
   const onOxygen = typeof g.supplementalOxygen === 'boolean' ? g.supplementalOxygen : null;
   const consciousness: Consciousness | null = g.consciousness ?? null;
@@ -36,6 +38,6 @@ export function recordObservations(r: MedicalRecord) {
   for (const v of vitalSigns())
     for (const m of measuresOf(v)) if (m.news2) inputs[m.news2] = measureValue(readings.get(v.key)!, m.key);
   const score: News2Result = news2(inputs as News2Vitals);
-  return { readings, bp, pulse, rr, temp, sugar, spo2, scale, onOxygen, consciousness, news2: score };
+  return { readings, bp, pulse, rr, temp, sugar, spo2, bmi, scale, onOxygen, consciousness, news2: score };
 }
 export type RecordObservations = ReturnType<typeof recordObservations>;

@@ -156,6 +156,8 @@ describe('buildSummary', () => {
         '**Air or oxygen:** Not recorded.',
         '**Consciousness:** Not recorded.',
         '**Blood sugar level:** 180 mg/dL (random glucose reference 70–140 mg/dL): high',
+        '**Weight:** Not measured.',
+        '**Height:** Not measured.',
         '**NEWS2 incomplete: at least 4**',
         'Sub-scores: Respiratory rate 22 /min: 2; Systolic blood pressure 128 mmHg: 0; Pulse 96 /min: 1; Temperature 38.4 °C: 1.',
         'Missing: SpO2, Air or oxygen, Consciousness.',

@@ -11,6 +11,7 @@ import type { AllergyEntry } from './medication-safety';
 import { normalise } from './vocabulary';
 import { NEWS2_LABELS, type News2Result } from './news2';
 import { recordObservations, type RecordObservations } from './observations';
+import { BMI_UNIT } from './body-size';
 import { bpCategory, flag, fmt, rangeText, REFERENCE, SPO2_TARGET, type Range, type VitalReading } from './vitals';
 // The record's field labels are the record descriptor's; the vital signs and their labels, VITAL_SIGNS'.
 import {
@@ -345,6 +346,7 @@ function vitalsSection(r: MedicalRecord, assessment: Assessment): VitalsView {
     if (v.kind === 'choice' && v.qualifies) continue;
     lines.push(vitalLine(v, o.readings.get(v.key)!, o));
   }
+  if (o.bmi !== null) lines.push(`**BMI:** ${fmt(o.bmi)} ${BMI_UNIT.text} (from this record's weight and height)`);
 
   // NEWS2 on the plausible values only (recordObservations).
   const scored = score.subScores.map(

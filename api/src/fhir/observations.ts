@@ -1,7 +1,7 @@
 import type { CodeableConcept, Coding, Observation, ObservationComponent, Quantity } from '@medplum/fhirtypes';
-import { choiceText, measuresOf, vitalSigns, type LoincCoding, type VitalSign } from '@careloop/shared-contracts';
+import { choiceText, measuresOf, vitalSign, vitalSigns, type LoincCoding, type VitalSign } from '@careloop/shared-contracts';
 import type { PatientRows } from '../access';
-import { NEWS2_LABELS, NEWS2_PARAMETERS, recordObservations, type News2Parameter } from '../clinical';
+import { BMI_UNIT, NEWS2_LABELS, NEWS2_PARAMETERS, recordObservations, type News2Parameter } from '../clinical';
 import { instantOfWallTime } from '../clinical/age';
 import { toMedicalRecord } from '../access';
 
@@ -21,10 +21,16 @@ export const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
 
 /** Every LOINC code of the declared vital signs and their components (a FHIR search by code finds them). */
-export const LOINC_CODES: readonly string[] = vitalSigns().flatMap((v) => [
-  ...(v.loinc ?? []).map((l) => l.code),
-  ...(v.kind === 'blood-pressure' ? v.components.map((c) => c.loinc.code) : []),
-]);
+/** Body mass index, derived from a record's weight and height (FHIR R4 profile bmi). */
+const BMI_LOINC: LoincCoding = { code: '39156-5', display: 'Body mass index (BMI) [Ratio]' };
+
+export const LOINC_CODES: readonly string[] = [
+  ...vitalSigns().flatMap((v) => [
+    ...(v.loinc ?? []).map((l) => l.code),
+    ...(v.kind === 'blood-pressure' ? v.components.map((c) => c.loinc.code) : []),
+  ]),
+  BMI_LOINC.code,
+];
 
 const category = (code: 'vital-signs' | 'laboratory' | 'survey', display: string): CodeableConcept[] => [
   { coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code, display }] },
@@ -144,6 +150,16 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
         });
     }
   }
+  // BMI: derived from this record's weight and height (clinical/body-size.ts), and says so.
+  if (o.bmi !== null)
+    out.push({
+      ...base(BMI_LOINC.code, 'bmi', category('vital-signs', CATEGORY_DISPLAY['vital-signs']), {
+        coding: [loinc(BMI_LOINC)],
+        text: 'BMI',
+      }),
+      valueQuantity: { value: o.bmi, unit: BMI_UNIT.ucum, system: UCUM, code: BMI_UNIT.ucum },
+      derivedFrom: ['weight', 'height'].map((key) => ({ reference: `Observation/${r.id}-${vitalSign(key).loinc![0].code}` })),
+    });
   // NEWS2 (Royal College of Physicians 2017): no LOINC code is certain for it, so it is coded by
   // its text, with the RCP chart as the method; each of its seven parameters is a component (its
   // points, or not-performed). A partial score (fewer than seven parameters) keeps the sum of

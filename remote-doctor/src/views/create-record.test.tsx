@@ -339,6 +339,8 @@ test('Finish posts the record in the contract shape, every untouched vital as no
     consciousness: null,
     observedAt: '',
     bloodSugarLevel: '',
+    weight: null,
+    height: null,
     Notes: '',
   });
 });

@@ -10,7 +10,7 @@ import CreateRecord from './CreateRecord';
 
 /*
  * A vital sign is declared in one place: shared-contracts VITAL_SIGNS. Here the list gets one more
- * entry — body weight — and nothing else changes: the record form asks for it on the examination
+ * entry — head circumference — and nothing else changes: the record form asks for it on the examination
  * step (its limits, its plausible range) and sends it, and the record's detail view shows it.
  * (The api, the summary, FHIR and the PDF: api/src/modules/records/vital-sign-declaration.test.ts.)
  */
@@ -21,14 +21,14 @@ jest.mock('../../../shared-contracts/src/vital-sign-list', () => {
     VITAL_SIGNS: [
       ...actual.VITAL_SIGNS,
       {
-        key: 'bodyWeight',
-        label: 'Body weight',
+        key: 'headCircumference',
+        label: 'Head circumference',
         kind: 'number',
-        units: ['kg'],
-        limits: [0.2, 650],
-        plausible: [2, 300],
-        loinc: [{ code: '29463-7', display: 'Body weight' }],
-        fhir: { profile: 'bodyweight' },
+        units: ['cm'],
+        limits: [10, 80],
+        plausible: [25, 65],
+        loinc: [{ code: '9843-4', display: 'Head Occipital-frontal circumference' }],
+        fhir: { profile: 'headcircum' },
       },
     ],
   };
@@ -50,8 +50,8 @@ const doctor = {
   mayRequestConnections: true,
   assignedPatients: [{ patient: patientId, name: 'Asha Rao', DOB: '1980-03-12', email: 'asha@example.com' }],
 };
-/** A stored record with a body weight of 72.5 kg (or none). */
-const stored = (bodyWeight: number | null) =>
+/** A stored record with a head circumference of 35.5 cm (or none). */
+const stored = (headCircumference: number | null) =>
   ({
     _id: '5a1c1e4e-8a4b-4f0e-9a39-2f1f5e1c0a44',
     patient: patientId,
@@ -84,7 +84,14 @@ const stored = (bodyWeight: number | null) =>
     socioeconomicHistory: '',
     systemicHistory: {},
     examination: {
-      generalPhysicalExamination: { bloodPressure: '', pulse: 80, temperature: '', bloodSugarLevel: '', Notes: '', bodyWeight },
+      generalPhysicalExamination: {
+        bloodPressure: '',
+        pulse: 80,
+        temperature: '',
+        bloodSugarLevel: '',
+        Notes: '',
+        headCircumference,
+      },
       respiratorySystem: '',
       centralNervousSystem: '',
       cardiovascularSystem: '',
@@ -97,7 +104,7 @@ const stored = (bodyWeight: number | null) =>
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 beforeAll(async () => {
-  const created = stored(72.5);
+  const created = stored(35.5);
   fake = await startFakeApi({
     'GET /doctor/me': { status: 200, body: { doctor, profileUrl: null } },
     [`POST /medicalhistory/${patientId}`]: { status: 201, body: { record: created, alerts: [], assessment: created.assessment } },
@@ -142,22 +149,22 @@ test('the record form asks for it on the examination step, within its limits, an
   // after the declared vital signs before it, before the observation time
   const form = screen.getByRole('form', { name: 'New medical record' });
   const labels = [...form.querySelectorAll('label')].map((l) => l.textContent);
-  expect(labels.indexOf('Body weight')).toBe(labels.indexOf('Blood sugar level') + 1);
-  expect(labels.indexOf('Observation time')).toBe(labels.indexOf('Body weight') + 1);
-  expect(screen.getByLabelText('Body weight')).toHaveAttribute('min', '0.2');
-  expect(screen.getByLabelText('Body weight')).toHaveAttribute('max', '650');
+  expect(labels.indexOf('Head circumference')).toBe(labels.indexOf('Height') + 1);
+  expect(labels.indexOf('Observation time')).toBe(labels.indexOf('Head circumference') + 1);
+  expect(screen.getByLabelText('Head circumference')).toHaveAttribute('min', '10');
+  expect(screen.getByLabelText('Head circumference')).toHaveAttribute('max', '80');
 
   // outside its plausible range: confirmed, as any vital sign is
-  type('Body weight', '400');
+  type('Head circumference', '70');
   fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-  expect(await screen.findByText(/Body weight 400 kg is outside the plausible range \(2–300 kg\)/)).toBeInTheDocument();
-  type('Body weight', '72.5');
+  expect(await screen.findByText(/Head circumference 70 cm is outside the plausible range \(25–65 cm\)/)).toBeInTheDocument();
+  type('Head circumference', '35.5');
   await next('System examination');
   await next('Investigations and treatment');
   fireEvent.click(screen.getByRole('button', { name: 'Finish' }));
   await waitFor(() => expect(fake.requests.some((r) => r.method === 'POST')).toBe(true));
   const sent = fake.requests.find((r) => r.method === 'POST')!.body as MedicalRecord;
-  expect(sent.examination.generalPhysicalExamination).toMatchObject({ pulse: null, bodyWeight: 72.5 });
+  expect(sent.examination.generalPhysicalExamination).toMatchObject({ pulse: null, headCircumference: 35.5 });
 }, 30_000);
 
 test("the record's detail view shows it in the examination, under its label, in its unit, or not measured", () => {
@@ -169,11 +176,11 @@ test("the record's detail view shows it in the examination, under its label, in 
         </MemoryRouter>
       </QueryClientProvider>,
     );
-  const { unmount } = renderDetail(stored(72.5));
+  const { unmount } = renderDetail(stored(35.5));
   let examination = within(screen.getByRole('region', { name: 'Examination' }));
-  expect(examination.getByText('Body weight').nextSibling).toHaveTextContent(/^72.5 kg$/);
+  expect(examination.getByText('Head circumference').nextSibling).toHaveTextContent(/^35.5 cm$/);
   unmount();
   renderDetail(stored(null));
   examination = within(screen.getByRole('region', { name: 'Examination' }));
-  expect(examination.getByText('Body weight').nextSibling).toHaveTextContent(/^not measured$/);
+  expect(examination.getByText('Head circumference').nextSibling).toHaveTextContent(/^not measured$/);
 });

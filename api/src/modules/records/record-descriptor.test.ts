@@ -55,7 +55,7 @@ describe('the record descriptor', () => {
   it('declares each field once, each on one of the eight steps, names unique', () => {
     const names = recordFields.map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toHaveLength(46); // title, mode of admission, 11 history texts, 5 systemic, 11 vitals, 4 systems, 9 investigations, 4 treatment
+    expect(names).toHaveLength(48); // title, mode of admission, 11 history texts, 5 systemic, 13 vitals, 4 systems, 9 investigations, 4 treatment
     expect(recordSteps.map((s) => s.title)).toEqual([...RECORD_STEPS]);
     expect(recordSteps.flatMap((s) => s.fields.map((f) => f.name)).sort()).toEqual([...names].sort());
     for (const step of recordSteps) expect(step.fields.length).toBeGreaterThan(0);
@@ -77,6 +77,8 @@ describe('the record descriptor', () => {
       bloodPressure: '',
       pulse: null,
       temperature: '',
+      weight: null,
+      height: null,
       respiratoryRate: null,
       oxygenSaturation: null,
       spo2Scale: 1,
@@ -158,8 +160,16 @@ describe('the record descriptor', () => {
     expect(gpe.slice(vitalSigns().length).map((f) => f.label)).toEqual(['Observation time', 'Notes']);
   });
 
-  it('stores "has vital signs" over every declared vital sign but the qualifier (a new one needs a migration)', () => {
-    expect([...HAS_VITALS_KEYS]).toEqual(vitalSigns().flatMap((v) => (v.kind === 'choice' && v.qualifies ? [] : [v.key])));
+  it('stores "has vital signs" over every declared vital sign of an observation set but the qualifier (a new one needs a migration)', () => {
+    expect([...HAS_VITALS_KEYS]).toEqual(
+      vitalSigns().flatMap((v) => ((v.kind === 'choice' && v.qualifies) || v.observationSet === false ? [] : [v.key])),
+    );
+    // a weight or a height alone is no set of observations (api/CLINICAL.md)
+    expect(
+      vitalSigns()
+        .filter((v) => v.observationSet === false)
+        .map((v) => v.key),
+    ).toEqual(['weight', 'height']);
   });
 
   it('labels the read-only views with the short label and the summary with its own where they differ', () => {
@@ -194,6 +204,8 @@ describe('the record descriptor', () => {
       'Air or oxygen',
       'Consciousness',
       'Blood sugar level',
+      'Weight',
+      'Height',
       'Observation time',
       'Notes',
       'Capillary refill',

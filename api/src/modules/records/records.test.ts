@@ -148,6 +148,8 @@ describe.each(BACKENDS)('medical records on %s', (backend) => {
         consciousness: null,
         observedAt: '',
         bloodSugarLevel: '',
+        weight: null,
+        height: null,
         Notes: '',
       });
       const summary = (await summarize(doctor, r._id)).json().summary;

@@ -138,6 +138,25 @@ describe.each(BACKENDS)('GET /doctor/worklist on %s', (backend) => {
     expect(item.lastRecordAt).toBe(t().clock.now().toISOString());
   });
 
+  it('a weight and a height written after a septic set of observations leave the patient at the top with that score (hazard H47)', async () => {
+    const doctor = await account(t(), 'doctor');
+    const well = await patientOf(doctor, 'Aaron Well');
+    await record(doctor, well, WELL);
+    const weighed = await patientOf(doctor, 'Wendy Weighed');
+    const septic = await record(doctor, weighed, SEPTIC);
+    // two later visits that only weighed and measured her: no set of observations
+    await record(doctor, weighed, { weight: 61.5 });
+    const lastVisit = await record(doctor, weighed, { weight: 60, height: 165 });
+    const [first, second] = await worklist(doctor);
+    expect(first.name).toBe('Wendy Weighed');
+    expect(first.latest).toMatchObject({ recordId: septic, news2: { total: 16, complete: true, band: 'high' } });
+    expect(first.acuity).toBe('emergency');
+    expect(first.lastRecordAt).not.toBe(first.lastVitalsAt); // the weigh-in is her last record, not her last vitals
+    expect(second.name).toBe('Aaron Well');
+    const stored = await t().app.inject({ method: 'GET', url: `/medicalHistory/${lastVisit}`, headers: bearer(doctor.token) });
+    expect(stored.json().assessment.hasVitals).toBe(false);
+  });
+
   it('a doctor with no patients gets an empty list; a released patient disappears', async () => {
     const doctor = await account(t(), 'doctor');
     expect(await worklist(doctor)).toEqual([]);
