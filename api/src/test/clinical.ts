@@ -31,6 +31,15 @@ export async function connect(t: TestApp, doctor: Account, patient: Account): Pr
   await assign(t.db.db, doctor.id, patient.id, t.clock.now());
 }
 
+/** A doctor and a patient assigned to them, the clock then set to `at`. */
+export async function assignedPair(t: TestApp, at = '2026-03-01T09:00:00Z'): Promise<{ doctor: Account; patient: Account }> {
+  const doctor = await account(t, 'doctor', { name: 'Dr Grace Hopper' });
+  const patient = await account(t, 'patient', { name: 'Ada Lovelace' });
+  await connect(t, doctor, patient);
+  setClock(t, at);
+  return { doctor, patient };
+}
+
 /** Moves the test clock to an instant (backwards too). */
 export function setClock(t: TestApp, iso: string): void {
   t.clock.advance(new Date(iso).getTime() - t.clock.now().getTime());

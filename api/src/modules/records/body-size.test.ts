@@ -1,5 +1,5 @@
 import type { Bundle, Observation } from '@medplum/fhirtypes';
-import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
+import { assignedPair, recordBody, type Account } from '../../test/clinical';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
 import { pdfText } from '../../test/pdf-text';
@@ -34,10 +34,7 @@ describe.each(BACKENDS)('weight, height and BMI on %s', (backend) => {
 
   beforeAll(async () => {
     ({ t } = fixture);
-    doctor = await account(t, 'doctor', { name: 'Dr Grace Hopper' });
-    patient = await account(t, 'patient', { name: 'Ada Lovelace' });
-    await connect(t, doctor, patient);
-    setClock(t, '2026-03-01T09:00:00Z');
+    ({ doctor, patient } = await assignedPair(t));
     measured = await write({ pulse: 80, weight: '70.2', height: 175 });
     weighedOnly = await write({ weight: 69 });
   });

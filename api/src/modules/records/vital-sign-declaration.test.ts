@@ -1,5 +1,5 @@
 import type { Bundle, Observation } from '@medplum/fhirtypes';
-import { account, connect, recordBody, setClock, type Account } from '../../test/clinical';
+import { assignedPair, recordBody, type Account } from '../../test/clinical';
 import { loadR4Definitions, problemsOf } from '../../test/fhir-validation';
 import { appPerFile, BACKENDS, bearer, type TestApp } from '../../test/helpers';
 import { pdfText } from '../../test/pdf-text';
@@ -45,10 +45,7 @@ describe.each(BACKENDS)('a vital sign added to VITAL_SIGNS alone, on %s', (backe
 
   beforeAll(async () => {
     ({ t } = fixture);
-    doctor = await account(t, 'doctor', { name: 'Dr Grace Hopper' });
-    patient = await account(t, 'patient', { name: 'Ada Lovelace' });
-    await connect(t, doctor, patient);
-    setClock(t, '2026-03-01T09:00:00Z');
+    ({ doctor, patient } = await assignedPair(t));
     const res = await post(
       doctor,
       `/medicalhistory/${patient.id}`,
