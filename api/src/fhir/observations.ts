@@ -20,10 +20,10 @@ type RecordRow = PatientRows['records'][number];
 export const LOINC = 'http://loinc.org';
 const UCUM = 'http://unitsofmeasure.org';
 
-/** Every LOINC code of the declared vital signs and their components (a FHIR search by code finds them). */
 /** Body mass index, derived from a record's weight and height (FHIR R4 profile bmi). */
 const BMI_LOINC: LoincCoding = { code: '39156-5', display: 'Body mass index (BMI) [Ratio]' };
 
+/** Every LOINC code of the declared vital signs and their components, and BMI's (a FHIR search by code finds them). */
 export const LOINC_CODES: readonly string[] = [
   ...vitalSigns().flatMap((v) => [
     ...(v.loinc ?? []).map((l) => l.code),
