@@ -346,7 +346,11 @@ function vitalsSection(r: MedicalRecord, assessment: Assessment): VitalsView {
     if (v.kind === 'choice' && v.qualifies) continue;
     lines.push(vitalLine(v, o.readings.get(v.key)!, o));
   }
-  if (o.bmi !== null) lines.push(`**BMI:** ${fmt(o.bmi)} ${BMI_UNIT.text} (from this record's weight and height)`);
+  if (o.bmi?.status === 'ok') lines.push(`**BMI:** ${fmt(o.bmi.value)} ${BMI_UNIT.text} (from this record's weight and height)`);
+  else if (o.bmi)
+    lines.push(
+      `**BMI:** not given — this record's weight and height make ${fmt(o.bmi.value)} ${BMI_UNIT.text}, which no person has: check both.`,
+    );
 
   // NEWS2 on the plausible values only (recordObservations).
   const scored = score.subScores.map(

@@ -150,14 +150,14 @@ export function recordObservationResources(r: RecordRow, timeZone: string): Obse
         });
     }
   }
-  // BMI: derived from this record's weight and height (clinical/body-size.ts), and says so.
-  if (o.bmi !== null)
+  // BMI: derived from this record's weight and height (clinical/body-size.ts), and says so; none from an impossible pair.
+  if (o.bmi?.status === 'ok')
     out.push({
       ...base(BMI_LOINC.code, 'bmi', category('vital-signs', CATEGORY_DISPLAY['vital-signs']), {
         coding: [loinc(BMI_LOINC)],
         text: 'BMI',
       }),
-      valueQuantity: { value: o.bmi, unit: BMI_UNIT.ucum, system: UCUM, code: BMI_UNIT.ucum },
+      valueQuantity: { value: o.bmi.value, unit: BMI_UNIT.ucum, system: UCUM, code: BMI_UNIT.ucum },
       derivedFrom: ['weight', 'height'].map((key) => ({ reference: `Observation/${r.id}-${vitalSign(key).loinc![0].code}` })),
     });
   // NEWS2 (Royal College of Physicians 2017): no LOINC code is certain for it, so it is coded by

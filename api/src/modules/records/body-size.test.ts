@@ -64,6 +64,11 @@ describe.each(BACKENDS)('weight, height and BMI on %s', (backend) => {
     expect(both).toContain('**Height:** 175 cm');
     // 70.2 / 1.75² = 22.92
     expect(both).toContain("**BMI:** 22.9 kg/m² (from this record's weight and height)");
+    // each within its limits, together impossible: said, never given as a BMI
+    const mistyped = await vitalsOf(await write({ weight: 70, height: 25 }));
+    expect(mistyped).toContain(
+      "**BMI:** not given — this record's weight and height make 1120 kg/m², which no person has: check both.",
+    );
     const alone = await vitalsOf(weighedOnly);
     expect(alone).toContain('**Weight:** 69 kg');
     expect(alone).toContain('**Height:** Not measured.');
@@ -72,9 +77,9 @@ describe.each(BACKENDS)('weight, height and BMI on %s', (backend) => {
 
   it('FHIR: valid weight, height and BMI Observations, the BMI derived from the two, each found by its code', async () => {
     const weights = await observations('code=http://loinc.org|29463-7&date=2026-03-01');
-    expect(weights.map((o) => o.valueQuantity?.value).sort()).toEqual([69, 70.2]); // both records weighed her
+    expect(weights.map((o) => o.valueQuantity?.value).sort()).toEqual([69, 70, 70.2]); // three records weighed her
     const weight = weights.find((o) => o.id === `${measured}-29463-7`)!;
-    const [height] = await observations('code=http://loinc.org|8302-2');
+    const height = (await observations('code=http://loinc.org|8302-2')).find((o) => o.id === `${measured}-8302-2`)!;
     const bmis = await observations('code=http://loinc.org|39156-5');
     expect(weight).toMatchObject({
       id: `${measured}-29463-7`,
@@ -86,7 +91,7 @@ describe.each(BACKENDS)('weight, height and BMI on %s', (backend) => {
       meta: { profile: ['http://hl7.org/fhir/StructureDefinition/bodyheight'] },
       valueQuantity: { value: 175, unit: 'cm', code: 'cm' },
     });
-    expect(bmis).toHaveLength(1); // the record with a weight alone has none
+    expect(bmis).toHaveLength(1); // none for a weight alone, none for an impossible pair
     expect(bmis[0]).toMatchObject({
       id: `${measured}-39156-5`,
       meta: { profile: ['http://hl7.org/fhir/StructureDefinition/bmi'] },
