@@ -57,8 +57,10 @@ async function cannon({ url, connections, duration, headers = {}, method = 'GET'
 // The issue's targets: PostgreSQL at 10 connections (ratio to the one-query ceiling, p99), PGlite at
 // 100 (no errors or timeouts, p99 of GET /patient/me).
 export const LEVELS = { pglite: 100, postgres: 10 };
+// A list and a write are judged against the same work done by the thinnest server
+// (same-work-server.mjs), GET /patient/me against the one-query ceiling.
 export const TARGETS = {
-  postgres: { me: { ratio: 0.5, p99: 10 }, records: { ratio: 0.35 }, prescribe: { ratio: 0.2 } },
+  postgres: { me: { ratio: 0.5, p99: 10 }, records: { ratio: 0.8 }, prescribe: { ratio: 0.8 } },
   pglite: {
     me: { p99: 100, clean: true },
     records: { clean: true },
@@ -147,6 +149,50 @@ async function setUp(base) {
   return { doctor, patients };
 }
 
+/**
+ * Sends the scenario's request to CareLoop and to the same-work server and compares the answers
+ * (ids and times aside): a ceiling that answered less, or something else, would flatter it.
+ */
+export async function sameAnswer(s, baseline) {
+  const call = async (url) => {
+    const res = await fetch(url, { method: s.method ?? 'GET', headers: s.headers, body: s.body });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${s.label} on ${url} answered ${res.status}: ${text.slice(0, 200)}`);
+    return { status: res.status, text, json: JSON.parse(text) };
+  };
+  const ours = await call(s.url);
+  const theirs = await call(baseline.url);
+  const volatile = new Set(['_id', 'createdAt', 'computedAt']);
+  const strip = (v) =>
+    Array.isArray(v)
+      ? v.map(strip)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([k]) => !volatile.has(k))
+              .map(([k, x]) => [k, strip(x)]),
+          )
+        : v;
+  const differs = firstDifference(strip(ours.json), strip(theirs.json));
+  if (ours.status !== theirs.status || differs)
+    throw new Error(`${s.label}: the same-work server's answer differs from CareLoop's (${differs ?? 'status'})`);
+  return `same answer as CareLoop's (${ours.text.length.toLocaleString('en')} bytes; same-work ${theirs.text.length.toLocaleString('en')})`;
+}
+
+/** The path of the first difference between two JSON values, or undefined. */
+function firstDifference(a, b, path = '$') {
+  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || (a === null) !== (b === null)) return path;
+  if (a && typeof a === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) {
+      const d = firstDifference(a[k], b[k], `${path}.${k}`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  return a === b ? undefined : path;
+}
+
 async function measureBackend({ backend, quick, log }) {
   const { duration, warmup, rounds } = levels(quick);
   const connections = LEVELS[backend];
@@ -154,6 +200,7 @@ async function measureBackend({ backend, quick, log }) {
   let db;
   let api;
   let ceiling;
+  let sameWork;
   try {
     let databaseUrl;
     if (backend === 'postgres') {
@@ -181,6 +228,17 @@ async function measureBackend({ backend, quick, log }) {
       cpuOf: { pid: ceiling.child.pid, postgres },
     };
     const apiCpu = { pid: api.child.pid, postgres };
+    let sameWorkBase;
+    if (postgres) {
+      const sameWorkPort = await freePort(4720);
+      sameWork = spawnNode(
+        join(BENCH, 'same-work-server.mjs'),
+        [String(sameWorkPort), '--pg', databaseUrl, '--outbox', tempDir('same-work-outbox')],
+        { name: 'same-work-postgres' },
+      );
+      sameWorkBase = `http://${HOST}:${sameWorkPort}`;
+      await waitHealthy(sameWork, `${sameWorkBase}/health`, 30_000);
+    }
 
     const scenarios = [
       {
@@ -196,6 +254,7 @@ async function measureBackend({ backend, quick, log }) {
         read: true,
         url: `${api.url}/medicalhistories?page=1&limit=10`,
         headers: { authorization: `Bearer ${doctor.token}` },
+        sameWork: '/medicalhistories?page=1&limit=10',
       },
       {
         id: 'prescribe',
@@ -205,6 +264,7 @@ async function measureBackend({ backend, quick, log }) {
         method: 'POST',
         body: JSON.stringify(PRESCRIPTION_BODY),
         headers: { authorization: `Bearer ${doctor.token}`, 'content-type': 'application/json' },
+        sameWork: `/prescription/${patients[0].id}`,
       },
     ];
     if (!postgres)
@@ -222,33 +282,57 @@ async function measureBackend({ backend, quick, log }) {
         },
       });
     const out = [];
+    let oneQuery;
     for (const s of scenarios) {
       const sent = await s.prepare?.();
-      await cannon({ ...ceilingRun, connections, duration: warmup });
+      // A: the same-work server where the endpoint has one (its answer checked against ours first),
+      // else the one-query ceiling.
+      const baseline =
+        s.sameWork && sameWork
+          ? { ...s, url: `${sameWorkBase}${s.sameWork}`, cpuOf: { pid: sameWork.child.pid, postgres } }
+          : ceilingRun;
+      const parity = baseline === ceilingRun ? undefined : await sameAnswer(s, baseline);
+      if (parity) log(`    ${s.label}: ${parity}`);
+      await cannon({ ...baseline, connections, duration: warmup });
       await cannon({ ...s, connections, duration: warmup });
       const run = { ...s, cpuOf: apiCpu };
       const a = [];
       const b = [];
       for (let i = 0; i < rounds; i++) {
-        a.push(await cannon({ ...ceilingRun, connections, duration }));
+        a.push(await cannon({ ...baseline, connections, duration }));
         b.push(await cannon({ ...run, connections, duration }));
       }
       const ceil = combine(a);
       const r = combine(b);
       const ratio = r.rps / ceil.rps;
+      const kind = baseline === ceilingRun ? 'one-query' : 'same-work';
+      if (kind === 'one-query') oneQuery ??= ceil;
       log(
         `  ${backend} ${s.label} c=${connections}: ${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ` +
-          `errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}; ceiling ${ceil.rps.toFixed(0)} req/s ` +
+          `errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx}; ${kind} ceiling ${ceil.rps.toFixed(0)} req/s ` +
           `(p99 ${ceil.p99} ms, errors ${ceil.errors + ceil.timeouts}) → ${ratio.toFixed(2)}` +
           (r.cpu ? `; CPU per request ${cpuText(r.cpu, 'api')}, ceiling ${cpuText(ceil.cpu, 'node')}` : ''),
       );
       if (sent) log(`    reminders: ${sent()}`);
-      out.push({ backend, endpoint: s.id, label: s.label, read: s.read, ...r, ceiling: ceil, ratio, note: sent?.() });
+      out.push({
+        backend,
+        endpoint: s.id,
+        label: s.label,
+        read: s.read,
+        ...r,
+        ceiling: { ...ceil, kind },
+        ratio,
+        // the one-query ceiling stays beside a same-work ratio as a figure
+        oneQueryRatio: kind === 'same-work' && oneQuery ? r.rps / oneQuery.rps : undefined,
+        parity,
+        note: sent?.(),
+      });
       await sleep(500);
     }
     return out;
   } finally {
     await ceiling?.stop();
+    await sameWork?.stop();
     await api?.stop();
     await db?.drop();
   }

@@ -87,15 +87,17 @@ function apiReport(api, targets) {
           `${r.p50} ms`,
           `${r.p99} ms (worst ${r.p99Worst})`,
           `${r.errors + r.timeouts}/${r.non2xx}`,
-          `${fmt.int(r.ceiling.rps)} req/s, p99 ${r.ceiling.p99} ms, err ${r.ceiling.errors + r.ceiling.timeouts}`,
-          r.ratio.toFixed(2),
+          `${r.ceiling.kind}: ${fmt.int(r.ceiling.rps)} req/s, p99 ${r.ceiling.p99} ms, err ${r.ceiling.errors + r.ceiling.timeouts}`,
+          r.ratio.toFixed(2) + (r.oneQueryRatio === undefined ? '' : ` (one-query: ${r.oneQueryRatio.toFixed(2)})`),
           `${cpuText(r.cpu, 'api')}; ceiling ${cpuText(r.ceiling.cpu, 'node')}`,
           verdicts.join('; '),
         ];
       });
     out.push(
       `\n${backend === 'pglite' ? 'PGlite (embedded, default)' : 'PostgreSQL 15'} — ${api.rounds} rounds A B A B of ${api.duration} s ` +
-        `(A = one-query ceiling, B = endpoint) after ${api.warmup} s warm-up each; p50/p99 = median of the rounds`,
+        `(A = the endpoint's ceiling, B = the endpoint) after ${api.warmup} s warm-up each; p50/p99 = median of the rounds.\n` +
+        'Ceilings: one-query = one select by primary key; same-work = the same statements, rows and answer from ' +
+        "Fastify and pg alone (bench/same-work-server.mjs), its answer checked equal to CareLoop's first.",
       table(
         [
           'endpoint',
@@ -104,7 +106,7 @@ function apiReport(api, targets) {
           'p50',
           'p99',
           'errors+timeouts/non-2xx',
-          'ceiling: one query by primary key',
+          'ceiling (A)',
           'ratio',
           'CPU per request (Linux /proc)',
           'targets',
