@@ -1,9 +1,21 @@
 import { startFakeApi } from '../../test-support/fake-api';
 import { login } from './auth';
+import { MFA_REQUIRED, OVERRIDE_REQUIRED_ERROR, type MedicationAlert } from '@careloop/shared-contracts';
 import { api, configureApi, serverError } from './client';
+import { useMfaGate } from './mfa';
+import { overrideRequiredAlerts } from './records';
 import { idleSignedOutRole, idleSignOutNotice } from './signed-out';
 import { createQueryClient } from './query';
 import { useSession } from './session';
+
+const ALERT: MedicationAlert = {
+  kind: 'allergy',
+  severity: 'stop',
+  substance: 'penicillin',
+  matchedText: 'amoxicillin',
+  message: 'Allergy to penicillin: amoxicillin is a penicillin',
+  source: 'BNF',
+};
 
 let fake: Awaited<ReturnType<typeof startFakeApi>>;
 
@@ -14,6 +26,8 @@ beforeAll(async () => {
     'GET /doctor/me': { status: 401, body: { error: 'Unauthorized' } },
     'GET /patient/sessions': { status: 401, body: { error: 'Session expired' } },
     'POST /patient/login': { status: 401, body: { error: 'Invalid e-mail or password' } },
+    'POST /prescription/p1': { status: 409, body: { error: OVERRIDE_REQUIRED_ERROR, alerts: [ALERT] } },
+    'GET /doctor/patients': { status: 403, body: { error: MFA_REQUIRED } },
   });
   configureApi(`${fake.url}/`);
 });
@@ -75,4 +89,26 @@ test('query defaults follow SPEC §9: 3 retries, doubling delay capped at 30 s, 
   const delay = queries!.retryDelay as (n: number) => number;
   expect([0, 1, 2, 5, 10].map((n) => delay(n))).toEqual([1000, 2000, 4000, 30000, 30000]);
   expect(queries!.gcTime).toBe(300000);
+});
+
+// An error answer's body is read once, by ky (into HTTPError.data): what the doctor must see comes from there.
+test('a 409 override-required answer gives the form its alerts', async () => {
+  useSession.getState().login('tok-d', 'doctor');
+  const err = await api()
+    .post('prescription/p1', { json: {} })
+    .json()
+    .catch((e: unknown) => e);
+  expect(await overrideRequiredAlerts(err)).toEqual([ALERT]);
+  expect(await serverError(err)).toBe(OVERRIDE_REQUIRED_ERROR);
+});
+
+test('a 403 MFA_REQUIRED answer raises the two-factor gate, and the caller still reads the error', async () => {
+  useSession.getState().login('tok-d', 'doctor');
+  useMfaGate.getState().setRequired(false);
+  const err = await api()
+    .get('doctor/patients')
+    .json()
+    .catch((e: unknown) => e);
+  expect(useMfaGate.getState().required).toBe(true);
+  expect(await serverError(err)).toBe(MFA_REQUIRED);
 });

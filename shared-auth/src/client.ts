@@ -26,36 +26,34 @@ export function configureApi(url: string): void {
 
 /** The same client without the session: no bearer token sent, no token in an answer adopted. */
 function anonymousApi(): KyInstance {
-  anonymousInstance ??= ky.create({ prefixUrl: apiUrl, retry: 0, timeout: 30_000 });
+  anonymousInstance ??= ky.create({ prefix: apiUrl, retry: 0, timeout: 30_000 });
   return anonymousInstance;
 }
 
 /** The one HTTP client: api base URL from runtime config, the session's bearer token. */
 export function api(): KyInstance {
   instance ??= ky.create({
-    prefixUrl: apiUrl,
+    prefix: apiUrl,
     // TanStack Query owns retries (SPEC §9); ky retrying too would multiply them.
     retry: 0,
     timeout: 30_000,
     hooks: {
       beforeRequest: [
-        (request) => {
+        ({ request }) => {
           const { token } = useSession.getState();
           if (token) request.headers.set('Authorization', `Bearer ${token}`);
         },
       ],
       afterResponse: [
-        async (request, _options, response) => {
+        // `response` is ky's clone: reading its body here leaves the caller's intact.
+        async ({ request, response }) => {
           const session = useSession.getState();
           const sentToken = request.headers.get('Authorization')?.slice('Bearer '.length);
           if (!sentToken || sentToken !== session.token) return;
           if (response.status === 401) {
             // The server ended this session (ended from another device, password change) or it ran
             // out (idle or absolute limit): the role's sign-in page says which.
-            const body: unknown = await response
-              .clone()
-              .json()
-              .catch(() => null);
+            const body: unknown = await response.json().catch(() => null);
             const expired = (body as { error?: unknown } | null)?.error === SESSION_EXPIRED;
             if (session.role) noteSessionRefused(session.role, expired);
             session.logout();
@@ -63,10 +61,7 @@ export function api(): KyInstance {
           }
           await noteMfaRequired(response);
           if (response.ok && response.headers.get('content-type')?.includes('application/json')) {
-            const body: unknown = await response
-              .clone()
-              .json()
-              .catch(() => null);
+            const body: unknown = await response.json().catch(() => null);
             const token = (body as { token?: unknown } | null)?.token;
             if (typeof token === 'string' && token !== session.token) session.replaceToken(token);
           }
@@ -164,15 +159,9 @@ export async function fetchFile(name: EndpointName, input: { params?: Record<str
 
 /** The server's `error` text of a failed call, if it sent one. */
 export async function serverError(err: unknown): Promise<string | undefined> {
-  if (err instanceof HTTPError) {
-    const body: unknown = await err.response
-      .clone()
-      .json()
-      .catch(() => null);
-    const error = (body as { error?: unknown } | null)?.error;
-    return typeof error === 'string' ? error : undefined;
-  }
-  return undefined;
+  // ky has read the answer's body into `data` (parsed when it is JSON).
+  const error = err instanceof HTTPError ? (err.data as { error?: unknown } | undefined)?.error : undefined;
+  return typeof error === 'string' ? error : undefined;
 }
 
 export function httpStatus(err: unknown): number | undefined {

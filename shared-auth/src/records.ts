@@ -92,10 +92,7 @@ export const createPrescription = (patientId: string, body: PrescriptionCreate) 
  */
 export async function overrideRequiredAlerts(err: unknown): Promise<MedicationAlert[] | undefined> {
   if (!(err instanceof HTTPError) || err.response.status !== 409) return undefined;
-  const body: unknown = await err.response
-    .clone()
-    .json()
-    .catch(() => null);
+  const body = err.data; // the answer's body, read and parsed by ky
   // checked, not trusted (the alerts a doctor must see); the schema loads only for this answer
   // The schema's chunk may fail to load (network): then the form says the save failed, never nothing.
   const contract = await import('@careloop/shared-contracts').catch(() => null);
