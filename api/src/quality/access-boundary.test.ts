@@ -90,7 +90,9 @@ async function depcruise(files: Record<string, string>): Promise<{ ok: boolean; 
       fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
       fs.writeFileSync(path.join(dir, name), text);
     }
-    const bin = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+    // the CLI as the package declares it (its file moved between majors)
+    const pkg = path.join(ROOT, 'node_modules', 'dependency-cruiser');
+    const bin = path.join(pkg, JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).bin['dependency-cruise']);
     const run = promisify(execFile)(process.execPath, [bin, 'api/src', '--config', path.join(ROOT, '.dependency-cruiser.cjs')], {
       cwd: dir,
     });
