@@ -12,10 +12,11 @@ module.exports = {
   },
   // Transformed: PGlite (see jest.pglite-transform.js) and the ESM-only content-disposition
   // (@fastify/static, under swagger-ui), cookie (light-my-request, behind app.inject), and
-  // openid-client with its dependencies oauth4webapi and jose (Google sign-in), and fhir-kit-client
-  // (the FHIR client the FHIR api's tests read it with).
+  // openid-client with its dependencies oauth4webapi and jose (Google sign-in), fhir-kit-client
+  // (the FHIR client the FHIR api's tests read it with), and pg-boss with serialize-error,
+  // non-error and rrule-temporal (the reminder runner).
   transformIgnorePatterns: [
-    '[\\\\/]node_modules[\\\\/](?!(@electric-sql[\\\\/]pglite|content-disposition|cookie|openid-client|oauth4webapi|jose|fhir-kit-client)[\\\\/])',
+    '[\\\\/]node_modules[\\\\/](?!(@electric-sql[\\\\/]pglite|content-disposition|cookie|openid-client|oauth4webapi|jose|fhir-kit-client|pg-boss|serialize-error|non-error|rrule-temporal)[\\\\/])',
   ],
   // fhir-kit-client exports only an `import` condition: point Jest at that file (transformed above).
   moduleNameMapper: { '^fhir-kit-client$': '<rootDir>/../node_modules/fhir-kit-client/dist/index.js' },

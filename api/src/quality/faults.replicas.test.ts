@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEml } from '../test/helpers';
-import { REMINDER_QUEUE } from '../modules/reminders/boss';
+import { BOSS_SCHEMA, REMINDER_QUEUE } from '../modules/reminders/boss';
 import { recordBody } from '../test/clinical';
 import {
   connectVia,
@@ -142,7 +142,7 @@ describeFaults('fault: two api replicas on one PostgreSQL database under load', 
     // The replicas keep sweeping: four more sweeps (pg-boss's completed jobs), and nothing more may go out.
     const sweeps = () =>
       withClient(databaseUrl, async (c) => {
-        const q = `select count(*)::int as n from pgboss.job where name = $1 and state = 'completed'`;
+        const q = `select count(*)::int as n from ${BOSS_SCHEMA}.job where name = $1 and state = 'completed'`;
         return (await c.query<{ n: number }>(q, [REMINDER_QUEUE])).rows[0].n;
       });
     const sweptBefore = await sweeps();

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import PgBoss from 'pg-boss';
+import { PgBoss, type ConstructorOptions, type Db } from 'pg-boss';
 import type { Clock } from '../../adapters/clock';
 import { PG_POOL_OPTIONS, selectRows, type DbAdapter } from '../../adapters/db';
 import type { Mailer } from '../../adapters/mail';
 import { runDueReminders, type RunResult } from '../../access';
 
 /*
- * The durable job runner behind reminder delivery: pg-boss 10 on the app's database — its own
+ * The durable job runner behind reminder delivery: pg-boss 12 on the app's database — its own
  * pool from the PostgreSQL URL, or (PGlite) its `db` option over the app's one embedded connection.
  *
  * Every replica, every REMINDER_POLL_SECONDS, offers a "sweep" job to the `reminders-due` queue.
@@ -23,7 +23,13 @@ import { runDueReminders, type RunResult } from '../../access';
  */
 
 export const REMINDER_QUEUE = 'reminders-due';
-const SCHEMA = 'pgboss';
+/**
+ * pg-boss's own schema. Named per pg-boss major line: pg-boss 12 migrates only from the 11 schema,
+ * and its jobs here are only sweep offers (reminders live in CareLoop's tables), so it starts a
+ * fresh schema beside the 10 line's `pgboss`, which replicas still running the previous release
+ * keep using during a rolling upgrade. Once none does, `pgboss` can be dropped (docs/scale-out.md).
+ */
+export const BOSS_SCHEMA = 'pgboss_v12';
 
 export interface ReminderRunnerOptions {
   db: DbAdapter;
@@ -46,7 +52,7 @@ export interface ReminderRunner {
 
 export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<ReminderRunner> {
   const { db, log } = opts;
-  const connection: PgBoss.ConstructorOptions =
+  const connection: ConstructorOptions =
     db.kind === 'postgres'
       ? // The app pool's timeouts and keepalive (adapters/db.ts): pg-boss reconnects by itself after an outage.
         ({
@@ -54,15 +60,15 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
           max: 2,
           application_name: 'careloop-reminders',
           ...PG_POOL_OPTIONS,
-        } as PgBoss.ConstructorOptions)
-      : { db: db.executor as PgBoss.Db };
+        } as ConstructorOptions)
+      : { db: db.executor as Db };
   if (db.kind === 'postgres' ? !db.connectionString : !db.executor)
     throw new Error('the database adapter gives pg-boss no connection');
 
   const SWEEP_EXPIRY_SECONDS = 120;
   const boss = new PgBoss({
     ...connection,
-    schema: SCHEMA,
+    schema: BOSS_SCHEMA,
     schedule: false, // no cron: the poll below drives the sweeps
     supervise: true, // pg-boss's own maintenance (expiry, archive)
     // A sweep killed mid-run (outage, kill -9) holds the stately slot until it expires: look often.
@@ -76,11 +82,10 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
   // PostgreSQL aborts one of them (40P01), which simply tries again (found by faults.replicas.test.ts).
   await retryOnDeadlock(() =>
     boss.createQueue(REMINDER_QUEUE, {
-      name: REMINDER_QUEUE,
       policy: 'stately',
       retryLimit: 0, // a failed sweep is simply redone by the next poll
       expireInSeconds: 15 * 60,
-      retentionMinutes: 60,
+      retentionSeconds: 60 * 60,
     }),
   );
 
@@ -163,7 +168,7 @@ export async function startReminderRunner(opts: ReminderRunnerOptions): Promise<
       await offering;
       // Lets a running sweep finish (its mails and their rows) before closing pg-boss's pool.
       await loop;
-      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      await boss.stop({ graceful: true, timeout: 30_000 }); // resolves once stopped
     },
   };
 }
@@ -183,7 +188,7 @@ export async function cancelFutureSweeps(
 ): Promise<number> {
   const rows = await selectRows<{ id: string }>(
     db.db,
-    sql`select id from ${sql.identifier(SCHEMA)}.job
+    sql`select id from ${sql.identifier(BOSS_SCHEMA)}.job
          where name = ${REMINDER_QUEUE} and state in ('created', 'retry', 'active')
            and greatest(created_on, start_after, coalesce(started_on, created_on)) > now() + ${FUTURE_SLACK}::interval`,
   );

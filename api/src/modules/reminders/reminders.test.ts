@@ -19,8 +19,8 @@ import {
 } from '../../test/helpers';
 import { openDatabase, selectRows } from '../../adapters/db';
 import { PgProxy, sleep } from '../../test/faults-kit';
-import PgBoss from 'pg-boss';
-import { REMINDER_QUEUE, startReminderRunner, type ReminderRunner } from './boss';
+import { PgBoss, type Db } from 'pg-boss';
+import { BOSS_SCHEMA, REMINDER_QUEUE, startReminderRunner, type ReminderRunner } from './boss';
 import { deliveriesOf, runDueReminders } from '../../access';
 import { claimNext, DEFAULT_LEASE_MS, deliver, UNKNOWN_OUTCOME } from '../../access/reminder-runner';
 import { DAY_MS } from '../../access/reminder-schedule';
@@ -640,19 +640,21 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       const boss = new PgBoss({
         ...(backend === 'postgres'
           ? { connectionString: tdb.adapter.connectionString!, max: 1 }
-          : { db: tdb.adapter.executor as PgBoss.Db }),
-        schema: 'pgboss',
+          : { db: tdb.adapter.executor as Db }),
+        schema: BOSS_SCHEMA,
         supervise: false,
         schedule: false,
         migrate: false,
       });
       await boss.start();
       // Only the future one queued (the stopped runner may have left its last offer).
-      await db().execute(sql`delete from pgboss.job where name = ${REMINDER_QUEUE} and state = 'created'`);
+      await db().execute(
+        sql`delete from ${sql.identifier(BOSS_SCHEMA)}.job where name = ${REMINDER_QUEUE} and state = 'created'`,
+      );
       const future = await boss.send(REMINDER_QUEUE, {}, { startAfter: new Date(Date.now() + 3 * DAY_MS) });
       expect(future).toEqual(expect.any(String));
       expect(await boss.send(REMINDER_QUEUE, {})).toBeNull(); // the slot is taken
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
 
       const { doctor, patient } = await pair();
       const { subject } = await schedule(doctor, patient, { startDate: t.clock.now().toISOString() });
@@ -661,7 +663,10 @@ describe.each(BACKENDS)('reminders on %s', (backend) => {
       await waitFor('the e-mail of a reminder due now', async () => (await mailsAbout(subject)).length > 0, 20_000);
       // The sweep that sent it reports only once it has recorded the delivery, after the e-mail.
       await waitFor('the sweep that sent it to finish', async () => sweeps > 0);
-      const [job] = await selectRows<{ state: string }>(db(), sql`select state from pgboss.job where id = ${future}::uuid`);
+      const [job] = await selectRows<{ state: string }>(
+        db(),
+        sql`select state from ${sql.identifier(BOSS_SCHEMA)}.job where id = ${future}::uuid`,
+      );
       expect(job.state).toBe('cancelled');
     });
 
