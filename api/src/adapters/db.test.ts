@@ -32,6 +32,19 @@ describe.each(BACKENDS)('database adapter on %s', (backend) => {
   });
 });
 
+describe('PGlite raw SQL executor (pg-boss)', () => {
+  it('answers the rows of every statement of a script, not only the last one', async () => {
+    const tdb = await createTestDb('pglite', { migrate: false });
+    try {
+      const { rows } = await tdb.adapter.executor!.executeSql('begin; select 1 as locked; select 2 as claimed; commit;');
+      expect(rows).toEqual([{ locked: 1 }, { claimed: 2 }]);
+      expect((await tdb.adapter.executor!.executeSql('select $1::int as n', [3])).rows).toEqual([{ n: 3 }]);
+    } finally {
+      await tdb.cleanup();
+    }
+  });
+});
+
 describe('embedded PGlite data directory', () => {
   it('creates missing parent directories', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'careloop-api-test-'));

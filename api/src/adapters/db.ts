@@ -103,9 +103,11 @@ async function openPglite(dataDir: string, opts: OpenDbOptions): Promise<DbAdapt
     async executeSql(text, values) {
       if (values && values.length > 0) return { rows: (await client.query(text, values)).rows };
       // exec() runs several statements in one call (pg-boss's BEGIN; …; COMMIT; scripts) and,
-      // like every call to the worker, never interleaves with an open drizzle transaction.
+      // like every call to the worker, never interleaves with an open drizzle transaction. The rows
+      // of EVERY statement, as node-postgres gives them: pg-boss reads a RETURNING or a lock row in
+      // the middle of a script (its background commands' claim), not only the last statement's.
       const results = await client.exec(text);
-      return { rows: results.at(-1)?.rows ?? [] };
+      return { rows: results.flatMap((r) => r.rows ?? []) };
     },
   };
   return {
