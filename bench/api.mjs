@@ -153,7 +153,7 @@ async function setUp(base) {
  * Sends the scenario's request to CareLoop and to the same-work server and compares the answers
  * (ids and times aside): a ceiling that answered less, or something else, would flatter it.
  */
-export async function sameAnswer(s, baseline) {
+async function sameAnswer(s, baseline) {
   const call = async (url) => {
     const res = await fetch(url, { method: s.method ?? 'GET', headers: s.headers, body: s.body });
     const text = await res.text();
