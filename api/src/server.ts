@@ -100,7 +100,7 @@ async function main(): Promise<void> {
         config.dataDir,
         () => database.dumpDataDir!(),
         app.log,
-        ({ email }) => verifyDoctorRegistration(database.db, { email, by: OPERATOR, at: systemClock.now() }),
+        ({ doctor }) => verifyDoctorRegistration(database.db, { doctor, by: OPERATOR, at: systemClock.now() }),
       );
     } catch (err) {
       app.log.warn({ err }, 'online backups unavailable: stop the api to take a backup (docs/backup-and-restore.md)');

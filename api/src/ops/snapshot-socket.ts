@@ -9,7 +9,7 @@ import path from 'node:path';
  * api writes PGlite's dumpDataDir (consistent: no transaction half done) to the file named.
  * A socket rather than a signal: an api without this listener refuses the connection instead of
  * being killed by an unhandled signal, and only the data directory's owner can reach it.
- * The same socket carries the operator's commands for the same reason (`{ op: 'verify-doctor', email }`,
+ * The same socket carries the operator's commands for the same reason (`{ op: 'verify-doctor', doctor }`,
  * ops/verify-doctor.ts): the running api holds the database, so the api does the work.
  */
 
@@ -22,7 +22,8 @@ export interface SnapshotServer {
 /** An operator command run by the api that holds the embedded database. */
 export interface OperatorRequest {
   op: 'verify-doctor';
-  email: string;
+  /** The doctor's e-mail or account id. */
+  doctor: string;
 }
 
 /** Serves snapshot requests of `dump` on `<dataDir>/backup.sock`; one request per connection. */
@@ -71,7 +72,7 @@ export async function serveSnapshots(
     }
   }
   async function operatorAnswer(request: OperatorRequest): Promise<string> {
-    if (!operator || request.op !== 'verify-doctor' || typeof request.email !== 'string') {
+    if (!operator || request.op !== 'verify-doctor' || typeof request.doctor !== 'string') {
       return JSON.stringify({ error: 'not an operator command this api knows' });
     }
     try {

@@ -6,24 +6,32 @@ import type { Config } from '../config';
 import { verifyDoctorRegistration, type VerifyDoctorResult } from '../modules/profiles/registration';
 import { requestOperatorCommand } from './snapshot-socket';
 
-/** The operator command as `npm run operator` takes it; the api's log prints it for a new doctor on the embedded default. */
-export const verifyDoctorCommand = (email: string) => `npm run operator -- verify-doctor ${email}`;
+/**
+ * The operator command as `npm run operator` takes it, for a doctor's e-mail or account id; the api's
+ * log prints it, with the id, for a new doctor on the embedded default.
+ */
+export const verifyDoctorCommand = (doctor: string) => `npm run operator -- verify-doctor ${doctor}`;
 
 /** The operator's name in verifiedBy. */
 export const OPERATOR = 'operator';
 
-/** What the command's result reads as; `ok` false for an unknown e-mail (the command exits 1). */
-export function describeVerification(email: string, result: VerifyDoctorResult): { ok: boolean; text: string } {
-  if (result.outcome === 'unknown') return { ok: false, text: `No doctor account has the e-mail ${email}.` };
+/** What the command's result reads as; `ok` false for an unknown doctor (the command exits 1). */
+export function describeVerification(doctor: string, result: VerifyDoctorResult): { ok: boolean; text: string } {
+  if (result.outcome === 'unknown') {
+    return {
+      ok: false,
+      text: doctor.includes('@') ? `No doctor account has the e-mail ${doctor}.` : `No doctor account has the id ${doctor}.`,
+    };
+  }
   const what = result.registration ? `registration ${result.registration}` : 'registration (none given at signup)';
   return result.outcome === 'verified'
     ? {
         ok: true,
-        text: `Verified the ${what} of doctor ${email} at ${result.verifiedAt.toISOString()}; their connection requests are open.`,
+        text: `Verified the ${what} of doctor ${doctor} at ${result.verifiedAt.toISOString()}; their connection requests are open.`,
       }
     : {
         ok: true,
-        text: `The ${what} of doctor ${email} was already verified on ${result.verifiedAt.toISOString()}; nothing changed.`,
+        text: `The ${what} of doctor ${doctor} was already verified on ${result.verifiedAt.toISOString()}; nothing changed.`,
       };
 }
 
@@ -34,13 +42,14 @@ export function describeVerification(email: string, result: VerifyDoctorResult):
  */
 export async function verifyDoctor(
   config: Pick<Config, 'databaseUrl' | 'dataDir'>,
-  email: string,
+  /** Their e-mail or account id. */
+  doctor: string,
   at = new Date(),
 ): Promise<VerifyDoctorResult> {
   if (!config.databaseUrl) {
     if (!fs.existsSync(path.join(config.dataDir, 'db'))) throw new Error(`There is no embedded database in ${config.dataDir}/db`);
     if (heldByAnotherProcess(path.join(config.dataDir, 'db.lock'))) {
-      const answer = (await requestOperatorCommand(config.dataDir, { op: 'verify-doctor', email })) as VerifyDoctorResult & {
+      const answer = (await requestOperatorCommand(config.dataDir, { op: 'verify-doctor', doctor })) as VerifyDoctorResult & {
         verifiedAt?: string;
       };
       return answer.outcome === 'unknown' ? answer : { ...answer, verifiedAt: new Date(answer.verifiedAt!) };
@@ -49,7 +58,7 @@ export async function verifyDoctor(
   let db: DbAdapter | undefined;
   try {
     db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    return await verifyDoctorRegistration(db.db, { email, by: OPERATOR, at });
+    return await verifyDoctorRegistration(db.db, { doctor, by: OPERATOR, at });
   } finally {
     await db?.close();
   }

@@ -144,7 +144,7 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
     expect(denied.json()).toEqual({ error: REGISTRATION_UNVERIFIED });
     expect(await countRows(t.db, 'connection_requests')).toBe(0);
 
-    const result = await verifyDoctorRegistration(t.db.db, { email: email.toUpperCase(), by: 'operator', at: t.clock.now() });
+    const result = await verifyDoctorRegistration(t.db.db, { doctor: email.toUpperCase(), by: 'operator', at: t.clock.now() });
     expect(result).toMatchObject({ outcome: 'verified', registration: 'NPI 1234567893' });
     const [row] = await t.db.db
       .select({ at: doctors.registrationVerifiedAt, by: doctors.registrationVerifiedBy, id: doctors.id })
@@ -177,7 +177,7 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
     ]);
 
     // Verifying again changes nothing and records nothing more.
-    expect(await verifyDoctorRegistration(t.db.db, { email, by: 'operator', at: new Date() })).toMatchObject({
+    expect(await verifyDoctorRegistration(t.db.db, { doctor: email, by: 'operator', at: new Date() })).toMatchObject({
       outcome: 'already-verified',
     });
   });
@@ -209,7 +209,7 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
   });
 
   it('answers unknown for an e-mail no doctor has', async () => {
-    const result = await verifyDoctorRegistration(t.db.db, { email: uniqueEmail('nobody'), by: 'operator', at: new Date() });
+    const result = await verifyDoctorRegistration(t.db.db, { doctor: uniqueEmail('nobody'), by: 'operator', at: new Date() });
     expect(result).toEqual({ outcome: 'unknown' });
     expect(describeVerification('nobody@example.com', result)).toEqual({
       ok: false,
@@ -225,8 +225,26 @@ describe.each(BACKENDS)('doctor registration on %s', (backend) => {
       const patient = await signup(logged.app, 'patient');
       const commands = lines.filter((l) => l.includes('verify-doctor'));
       expect(commands).toHaveLength(1);
-      expect(commands[0]).toContain(`npm run operator -- verify-doctor ${doctor.email}`);
+      // No e-mail in a log line: the doctor is named by account id, which the command takes.
+      const [, id] = /npm run operator -- verify-doctor (\S+)"/.exec(commands[0])!;
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(lines.join('\n')).not.toContain(doctor.email);
       expect(lines.join('\n')).not.toContain(patient.email);
+      const verified = await verifyDoctorRegistration(t.db.db, { doctor: id, by: 'operator', at: new Date() });
+      expect(verified.outcome).toBe('verified');
+      expect(describeVerification(id, verified).text).toMatch(
+        new RegExp(`^Verified the registration GMC 1234567 of doctor ${id} `),
+      );
+      const otherId = id.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+      expect(
+        describeVerification(
+          otherId,
+          await verifyDoctorRegistration(t.db.db, { doctor: otherId, by: 'operator', at: new Date() }),
+        ),
+      ).toEqual({
+        ok: false,
+        text: `No doctor account has the id ${otherId}.`,
+      });
     } finally {
       await logged.app.close();
     }
@@ -308,7 +326,7 @@ describe('npm run operator -- verify-doctor on the embedded database', () => {
       dataDir,
       () => db.dumpDataDir!(),
       { info: () => undefined, error: () => undefined },
-      ({ email }) => verifyDoctorRegistration(db.db, { email, by: 'operator', at: t.clock.now() }),
+      ({ doctor }) => verifyDoctorRegistration(db.db, { doctor, by: 'operator', at: t.clock.now() }),
     );
     try {
       const email = uniqueEmail('doctor');

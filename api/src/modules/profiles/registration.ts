@@ -4,6 +4,8 @@ import type { Queryable } from '../../adapters/db';
 import { doctors } from '../../db/schema';
 import { securityEvent } from '../../access';
 
+const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export type VerifyDoctorResult =
   | { outcome: 'verified' | 'already-verified'; doctorId: string; registration: string | null; verifiedAt: Date }
   | { outcome: 'unknown' };
@@ -16,7 +18,7 @@ export type VerifyDoctorResult =
  */
 export async function verifyDoctorRegistration(
   db: Queryable,
-  { email, by, at }: { email: string; by: string; at: Date },
+  { doctor: who, by, at }: { doctor: string; by: string; at: Date },
 ): Promise<VerifyDoctorResult> {
   return db.transaction(async (tx) => {
     const [doctor] = await tx
@@ -27,8 +29,8 @@ export async function verifyDoctorRegistration(
         verifiedAt: doctors.registrationVerifiedAt,
       })
       .from(doctors)
-      // E-mails are stored lower-cased.
-      .where(eq(doctors.email, email.trim().toLowerCase()))
+      // The doctor's account id (as the api's log names a new doctor), or their e-mail (stored lower-cased).
+      .where(ACCOUNT_ID.test(who.trim()) ? eq(doctors.id, who.trim().toLowerCase()) : eq(doctors.email, who.trim().toLowerCase()))
       .limit(1)
       .for('update');
     if (!doctor) return { outcome: 'unknown' as const };

@@ -51,9 +51,10 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
           try {
             const email = (request.body as { email: string }).email;
             // One transaction: no account without its first session and its verification link.
-            const { token, verifyToken } = await db.db.transaction(async (tx) => {
+            const { id, token, verifyToken } = await db.db.transaction(async (tx) => {
               const id = await profile.create(tx, body, passwordHash);
               return {
+                id,
                 token: await createSession(tx, role, id, now, config.sessionMaxHours, deviceOf(request)),
                 verifyToken: await issueEmailToken(tx, { role, accountId: id, email, now }),
               };
@@ -61,10 +62,10 @@ export function authRoutes(deps: AppDeps): FastifyPluginAsyncZod {
             // The link is mailed after the answer (SPEC: signup still answers { token, role }).
             app.backgroundTasks.run('verification mail', () => sendVerificationMail(deps, role, email, verifyToken));
             // On the embedded default (no DATABASE_URL: a demo on one machine, its operator reading this
-            // log) the command that verifies the new doctor is printed, e-mail and all, as the demo needs
-            // it. Anywhere else the log carries no personal data: the operator has the e-mail from the doctor.
+            // log) the command that verifies the new doctor is printed, naming them by account id: a log
+            // line never holds a person's e-mail. Elsewhere the operator has the e-mail from the doctor.
             if (role === 'doctor' && config.doctorVerification && !config.databaseUrl) {
-              request.log.info(`a doctor signed up; once their registration is checked: ${verifyDoctorCommand(email)}`);
+              request.log.info(`a doctor signed up; once their registration is checked: ${verifyDoctorCommand(id)}`);
             }
             return reply.code(201).send({ token, role });
           } catch (err) {
