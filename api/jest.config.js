@@ -25,4 +25,7 @@ module.exports = {
   // PGlite boots in a few seconds per database; scrypt runs at a low cost in tests (test/helpers.ts).
   testTimeout: 30000,
   setupFilesAfterEnv: ['<rootDir>/jest.setup.js'],
+  // Every log line the suite's apps write goes through a PHI detector at the end (src/test/phi-in-logs.ts).
+  globalSetup: '<rootDir>/src/test/phi-global-setup.ts',
+  globalTeardown: '<rootDir>/src/test/phi-global-teardown.ts',
 };

@@ -192,6 +192,40 @@ describe.each(BACKENDS)('app on %s', (backend) => {
     }
   });
 
+  it('logs no name, e-mail, file name, free text or database error detail, whatever a log call passes', async () => {
+    const lines: string[] = [];
+    const t5 = await createTestApp(
+      tdb.adapter,
+      { LOG_LEVEL: 'info' },
+      (a) => {
+        a.get('/careless-log', async (request) => {
+          const err = Object.assign(new Error('duplicate key'), { detail: 'Key (email)=(ada@example.com) already exists.' });
+          request.log.warn(
+            {
+              err,
+              email: 'ada@example.com',
+              name: 'Ada Lovelace',
+              body: { fileName: 'Ada HIV result.pdf', notes: 'Chest pain' },
+            },
+            'careless',
+          );
+          return { ok: true };
+        });
+      },
+      (line) => lines.push(line),
+    );
+    try {
+      await t5.app.inject({ method: 'GET', url: '/careless-log' });
+      const careless = lines.find((l) => l.includes('"careless"'))!;
+      expect(careless).toContain('[redacted]');
+      for (const data of ['ada@example.com', 'Ada Lovelace', 'Ada HIV result.pdf', 'Chest pain'])
+        expect(careless).not.toContain(data);
+      expect(careless).toContain('duplicate key'); // the error itself is still there to debug
+    } finally {
+      await t5.app.close();
+    }
+  });
+
   it("names each request: the caller's plausible X-Request-Id kept, else a new UUID, in the answer and the log", async () => {
     const lines: string[] = [];
     const t4 = await createTestApp(tdb.adapter, { LOG_LEVEL: 'info' }, undefined, (line) => lines.push(line));

@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ENDPOINTS } from '@careloop/shared-contracts';
 import type { AppDeps } from './deps';
+import { REDACT_PATHS } from './http/log-redaction';
 import { redactUrl } from './http/redact-url';
 import { requestIdOf } from './http/request-id';
 import { contractTransform } from './http/openapi';
@@ -109,10 +110,7 @@ export async function buildApp(given: AppDeps, options: BuildOptions = {}): Prom
           remoteAddress: req.ip,
         }),
       },
-      redact: {
-        paths: ['req.headers.authorization', 'headers.authorization', '*.password', '*.token', 'password', 'token'],
-        censor: '[redacted]',
-      },
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: BODY_LIMIT_BYTES,

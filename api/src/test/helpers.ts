@@ -17,6 +17,7 @@ import { loadConfig, type Config } from '../config';
 import { copyPgliteTemplate, postgresTemplate } from './template-db';
 import { verifyDoctorRegistration } from '../modules/profiles/registration';
 import { OPERATOR } from '../ops/verify-doctor';
+import { captureFiles, LOG_DIR_ENV, phiOf } from './phi-in-logs';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -84,6 +85,9 @@ async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promis
   }
 }
 
+/** Set while the suite's log output is checked for patient data (test/phi-global-setup.ts). */
+const capture = process.env[LOG_DIR_ENV] ? captureFiles(process.env[LOG_DIR_ENV]) : undefined;
+
 /**
  * Low scrypt cost and no logs: the suite stays fast and quiet. Sessions go idle only after 12 hours
  * (SESSION_MAX_HOURS still applies): many suites move the test clock by the hour between one
@@ -93,7 +97,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     PASSWORD_HASH_COST: '10',
     SESSION_IDLE_MINUTES: '720',
-    LOG_LEVEL: 'silent',
+    // Logs at the shipped level while the suite's logs go through the PHI detector (phi-in-logs.ts).
+    LOG_LEVEL: capture ? 'info' : 'silent',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     DATA_DIR: os.tmpdir(),
     ...env,
@@ -159,8 +164,18 @@ export async function createTestApp(
   const storage = overrides.storage ?? createStorage(config, clock).storage;
   const app = await buildApp(
     { db, clock, config, mailer, secretBox, storage, ...(overrides.fetch ? { fetch: overrides.fetch } : {}) },
-    onLogLine ? { logStream: { write: onLogLine } } : {},
+    onLogLine || capture
+      ? {
+          logStream: {
+            write: (line) => {
+              onLogLine?.(line);
+              capture?.log(line);
+            },
+          },
+        }
+      : {},
   );
+  if (capture) app.addHook('preValidation', async (request) => capture.note([...phiOf(request.body), ...phiOf(request.query)]));
   if (ownDir) app.addHook('onClose', () => removeTestDir(ownDir));
   dataDirs.set(app, config.dataDir);
   appClocks.set(app, { clock, config, db });
@@ -285,7 +300,7 @@ export const signupExtras = (role: 'patient' | 'doctor'): Record<string, unknown
 export async function verifyRegistrationOf(app: FastifyInstance, email: string): Promise<void> {
   const found = appClocks.get(app);
   if (!found) throw new Error('not an app of createTestApp');
-  const result = await verifyDoctorRegistration(found.db.db, { email, by: OPERATOR, at: found.clock.now() });
+  const result = await verifyDoctorRegistration(found.db.db, { doctor: email, by: OPERATOR, at: found.clock.now() });
   if (result.outcome === 'unknown') throw new Error(`no doctor ${email} to verify`);
 }
 
