@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { startQaBuilds } from './qa-builds';
-import { PORTS, runtimeConfig, serveApp, startApi, tempDir, writeRuntimeConfig } from './stack';
+import { checkMetrics, PORTS, runtimeConfig, serveApp, startApi, tempDir, writeRuntimeConfig } from './stack';
 
 export default async function globalSetup() {
   const dataDir = tempDir('e2e');
@@ -19,8 +19,16 @@ export default async function globalSetup() {
   ]);
   return async () => {
     stopQaBuilds();
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-    api.kill('SIGTERM');
-    await new Promise((r) => api.once('exit', r));
+    try {
+      const perRoute = await checkMetrics();
+      const busiest = [...perRoute].sort((a, b) => b[1] - a[1]).slice(0, 8);
+      console.log(
+        `/metrics after the browser tests: latency histograms for ${perRoute.size} routes; busiest: ${busiest.map(([r, n]) => `${r} ${n}`).join(', ')}`,
+      );
+    } finally {
+      await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+      api.kill('SIGTERM');
+      await new Promise((r) => api.once('exit', r));
+    }
   };
 }

@@ -1,5 +1,6 @@
 // The real thing under test: the built api (embedded PGlite in a temp dir) and the four built web apps.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,37 @@ export function tempDir(prefix: string) {
   return mkdtempSync(join(tmpdir(), `careloop-${prefix}-`));
 }
 
+const METRICS_TOKEN = randomBytes(24).toString('hex');
+
+/**
+ * The api's `/metrics` after the browser tests, as an operator's Prometheus reads it: a latency
+ * histogram per method, route pattern and status. Throws when there are none beyond the stack's own
+ * health polls, a label holds a URL's id instead of the pattern, or a count disagrees with its
+ * buckets; answers the requests counted per route.
+ */
+export async function checkMetrics(): Promise<Map<string, number>> {
+  const res = await fetch(`${API_URL}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+  const text = await res.text();
+  const series = (suffix: string) =>
+    [...text.matchAll(new RegExp(`^careloop_http_request_duration_seconds_${suffix}\\{([^}]*)\\} (\\S+)$`, 'gm'))].map(
+      ([, labels, value]) => ({ labels, value: Number(value) }),
+    );
+  const perRoute = new Map<string, number>();
+  for (const { labels, value } of series('count')) {
+    if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(labels)) throw new Error(`a metric label holds an id, not a route pattern: ${labels}`);
+    const inf = series('bucket').find((b) => b.labels === `${labels},le="+Inf"`);
+    if (inf?.value !== value) throw new Error(`the +Inf bucket of {${labels}} is ${inf?.value}, its count ${value}`);
+    const route = /method="([^"]+)",route="([^"]+)"/.exec(labels)!;
+    perRoute.set(`${route[1]} ${route[2]}`, (perRoute.get(`${route[1]} ${route[2]}`) ?? 0) + value);
+  }
+  // The stack's own health polls, and whatever the browser asked for.
+  if (!perRoute.has('GET /health') || perRoute.size < 2) {
+    throw new Error(`per-route histograms missing after the browser tests: ${[...perRoute.keys()].join(', ')}`);
+  }
+  return perRoute;
+}
+
 export async function startApi(dataDir: string): Promise<ChildProcess> {
   // RELEASES_PORT: a release folder's standalone QA page signs in from there (releases.spec.ts).
   const web = [PORTS.shell, PORTS.public, PORTS.patient, PORTS.doctor, ...EXTRA_SHELL_PORTS, RELEASES_PORT].map(origin);
@@ -90,6 +122,8 @@ export async function startApi(dataDir: string): Promise<ChildProcess> {
       GOOGLE_CLIENT_ID: OIDC_CLIENT.id,
       GOOGLE_CLIENT_SECRET: OIDC_CLIENT.secret,
       LOG_LEVEL: 'warn',
+      // Read after the suite: every request the browser made, per route (checkMetrics).
+      METRICS_TOKEN,
     },
   });
   // Up to 2 minutes: a fresh PGlite migrates first, and on a busy shared machine that took 40 s.
