@@ -16,6 +16,8 @@ const STEPS = [
     ['shared package versions bumped', 'npm', ['run', 'check:versions']],
   ],
   ['unit and api tests', 'npm', ['run', 'test:unit']],
+  // Skipped (with the reason printed) without root, `ip` or nginx, unless CI=true (.ci/run).
+  ['topology (nginx, three replicas)', 'npm', ['run', 'test:ops']],
   ['browser tests', 'npm', ['run', 'test:e2e']],
 ];
 
