@@ -50,12 +50,83 @@ function existsBuild() {
   }
 }
 
+// One topology per machine at a time: the names, subnet and port are fixed, and start() first
+// removes what a crashed run left. A second run (another checkout's `npm test`) waits its turn.
+const LOCK = join(tmpdir(), 'careloop-topology.lock');
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** The lock's holder: its pid, and once made its run folder and database (to clean up after it). */
+function readLock() {
+  try {
+    return JSON.parse(readFileSync(LOCK, 'utf8'));
+  } catch {
+    return null; // released meanwhile, or being written
+  }
+}
+
+async function lock(timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      writeFileSync(LOCK, JSON.stringify({ pid: process.pid }), { flag: 'wx' });
+      return;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    const holder = readLock();
+    if (holder && !alive(holder.pid)) {
+      await cleanUpAfter(holder); // a run that was killed: its nginx, database and folder remain
+      rmSync(LOCK, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`another topology run (pid ${holder?.pid}) holds ${LOCK}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function cleanUpAfter({ run, database }) {
+  if (run) {
+    try {
+      // SIGTERM to the master, which stops its workers too (a killed master would leave them).
+      process.kill(Number(readFileSync(join(run, 'nginx', 'nginx.pid'), 'utf8')), 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 1000));
+    } catch {
+      // no nginx was left
+    }
+    rmSync(run, { recursive: true, force: true });
+  }
+  if (database?.startsWith('careloop_topology_')) {
+    await pgQuery('postgres', `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+  }
+}
+
+function unlock() {
+  if (readLock()?.pid === process.pid) rmSync(LOCK, { force: true });
+}
+
 const ip = (...args) => execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 const ipQuiet = (...args) => spawnSync('ip', args, { stdio: 'ignore' });
 
 /** Removes what a previous (crashed) run may have left: our namespaces and bridge only. */
 function removeNetwork() {
   for (const r of REPLICAS) {
+    // Replicas of a run that was itself killed still run in the namespace: only ours live there.
+    const pids = spawnSync('ip', ['netns', 'pids', r.ns], { encoding: 'utf8' }).stdout ?? '';
+    for (const pid of pids.split(/\s+/).filter(Boolean)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     ipQuiet('netns', 'del', r.ns);
     ipQuiet('link', 'del', r.veth);
   }
@@ -146,6 +217,7 @@ const answers = (url) =>
  * On any failure during start-up, whatever was built is torn down before the error is thrown.
  */
 export async function start({ log = () => {} } = {}) {
+  await lock();
   const run = mkdtempSync(join(tmpdir(), 'careloop-topology-'));
   const database = `careloop_topology_${process.pid}_${Date.now()}`;
   const t = {
@@ -159,6 +231,7 @@ export async function start({ log = () => {} } = {}) {
     databaseCreated: false,
   };
   mkdirSync(t.dataDir);
+  writeFileSync(LOCK, JSON.stringify({ pid: process.pid, run, database }));
   // One set of secrets for every replica: sessions, encrypted two-factor secrets and signed file
   // URLs made by one replica must work on the others.
   t.env = {
@@ -258,6 +331,8 @@ async function startNginx(t) {
       '{{UPSTREAM_SERVERS}}',
       t.replicas.map((r) => `    server ${r.ip}:${REPLICA_PORT} max_fails=1 fail_timeout=2s;`).join('\n'),
     );
+  // Whatever already answers on the port would pass the readiness wait below in nginx's stead.
+  if (await answers(`${LB_URL}/health/live`)) throw new Error(`something already listens on ${LB_URL}`);
   const confFile = join(prefix, 'nginx.conf');
   writeFileSync(confFile, conf);
   const out = createWriteStream(join(prefix, 'stderr.log'));
@@ -296,6 +371,7 @@ export async function stop(t) {
     t.databaseCreated = false;
   }
   if (!process.env.TOPOLOGY_KEEP_RUN) rmSync(t.run, { recursive: true, force: true });
+  unlock();
 }
 
 /** Runs a query on the topology's database (the test's ground truth). */
