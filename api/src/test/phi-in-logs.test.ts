@@ -12,7 +12,7 @@ describe('the PHI detector over log lines', () => {
       dateOfBirth: '1990-01-02',
       token: 'eyJhbGciOiJIUzI1NiJ9x',
       fileType: 'application/pdf',
-      nested: [{ fileName: 'bloodtest.pdf' }],
+      nested: [{ fileName: 'bloodtest.pdf' }, { fileName: 'a.pdf' }],
       code: 'J45.909',
     });
     expect(noted.sort()).toEqual(['Ada Lovelace', 'Chest pain since morning', 'ada@example.com', 'bloodtest.pdf']);

@@ -32,17 +32,21 @@ const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const FILE_NAME = /^[^\s/]+\.[a-z0-9]{2,5}$/i;
+const FILE_NAME_EXTENSION = /\.[a-z0-9]{2,5}$/i;
 
 /**
  * The values of a request's body or query that are a person's data: e-mail addresses, and text of two
- * words or more (names, free text) or a file name; not ids, dates, codes or tokens.
+ * words or more (names, free text) or a file name with a word in it (not `a.pdf`: "not a PDF" is no
+ * leak); not ids, dates, codes or tokens.
  */
 export function phiOf(value: unknown, key = ''): string[] {
   if (typeof value === 'string') {
     if (NOT_DATA.has(key) || UUID.test(value.trim())) return [];
     const letterWords = value.match(/\p{L}{2,}/gu)?.length ?? 0;
     const data =
-      EMAIL.test(value) || (/\s/.test(value.trim()) && letterWords >= 2) || (FILE_NAME.test(value) && letterWords >= 1);
+      EMAIL.test(value) ||
+      (/\s/.test(value.trim()) && letterWords >= 2) ||
+      (FILE_NAME.test(value) && /\p{L}{3,}/u.test(value.replace(FILE_NAME_EXTENSION, '')));
     return data ? [value] : [];
   }
   if (Array.isArray(value)) return value.flatMap((item) => phiOf(item, key));
