@@ -89,7 +89,8 @@ export async function checkMetrics(): Promise<Map<string, number>> {
   const perRoute = new Map<string, number>();
   for (const { labels, value } of series('count')) {
     if (/[0-9a-f]{8}-[0-9a-f]{4}-/i.test(labels)) throw new Error(`a metric label holds an id, not a route pattern: ${labels}`);
-    const inf = series('bucket').find((b) => b.labels === `${labels},le="+Inf"`);
+    // prom-client writes `le` first: `{le="+Inf",method=…}`.
+    const inf = series('bucket').find((b) => b.labels === `le="+Inf",${labels}` || b.labels === `${labels},le="+Inf"`);
     if (inf?.value !== value) throw new Error(`the +Inf bucket of {${labels}} is ${inf?.value}, its count ${value}`);
     const route = /method="([^"]+)",route="([^"]+)"/.exec(labels)!;
     perRoute.set(`${route[1]} ${route[2]}`, (perRoute.get(`${route[1]} ${route[2]}`) ?? 0) + value);
