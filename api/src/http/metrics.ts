@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /*
  * Prometheus metrics (prom-client), on only when METRICS_TOKEN is set: GET /metrics answers them
@@ -10,6 +10,14 @@ import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Latency buckets (seconds): from a cached read to a slow summary. */
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The sign-in steps whose refusals are login failures: the password, then the two-factor code. */
+const SIGN_IN_STEPS = new Map([
+  ['/patient/login', { role: 'patient', step: 'password' }],
+  ['/doctor/login', { role: 'doctor', step: 'password' }],
+  ['/patient/verify2FA', { role: 'patient', step: 'two-factor' }],
+  ['/doctor/verify2FA', { role: 'doctor', step: 'two-factor' }],
+]);
 
 /** What the gauges read when Prometheus scrapes. */
 export interface MetricSources {
@@ -22,8 +30,8 @@ export interface MetricSources {
 }
 
 /**
- * The app's registry: request latency per route and status (so rate and errors too), the database
- * queue, the mail outbox, the reminder runner's lag, the process.
+ * The app's registry: request latency per route and status (so rate and errors too), login failures,
+ * the database queue, the mail outbox, the reminder runner's lag, the process.
  */
 export function recordMetrics(app: FastifyInstance, sources: MetricSources): Registry {
   const registry = new Registry();
@@ -59,11 +67,20 @@ export function recordMetrics(app: FastifyInstance, sources: MetricSources): Reg
       this.set(await sources.reminderLag());
     },
   });
+  const loginFailures = new Counter({
+    name: 'careloop_login_failures_total',
+    help: 'Sign-ins refused (401: wrong password or code) or throttled (429), by role and step: a rise is an attack or an outage of the sign-in',
+    labelNames: ['role', 'step', 'outcome'],
+    registers: [registry],
+  });
   app.addHook('onResponse', async (request, reply) => {
-    requests.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    // Read off the answer, as an operator would from the access log: the sign-in code stays as it is.
+    const signIn = SIGN_IN_STEPS.get(route);
+    if (signIn && request.method === 'POST' && (reply.statusCode === 401 || reply.statusCode === 429)) {
+      loginFailures.inc({ ...signIn, outcome: reply.statusCode === 401 ? 'refused' : 'throttled' });
+    }
   });
   return registry;
 }

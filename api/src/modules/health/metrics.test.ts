@@ -43,6 +43,23 @@ describe.each(BACKENDS)('GET /metrics on %s', (backend) => {
       expect(text).not.toContain(secret);
   });
 
+  it('counts login failures by role and step, never by account', async () => {
+    const failures = async () =>
+      Number(
+        /^careloop_login_failures_total\{role="patient",step="password",outcome="refused"\} (\d+)$/m.exec(
+          (await scrape(`Bearer ${TOKEN}`)).body,
+        )?.[1] ?? 0,
+      );
+    const patient = await account(t, 'patient');
+    const before = await failures();
+    for (const password of ['wrong password 1', 'wrong password 2']) {
+      const res = await t.app.inject({ method: 'POST', url: '/patient/login', payload: { email: patient.email, password } });
+      expect(res.statusCode).toBe(401);
+    }
+    expect(await failures()).toBe(before + 2);
+    expect((await scrape(`Bearer ${TOKEN}`)).body).not.toContain(patient.email);
+  });
+
   it("says how long the oldest due reminder has waited: the runner's lag", async () => {
     const doctor = await account(t, 'doctor');
     const patient = await account(t, 'patient');
