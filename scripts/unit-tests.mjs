@@ -58,13 +58,16 @@ function jest(args, { cwd, stdio = 'inherit' } = {}) {
   });
 }
 
-/** One Jest run, and the suites it lost to a crash once more; resolves to the exit status. */
+/**
+ * One Jest run, and the suites it lost to a crash once more; resolves to the exit status.
+ * `options`: Jest's `cwd` and `stdio`, and `say` for the notice of a second run (default: stdout).
+ */
 export async function phase(args, options = {}) {
   const { status, report } = await jest(args, options);
   if (status === 0) return 0;
   const lost = report && suitesLostToCrash(report);
   if (!lost) return status || 1;
-  console.log(
+  (options.say ?? console.log)(
     `\n::: ${lost.length} suite(s) lost their Jest worker to a signal, not to a failed test; running them once more, alone:\n` +
       lost.map((file) => `    ${path.relative(options.cwd ?? process.cwd(), file)}`).join('\n'),
   );

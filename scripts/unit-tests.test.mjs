@@ -25,14 +25,20 @@ function project(files) {
 const CRASHES_ONCE = `test('survives', () => { if (runs === 1) process.kill(process.pid, 'SIGSEGV'); expect(runs).toBe(2); });`;
 const PASSES = `test('passes', () => expect(1).toBe(1));`;
 const FAILS = `test('fails', () => expect(1).toBe(2));`;
-const quiet = { stdio: 'ignore' };
+/** Jest's output dropped; the runner's notices kept, to be read. */
+function quiet() {
+  const said = [];
+  return { stdio: 'ignore', say: (text) => said.push(text), said };
+}
 
 test('a suite whose worker died of SIGSEGV is run once more, and the run passes', async () => {
   const p = project({ 'crash.test.js': CRASHES_ONCE, 'ok.test.js': PASSES });
   try {
-    assert.equal(await phase(['--maxWorkers=2'], { ...quiet, cwd: p.dir }), 0);
+    const options = { ...quiet(), cwd: p.dir };
+    assert.equal(await phase(['--maxWorkers=2'], options), 0);
     assert.equal(p.runs('crash.test.js'), 2);
     assert.equal(p.runs('ok.test.js'), 1);
+    assert.match(options.said.join(''), /1 suite\(s\) lost their Jest worker to a signal[^]*crash\.test\.js/);
   } finally {
     p.done();
   }
@@ -41,7 +47,9 @@ test('a suite whose worker died of SIGSEGV is run once more, and the run passes'
 test('a failed test is never run again, even beside a crash', async () => {
   const p = project({ 'crash.test.js': CRASHES_ONCE, 'fail.test.js': FAILS });
   try {
-    assert.notEqual(await phase(['--maxWorkers=2'], { ...quiet, cwd: p.dir }), 0);
+    const options = { ...quiet(), cwd: p.dir };
+    assert.notEqual(await phase(['--maxWorkers=2'], options), 0);
+    assert.deepEqual(options.said, []);
     assert.equal(p.runs('crash.test.js'), 1);
     assert.equal(p.runs('fail.test.js'), 1);
   } finally {
@@ -52,7 +60,7 @@ test('a failed test is never run again, even beside a crash', async () => {
 test('a suite that crashes every time fails the run', async () => {
   const p = project({ 'crash.test.js': `test('dies', () => process.kill(process.pid, 'SIGSEGV'));`, 'ok.test.js': PASSES });
   try {
-    assert.notEqual(await phase(['--maxWorkers=2'], { ...quiet, cwd: p.dir }), 0);
+    assert.notEqual(await phase(['--maxWorkers=2'], { ...quiet(), cwd: p.dir }), 0);
     assert.equal(p.runs('crash.test.js'), 2);
   } finally {
     p.done();
