@@ -24,6 +24,7 @@ function project(files) {
 
 const CRASHES_ONCE = `test('survives', () => { if (runs === 1) process.kill(process.pid, 'SIGSEGV'); expect(runs).toBe(2); });`;
 const PASSES = `test('passes', () => expect(1).toBe(1));`;
+const SKIPPED = `describe.skip('not here', () => test('skipped', () => {}));`;
 const FAILS = `test('fails', () => expect(1).toBe(2));`;
 /** Jest's output dropped; the runner's notices kept, to be read. */
 function quiet() {
@@ -32,7 +33,7 @@ function quiet() {
 }
 
 test('a suite whose worker died of SIGSEGV is run once more, and the run passes', async () => {
-  const p = project({ 'crash.test.js': CRASHES_ONCE, 'ok.test.js': PASSES });
+  const p = project({ 'crash.test.js': CRASHES_ONCE, 'ok.test.js': PASSES, 'skipped.test.js': SKIPPED });
   try {
     const options = { ...quiet(), cwd: p.dir };
     assert.equal(await phase(['--maxWorkers=2'], options), 0);
@@ -77,4 +78,7 @@ test('only a worker killed by a signal counts as lost, not a suite that failed t
     suitesLostToCrash({ testResults: [{ name: '/y.test.js', status: 'passed', message: '', assertionResults: [] }] }),
     null,
   );
+  // A suite whose every test is skipped is no failure.
+  const skipped = { name: '/z.test.js', status: 'skipped', message: '', assertionResults: [{ status: 'pending' }] };
+  assert.deepEqual(suitesLostToCrash({ testResults: [suite(killed), skipped] }), ['/x.test.js']);
 });
