@@ -1,10 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { registrationName, type DoctorRegister } from '@careloop/shared-contracts';
+import { EntityId, registrationName, type DoctorRegister } from '@careloop/shared-contracts';
 import type { Queryable } from '../../adapters/db';
 import { doctors } from '../../db/schema';
 import { securityEvent } from '../../access';
-
-const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type VerifyDoctorResult =
   | { outcome: 'verified' | 'already-verified'; doctorId: string; registration: string | null; verifiedAt: Date }
@@ -30,7 +28,11 @@ export async function verifyDoctorRegistration(
       })
       .from(doctors)
       // The doctor's account id (as the api's log names a new doctor), or their e-mail (stored lower-cased).
-      .where(ACCOUNT_ID.test(who.trim()) ? eq(doctors.id, who.trim().toLowerCase()) : eq(doctors.email, who.trim().toLowerCase()))
+      .where(
+        EntityId.safeParse(who.trim()).success
+          ? eq(doctors.id, who.trim().toLowerCase())
+          : eq(doctors.email, who.trim().toLowerCase()),
+      )
       .limit(1)
       .for('update');
     if (!doctor) return { outcome: 'unknown' as const };
